@@ -26,16 +26,26 @@ public final class TopicAdmin implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
     }
 
+    /**
+     * Fails with a message naming the address unless a broker there answers within {@code timeout}.
+     */
+    public synchronized void awaitReachable(Duration timeout) {
+        try {
+            admin().describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot reach a Kafka broker at " + bootstrapServers + " within "
+                    + timeout.toSeconds() + " s: " + (e.getCause() != null ? e.getCause() : e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while reaching " + bootstrapServers, e);
+        }
+    }
+
     /** Creates a topic with replication factor 1 and waits for the broker to confirm it. */
     public synchronized void create(String name, int partitions, Map<String, String> configs) {
-        if (admin == null) {
-            admin = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(TIMEOUT_SECONDS * 1000)));
-        }
         NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(configs);
         try {
-            admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            admin().createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("Cannot create topic '" + name + "' on " + bootstrapServers + ": "
                     + e.getCause().getMessage(), e.getCause());
@@ -46,6 +56,15 @@ public final class TopicAdmin implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while creating topic '" + name + "'", e);
         }
+    }
+
+    private Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(Map.of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(TIMEOUT_SECONDS * 1000)));
+        }
+        return admin;
     }
 
     @Override

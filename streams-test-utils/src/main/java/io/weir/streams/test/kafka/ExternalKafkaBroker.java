@@ -2,6 +2,7 @@ package io.weir.streams.test.kafka;
 
 import io.weir.streams.internals.testkit.TopicAdmin;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -9,6 +10,8 @@ import java.util.Map;
  * named by its bootstrap address. Topics are created with replication factor 1.
  */
 public final class ExternalKafkaBroker implements KafkaBroker {
+
+    private static final Duration REACH_TIMEOUT = Duration.ofSeconds(15);
 
     private final String bootstrapServers;
     private final TopicAdmin topics;
@@ -26,8 +29,10 @@ public final class ExternalKafkaBroker implements KafkaBroker {
         return new ExternalKafkaBroker(bootstrapServers.trim());
     }
 
+    /** Checks that a broker answers at the address within 15 s, failing with a message naming it. */
     @Override
     public ExternalKafkaBroker start() {
+        topics.awaitReachable(REACH_TIMEOUT);
         return this;
     }
 

@@ -29,6 +29,16 @@ class KafkaBrokersTest {
     }
 
     @Test
+    void anUnreachableExplicitBootstrapFailsNamingTheAddress() {
+        String nobody = "127.0.0.1:" + io.weir.streams.internals.testkit.FreePorts.pick();
+        try (KafkaBroker broker = ExternalKafkaBroker.at(nobody)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, broker::start);
+            assertTrue(e.getMessage().startsWith("Cannot reach a Kafka broker at " + nobody + " within 15 s"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
     void theInJvmBrokerIsTheDefault() {
         try (KafkaBroker broker = KafkaBrokers.fromEnvironment()) {
             assertInstanceOf(EmbeddedKafkaBroker.class, broker);
