@@ -1,0 +1,59 @@
+package io.weir.streams;
+
+/**
+ * An input record that could not be read, with the coordinates that identify it. The original bytes
+ * are available for handlers that keep them (e.g. in a dead-letter topic); they are never logged.
+ */
+public final class RecordError extends RuntimeException {
+
+    /** Why the record could not be read. */
+    public enum Reason {
+        KEY_DESERIALIZATION,
+        VALUE_DESERIALIZATION,
+        INVALID_EVENT_TIME
+    }
+
+    private final Reason reason;
+    private final String topic;
+    private final int partition;
+    private final long offset;
+    private final transient byte[] key;
+    private final transient byte[] value;
+
+    public RecordError(Reason reason, String topic, int partition, long offset, byte[] key, byte[] value,
+                       String detail, Throwable cause) {
+        super(reason + " of the record at " + topic + "-" + partition + "@" + offset + ": " + detail, cause);
+        this.reason = reason;
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
+        this.key = key;
+        this.value = value;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** The record's key bytes as consumed (may be null). */
+    public byte[] key() {
+        return key;
+    }
+
+    /** The record's value bytes as consumed (may be null). */
+    public byte[] value() {
+        return value;
+    }
+}

@@ -1,0 +1,33 @@
+package io.weir.streams;
+
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
+import io.weir.streams.internals.Require;
+import io.weir.streams.internals.dsl.EventStreamImpl;
+import io.weir.streams.internals.dsl.GraphBuilder;
+
+import java.util.Objects;
+
+/**
+ * Builds a {@link Topology} with the DSL: start from {@link #stream(String, Consumed)}, chain
+ * operators, then {@link #build()}. Every mistake that can be found without data (bad durations,
+ * unknown serdes, duplicate names) fails here, with a message naming the operator or parameter.
+ * Not thread-safe; use one builder per topology.
+ */
+public final class StreamsBuilder {
+
+    private final GraphBuilder graph = new GraphBuilder();
+
+    /** The records of {@code topic}, read as {@code consumed} says. Each topic may be read once. */
+    public <K, V> EventStream<K, V> stream(String topic, Consumed<K, V> consumed) {
+        Require.name("topic", topic);
+        Objects.requireNonNull(consumed, "consumed");
+        String node = graph.addSource(topic, consumed);
+        return EventStreamImpl.source(graph, node, consumed.keySerde(), consumed.valueSerde());
+    }
+
+    /** The topology built so far. */
+    public Topology build() {
+        return new Topology(graph.build());
+    }
+}

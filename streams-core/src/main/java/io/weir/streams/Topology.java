@@ -1,0 +1,51 @@
+package io.weir.streams;
+
+import io.weir.streams.internals.topology.NodeSpec;
+import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologySpec;
+
+/**
+ * A built processing graph, run by {@code WeirStreams} on Kafka or by {@code TestDriver} in tests.
+ * Immutable. {@link #describe()} prints its sub-topologies, nodes and stores.
+ */
+public final class Topology {
+
+    private final TopologySpec spec;
+
+    Topology(TopologySpec spec) {
+        this.spec = spec;
+    }
+
+    /** The graph, for Weir's runtime and TestDriver: an internal type that may change between versions. */
+    public TopologySpec spec() {
+        return spec;
+    }
+
+    /** A readable outline: sub-topologies, their sources, nodes (with parents) and stores. */
+    public String describe() {
+        StringBuilder out = new StringBuilder();
+        for (SubtopologySpec sub : spec.subtopologies()) {
+            out.append("Sub-topology ").append(sub.id()).append('\n');
+            for (SourceSpec source : sub.sources()) {
+                out.append("  source ").append(source.topic()).append('\n');
+            }
+            for (NodeSpec node : sub.nodes()) {
+                out.append("  ").append(node.name()).append(" <- ").append(String.join(", ", node.parents()));
+                if (!node.stores().isEmpty()) {
+                    out.append("  stores ").append(node.stores());
+                }
+                if (!node.outputTopics().isEmpty()) {
+                    out.append("  writes ").append(node.outputTopics());
+                }
+                out.append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,34 @@
+package io.weir.streams;
+
+/**
+ * Names of the metrics Weir reports, per processor node (operator) of each task. Every record that
+ * is skipped, dropped or diverted is counted under one of these names: nothing disappears unseen.
+ */
+public final class WeirMetrics {
+
+    private WeirMetrics() {
+    }
+
+    /** Input records read by a source node. */
+    public static final String RECORDS_CONSUMED = "records-consumed";
+    /** Input records a source skipped because their key, value or event time could not be read. */
+    public static final String RECORDS_SKIPPED = "records-skipped";
+    /** Records with a null key that a keyed aggregation skipped. */
+    public static final String NULL_KEY_RECORDS_SKIPPED = "null-key-records-skipped";
+    /** (record, window) pairs added although the watermark had passed the window's end: each made a late pane. */
+    public static final String LATE_RECORDS_ADDED = "late-records-added";
+    /** (record, window) pairs refused because the window was past its allowed lateness. */
+    public static final String LATE_RECORDS_DROPPED = "late-records-dropped";
+    /** Records refused by a windowed operator because their event time was beyond the maximum future skew. */
+    public static final String FUTURE_RECORDS_DROPPED = "future-records-dropped";
+    /** Records written to a late-data side-output topic (late and future records alike). */
+    public static final String SIDE_OUTPUT_RECORDS = "side-output-records";
+    /** Panes (window results) emitted, of any timing. */
+    public static final String PANES_EMITTED = "panes-emitted";
+    /** On-time panes emitted. */
+    public static final String ON_TIME_PANES = "on-time-panes";
+    /** Late panes emitted. */
+    public static final String LATE_PANES = "late-panes";
+    /** Windows currently holding state (a gauge). */
+    public static final String OPEN_WINDOWS = "open-windows";
+}

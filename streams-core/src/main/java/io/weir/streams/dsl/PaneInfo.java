@@ -1,0 +1,55 @@
+package io.weir.streams.dsl;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Which result of its window a record is, carried in the headers of every windowed result:
+ * {@value #TIMING_HEADER} ({@code EARLY}, {@code ON_TIME} or {@code LATE}), {@value #INDEX_HEADER}
+ * (0 for a window's first pane, then 1, 2, ...) and {@value #FINAL_HEADER} ({@code true} when no
+ * later pane of the window can follow: the on-time pane of a window without allowed lateness, or any
+ * pane emitted once the watermark has passed the window's end plus its allowed lateness).
+ */
+public record PaneInfo(Timing timing, long index, boolean isFinal) {
+
+    public static final String TIMING_HEADER = "weir.pane.timing";
+    public static final String INDEX_HEADER = "weir.pane.index";
+    public static final String FINAL_HEADER = "weir.pane.final";
+
+    /** When a pane was emitted relative to the watermark passing its window's end. */
+    public enum Timing {
+        /** Before the watermark reached the window's end (early firings). */
+        EARLY,
+        /** When the watermark reached the window's end. */
+        ON_TIME,
+        /** After that, for a late record within the allowed lateness. */
+        LATE
+    }
+
+    /** The pane info in {@code headers}, if the record is a windowed result. */
+    public static Optional<PaneInfo> from(Headers headers) {
+        Header timing = headers.lastHeader(TIMING_HEADER);
+        Header index = headers.lastHeader(INDEX_HEADER);
+        Header last = headers.lastHeader(FINAL_HEADER);
+        if (timing == null || index == null || last == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new PaneInfo(Timing.valueOf(text(timing)), Long.parseLong(text(index)),
+                Boolean.parseBoolean(text(last))));
+    }
+
+    /** Adds this pane's headers to {@code headers} and returns them. */
+    public Headers writeTo(Headers headers) {
+        headers.add(TIMING_HEADER, timing.name().getBytes(StandardCharsets.UTF_8));
+        headers.add(INDEX_HEADER, Long.toString(index).getBytes(StandardCharsets.UTF_8));
+        headers.add(FINAL_HEADER, Boolean.toString(isFinal).getBytes(StandardCharsets.UTF_8));
+        return headers;
+    }
+
+    private static String text(Header header) {
+        return new String(header.value(), StandardCharsets.UTF_8);
+    }
+}

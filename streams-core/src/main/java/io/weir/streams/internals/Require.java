@@ -1,0 +1,35 @@
+package io.weir.streams.internals;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** Build-time argument checks whose messages name the parameter, so a bad setting is found at once. */
+public final class Require {
+
+    private Require() {
+    }
+
+    public static Duration nonNegative(String name, Duration d) {
+        Objects.requireNonNull(d, name + " must not be null");
+        if (d.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + d);
+        }
+        return d;
+    }
+
+    public static Duration positive(String name, Duration d) {
+        Objects.requireNonNull(d, name + " must not be null");
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + d);
+        }
+        return d;
+    }
+
+    public static String name(String what, String name) {
+        Objects.requireNonNull(name, what + " must not be null");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be blank");
+        }
+        return name;
+    }
+}

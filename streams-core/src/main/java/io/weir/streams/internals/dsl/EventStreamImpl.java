@@ -1,0 +1,171 @@
+package io.weir.streams.internals.dsl;
+
+import io.weir.streams.KeyValue;
+import io.weir.streams.dsl.Branches;
+import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.GroupedStream;
+import io.weir.streams.dsl.Produced;
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.SinkProcessor;
+import io.weir.streams.internals.processor.StatelessProcessor;
+import org.apache.kafka.common.serialization.Serde;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
+/**
+ * A stream in the graph: the node whose output it is, the serdes known for its keys and values (null
+ * when an operator changed the type), and whether its key differs from the source's partitioning.
+ */
+public final class EventStreamImpl<K, V> implements EventStream<K, V> {
+
+    final GraphBuilder graph;
+    final List<String> nodes;
+    final Serde<K> keySerde;
+    final Serde<V> valueSerde;
+    final boolean keyChanged;
+
+    EventStreamImpl(GraphBuilder graph, List<String> nodes, Serde<K> keySerde, Serde<V> valueSerde, boolean keyChanged) {
+        this.graph = graph;
+        this.nodes = nodes;
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+        this.keyChanged = keyChanged;
+    }
+
+    /** A source's stream. */
+    public static <K, V> EventStreamImpl<K, V> source(GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde) {
+        return new EventStreamImpl<>(graph, List.of(node), keySerde, valueSerde, false);
+    }
+
+    private <K2, V2> EventStreamImpl<K2, V2> step(String kind, StatelessProcessor.Step<K, V, K2, V2> step,
+                                                  Serde<K2> newKeySerde, Serde<V2> newValueSerde, boolean changesKey) {
+        String name = graph.addNode(graph.newName(kind), nodes, () -> new StatelessProcessor<>(step), Set.of(), Set.of());
+        return new EventStreamImpl<>(graph, List.of(name), newKeySerde, newValueSerde, keyChanged || changesKey);
+    }
+
+    @Override
+    public EventStream<K, V> filter(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return step("filter", (r, out) -> {
+            if (predicate.test(r.key(), r.value())) {
+                out.accept(r);
+            }
+        }, keySerde, valueSerde, false);
+    }
+
+    @Override
+    public EventStream<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return step("filter-not", (r, out) -> {
+            if (!predicate.test(r.key(), r.value())) {
+                out.accept(r);
+            }
+        }, keySerde, valueSerde, false);
+    }
+
+    @Override
+    public <K2, V2> EventStream<K2, V2> map(BiFunction<? super K, ? super V, KeyValue<K2, V2>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return step("map", (r, out) -> {
+            KeyValue<K2, V2> kv = mapper.apply(r.key(), r.value());
+            out.accept(r.with(kv.key(), kv.value()));
+        }, null, null, true);
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return step("map-values", (Record<K, V> r, java.util.function.Consumer<Record<K, V2>> out) ->
+                out.accept(r.withValue(mapper.apply(r.value()))), keySerde, null, false);
+    }
+
+    @Override
+    public <K2, V2> EventStream<K2, V2> flatMap(BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<K2, V2>>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return step("flat-map", (r, out) -> {
+            for (KeyValue<K2, V2> kv : mapper.apply(r.key(), r.value())) {
+                out.accept(r.with(kv.key(), kv.value()));
+            }
+        }, null, null, true);
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> flatMapValues(Function<? super V, ? extends Iterable<? extends V2>> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        return step("flat-map-values", (Record<K, V> r, java.util.function.Consumer<Record<K, V2>> out) -> {
+            for (V2 v : mapper.apply(r.value())) {
+                out.accept(r.withValue(v));
+            }
+        }, keySerde, null, false);
+    }
+
+    @Override
+    public EventStream<K, V> peek(BiConsumer<? super K, ? super V> action) {
+        Objects.requireNonNull(action, "action");
+        return step("peek", (r, out) -> {
+            action.accept(r.key(), r.value());
+            out.accept(r);
+        }, keySerde, valueSerde, false);
+    }
+
+    @Override
+    public <K2> EventStream<K2, V> selectKey(BiFunction<? super K, ? super V, ? extends K2> keyMapper) {
+        Objects.requireNonNull(keyMapper, "keyMapper");
+        return step("select-key", (Record<K, V> r, java.util.function.Consumer<Record<K2, V>> out) ->
+                out.accept(r.withKey(keyMapper.apply(r.key(), r.value()))), null, valueSerde, true);
+    }
+
+    @Override
+    public Branches<K, V> split() {
+        return new BranchesImpl<>(this);
+    }
+
+    @Override
+    public EventStream<K, V> merge(EventStream<K, V> other) {
+        EventStreamImpl<K, V> o = (EventStreamImpl<K, V>) Objects.requireNonNull(other, "other");
+        if (o.graph != graph) {
+            throw new IllegalArgumentException("merge: the other stream belongs to another StreamsBuilder");
+        }
+        List<String> parents = new java.util.ArrayList<>(nodes);
+        parents.addAll(o.nodes);
+        String name = graph.addNode(graph.newName("merge"), parents,
+                () -> new StatelessProcessor<K, V, K, V>((r, out) -> out.accept(r)), Set.of(), Set.of());
+        return new EventStreamImpl<>(graph, List.of(name),
+                Objects.equals(keySerde, o.keySerde) ? keySerde : null,
+                Objects.equals(valueSerde, o.valueSerde) ? valueSerde : null, keyChanged || o.keyChanged);
+    }
+
+    @Override
+    public void to(String topic) {
+        to(topic, Produced.inferred());
+    }
+
+    @Override
+    public void to(String topic, Produced<K, V> produced) {
+        io.weir.streams.internals.Require.name("topic", topic);
+        Serde<K> k = produced.keySerde() != null ? produced.keySerde() : keySerde;
+        Serde<V> v = produced.valueSerde() != null ? produced.valueSerde() : valueSerde;
+        if (k == null || v == null) {
+            throw new IllegalStateException("to(\"" + topic + "\"): the stream's " + (k == null ? "key" : "value")
+                    + " serde is unknown after a map; pass Produced.with(keySerde, valueSerde)");
+        }
+        graph.addNode(graph.newName("sink"), nodes, () -> new SinkProcessor<>(topic, k.serializer(), v.serializer()),
+                Set.of(), Set.of(topic));
+    }
+
+    @Override
+    public GroupedStream<K, V> groupByKey() {
+        if (keyChanged) {
+            throw new UnsupportedOperationException("groupByKey() after an operator that changed the key (map, flatMap, "
+                    + "selectKey) needs a repartition topic, which this version of Weir does not create yet; group "
+                    + "on the key the input topic is partitioned by");
+        }
+        return new GroupedStreamImpl<>(this);
+    }
+}

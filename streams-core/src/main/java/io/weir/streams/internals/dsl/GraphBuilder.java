@@ -1,0 +1,67 @@
+package io.weir.streams.internals.dsl;
+
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.topology.NodeSpec;
+import io.weir.streams.internals.topology.SourceNames;
+import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.TopologySpec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/** The mutable graph behind a {@code StreamsBuilder}: names nodes, checks names, and builds the spec. */
+public final class GraphBuilder {
+
+    private final List<SourceSpec> sources = new ArrayList<>();
+    private final List<NodeSpec> nodes = new ArrayList<>();
+    private final Map<String, StoreSpec> stores = new LinkedHashMap<>();
+    private final Map<String, String> nodeNames = new LinkedHashMap<>();
+    private int counter;
+
+    /** Registers a source topic; returns its node name. */
+    public String addSource(String topic, Consumed<?, ?> consumed) {
+        String name = SourceNames.of(topic);
+        if (nodeNames.containsKey(name)) {
+            throw new IllegalArgumentException("Topic '" + topic + "' is already a source of this topology; "
+                    + "read it once and use the stream in several places");
+        }
+        nodeNames.put(name, name);
+        sources.add(new SourceSpec(name, topic, consumed));
+        return name;
+    }
+
+    /** A fresh node name {@code <kind>-<n>}. */
+    public String newName(String kind) {
+        return kind + "-" + (++counter);
+    }
+
+    /** Adds a processor node under {@code name} with the given parents; returns its name. */
+    public String addNode(String name, List<String> parents, Supplier<? extends Processor<?, ?>> processor,
+                          Set<String> storeNames, Set<String> outputTopics) {
+        if (nodeNames.containsKey(name)) {
+            throw new IllegalArgumentException("The name '" + name + "' is used twice in this topology");
+        }
+        nodeNames.put(name, name);
+        nodes.add(new NodeSpec(name, List.copyOf(parents), processor, Set.copyOf(storeNames), Set.copyOf(outputTopics)));
+        return name;
+    }
+
+    public void addStore(StoreSpec store) {
+        if (stores.putIfAbsent(store.name(), store) != null) {
+            throw new IllegalArgumentException("A store named '" + store.name() + "' already exists in this topology");
+        }
+    }
+
+    public TopologySpec build() {
+        if (sources.isEmpty()) {
+            throw new IllegalStateException("The topology has no source: call builder.stream(topic, ...) first");
+        }
+        return new TopologySpec(sources, nodes, stores);
+    }
+}

@@ -1,0 +1,23 @@
+package io.weir.streams.internals.processor;
+
+/**
+ * One step of a topology, instantiated once per task and driven by that task's thread only.
+ *
+ * <p>Time: {@link #onWatermark(long)} is called after each advance of the task's watermark, in
+ * topological order, so a processor has seen every record its upstream emitted for a watermark
+ * before it learns of that watermark.
+ */
+public interface Processor<K, V> {
+
+    default void init(ProcessorContext context) {
+    }
+
+    void process(Record<K, V> record);
+
+    /** The watermark reached {@code watermark} (Long.MAX_VALUE at the end of a bounded input). */
+    default void onWatermark(long watermark) {
+    }
+
+    default void close() {
+    }
+}

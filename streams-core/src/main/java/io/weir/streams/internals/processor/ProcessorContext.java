@@ -1,0 +1,33 @@
+package io.weir.streams.internals.processor;
+
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.state.TaskStores;
+
+/** What a processor may use of its task. One context per processor node; single-threaded. */
+public interface ProcessorContext {
+
+    /** Sends a record to every child of this processor, depth first. */
+    <K, V> void forward(Record<K, V> record);
+
+    /** The task's watermark as this processor knows it (Long.MIN_VALUE before the first advance). */
+    long watermark();
+
+    /** The task's processing time (wall clock in the runtime, virtual time in the TestDriver). */
+    long processingTime();
+
+    /** The task's id, {@code <subtopology>_<partition>}. */
+    String taskId();
+
+    /** The partition number of this task. */
+    int partition();
+
+    /** The name of this processor node (metrics are reported under it). */
+    String nodeName();
+
+    TaskMetrics metrics();
+
+    TaskStores stores();
+
+    /** For side outputs: records written straight to a topic, outside the processor graph. */
+    RecordCollector collector();
+}

@@ -1,0 +1,63 @@
+package io.weir.streams.internals.processor;
+
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * A record travelling through a task's processors: key, value, event time and headers, plus the
+ * {@link SourceInfo} of the input record it derives from. Immutable apart from the headers, which
+ * processors treat as read-only (copy before adding).
+ */
+public final class Record<K, V> {
+
+    private final K key;
+    private final V value;
+    private final long timestamp;
+    private final Headers headers;
+    private final SourceInfo source;
+
+    public Record(K key, V value, long timestamp, Headers headers, SourceInfo source) {
+        this.key = key;
+        this.value = value;
+        this.timestamp = timestamp;
+        this.headers = headers == null ? new RecordHeaders() : headers;
+        this.source = source;
+    }
+
+    public K key() {
+        return key;
+    }
+
+    public V value() {
+        return value;
+    }
+
+    /** Event time in epoch milliseconds. */
+    public long timestamp() {
+        return timestamp;
+    }
+
+    public Headers headers() {
+        return headers;
+    }
+
+    public SourceInfo source() {
+        return source;
+    }
+
+    public <K2> Record<K2, V> withKey(K2 newKey) {
+        return new Record<>(newKey, value, timestamp, headers, source);
+    }
+
+    public <V2> Record<K, V2> withValue(V2 newValue) {
+        return new Record<>(key, newValue, timestamp, headers, source);
+    }
+
+    public <K2, V2> Record<K2, V2> with(K2 newKey, V2 newValue) {
+        return new Record<>(newKey, newValue, timestamp, headers, source);
+    }
+
+    public Record<K, V> withTimestampAndHeaders(long newTimestamp, Headers newHeaders) {
+        return new Record<>(key, value, newTimestamp, newHeaders, source);
+    }
+}

@@ -1,0 +1,16 @@
+package io.weir.streams.internals.processor;
+
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Where a task's serialized records go: sink topics, side outputs and changelogs. The runtime sends
+ * them through the thread's transactional producer; the TestDriver appends them to in-memory topics.
+ */
+public interface RecordCollector {
+
+    /**
+     * @param partition the partition, or null to choose one from the key as Kafka's default
+     *                  partitioner does
+     */
+    void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp);
+}

@@ -1,0 +1,23 @@
+package io.weir.streams.internals.state;
+
+import java.util.Arrays;
+
+/** Helpers for keys ordered as unsigned lexicographic bytes, the order of every {@link BytesStore}. */
+final class Bytes {
+
+    private Bytes() {
+    }
+
+    /**
+     * Whether {@code [from, to)} contains no key: only when both bounds are given and {@code from >= to},
+     * since a null (open) bound never empties a range.
+     */
+    static boolean isEmptyRange(byte[] from, byte[] to) {
+        return from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
+    }
+
+    /** The smallest key greater than {@code key}: {@code key} followed by one zero byte. */
+    static byte[] successor(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
+    }
+}

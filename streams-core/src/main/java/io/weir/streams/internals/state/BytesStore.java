@@ -1,0 +1,39 @@
+package io.weir.streams.internals.state;
+
+/**
+ * An ordered store of byte keys and values: the one interface through which every store
+ * implementation (RocksDB, in-memory) serves the operators, always behind a {@link WriteBackCache}.
+ *
+ * <p>Keys are ordered as unsigned lexicographic bytes. Writes arrive only as whole {@link StoreBatch}es,
+ * applied atomically together with the batch's metadata (e.g. the changelog offsets the batch
+ * corresponds to), so the store never holds half a commit.
+ *
+ * <p>Thread safety: a store belongs to one task and is used by that task's thread only. Ownership:
+ * whoever opens a store closes it; {@link #close()} releases every native handle and is idempotent.
+ */
+public interface BytesStore extends AutoCloseable {
+
+    /** The store's name (unique within a task). */
+    String name();
+
+    /** The value stored under {@code key}, or null. */
+    byte[] get(byte[] key);
+
+    /**
+     * The entries with {@code from <= key < to} in ascending key order; a null bound is open. The
+     * caller closes the iterator. The iterator sees the store as it was when the iterator was made.
+     */
+    KeyValueIterator range(byte[] from, byte[] to);
+
+    /** Applies every operation of the batch and its metadata atomically. */
+    void write(StoreBatch batch);
+
+    /** The metadata value last written under {@code key} by a batch, or null. */
+    byte[] metadata(String key);
+
+    /** An estimate of the number of entries, for metrics and tests. */
+    long approximateEntries();
+
+    @Override
+    void close();
+}

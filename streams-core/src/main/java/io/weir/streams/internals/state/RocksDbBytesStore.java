@@ -1,0 +1,253 @@
+package io.weir.streams.internals.state;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link BytesStore} in a RocksDB database of its own directory: data in the default column family,
+ * batch metadata (such as changelog offsets) in the {@value #METADATA_COLUMN_FAMILY} column family.
+ *
+ * <p>Durability: writes skip the WAL, so RocksDB persists only what a memtable flush writes, and
+ * flushes are atomic across both column families. What survives a crash is therefore always whole
+ * batches with the metadata written with them: the changelog past the stored offsets restores the
+ * rest. {@link #flush()} and a clean {@link #close()} persist everything written.
+ *
+ * <p>A {@link #range} iterator reads a snapshot and holds native memory: close it promptly. Closing the
+ * store closes the iterators still open (their later use throws {@link IllegalStateException}).
+ *
+ * <p>Not thread-safe: used by its task's thread only, as {@link BytesStore} requires. Failures of
+ * RocksDB are thrown as {@link StoreException}.
+ */
+public final class RocksDbBytesStore implements BytesStore {
+
+    /** The column family that holds {@link StoreBatch#metadata()}, keyed by the UTF-8 of each key. */
+    public static final String METADATA_COLUMN_FAMILY = "weir-metadata";
+
+    private static final Logger log = LoggerFactory.getLogger(RocksDbBytesStore.class);
+    private static final byte[] FIRST_KEY = new byte[0];
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final String name;
+    private final RocksDbOptions options;
+    private final RocksDB db;
+    private final ColumnFamilyHandle data;
+    private final ColumnFamilyHandle metadata;
+    private final Set<RocksDbIterator> openIterators = new HashSet<>();
+    private boolean closed;
+
+    private RocksDbBytesStore(String name, RocksDbOptions options, RocksDB db, ColumnFamilyHandle data,
+                              ColumnFamilyHandle metadata) {
+        this.name = name;
+        this.options = options;
+        this.db = db;
+        this.data = data;
+        this.metadata = metadata;
+    }
+
+    /**
+     * Opens the store in {@code dir}, creating the directory and the database if missing. The caller
+     * owns the store and closes it. A directory holds one open store at a time: RocksDB locks it.
+     *
+     * @throws StoreException if the directory cannot be made or RocksDB cannot open it
+     */
+    public static RocksDbBytesStore open(String name, Path dir) {
+        Objects.requireNonNull(name, "name");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StoreException("cannot create the directory of store " + name + ": " + dir, e);
+        }
+        RocksDbOptions options = new RocksDbOptions();
+        List<ColumnFamilyDescriptor> columns = List.of(
+                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options.columnFamily()),
+                new ColumnFamilyDescriptor(METADATA_COLUMN_FAMILY.getBytes(UTF_8), options.columnFamily()));
+        List<ColumnFamilyHandle> handles = new ArrayList<>(columns.size());
+        try {
+            RocksDB db = RocksDB.open(options.db(), dir.toString(), columns, handles);
+            return new RocksDbBytesStore(name, options, db, handles.get(0), handles.get(1));
+        } catch (RocksDBException e) {
+            options.close();
+            throw new StoreException("cannot open store " + name + " in " + dir, e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        requireOpen();
+        try {
+            return db.get(data, key);
+        } catch (RocksDBException e) {
+            throw failure("get", e);
+        }
+    }
+
+    @Override
+    public KeyValueIterator range(byte[] from, byte[] to) {
+        requireOpen();
+        RocksDbIterator iterator = new RocksDbIterator(db, data, from, to, openIterators::remove);
+        openIterators.add(iterator);
+        return iterator;
+    }
+
+    /**
+     * Applies the batch as one RocksDB {@link WriteBatch}; a null value in a put or in the metadata
+     * deletes that key. Not durable until the next flush (see the class comment).
+     */
+    @Override
+    public void write(StoreBatch batch) {
+        requireOpen();
+        try (WriteBatch writes = new WriteBatch()) {
+            for (StoreBatch.RangeDelete range : batch.rangeDeletes()) {
+                addRangeDelete(writes, range);
+            }
+            for (StoreBatch.Put put : batch.puts()) {
+                if (put.value() == null) {
+                    writes.delete(data, put.key());
+                } else {
+                    writes.put(data, put.key(), put.value());
+                }
+            }
+            for (Map.Entry<String, byte[]> entry : batch.metadata().entrySet()) {
+                byte[] key = entry.getKey().getBytes(UTF_8);
+                if (entry.getValue() == null) {
+                    writes.delete(metadata, key);
+                } else {
+                    writes.put(metadata, key, entry.getValue());
+                }
+            }
+            db.write(options.write(), writes);
+        } catch (RocksDBException e) {
+            throw failure("write", e);
+        }
+    }
+
+    @Override
+    public byte[] metadata(String key) {
+        requireOpen();
+        try {
+            return db.get(metadata, key.getBytes(UTF_8));
+        } catch (RocksDBException e) {
+            throw failure("read metadata", e);
+        }
+    }
+
+    /**
+     * RocksDB's estimate: it counts every version of a key and every range delete still in the
+     * memtables, so it runs high after overwrites and deletes until a flush or compaction drops them.
+     */
+    @Override
+    public long approximateEntries() {
+        requireOpen();
+        try {
+            return db.getLongProperty(data, "rocksdb.estimate-num-keys");
+        } catch (RocksDBException e) {
+            throw failure("estimate entries", e);
+        }
+    }
+
+    /** Persists everything written so far, data and metadata together, and waits until it is on disk. */
+    public void flush() {
+        requireOpen();
+        flushColumnFamilies();
+    }
+
+    /**
+     * Closes the iterators still open, flushes, and closes every native object of the store, each
+     * after the objects that use it. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (!openIterators.isEmpty()) {
+            log.warn("Store {} closed with {} iterators still open; closing them", name, openIterators.size());
+            List.copyOf(openIterators).forEach(RocksDbIterator::close);
+        }
+        try {
+            flushColumnFamilies();
+        } finally {
+            data.close();
+            metadata.close();
+            try {
+                db.closeE();
+            } catch (RocksDBException e) {
+                throw failure("close", e);
+            } finally {
+                options.close();
+            }
+        }
+    }
+
+    /**
+     * Adds a delete of {@code [from, to)} to {@code writes}. RocksDB has no open upper bound, so a null
+     * {@code to} ends just past the last key stored now; and it rejects a range that is empty, even
+     * {@code [k, k)}, failing the whole batch, so empty ranges are left out.
+     */
+    private void addRangeDelete(WriteBatch writes, StoreBatch.RangeDelete range) throws RocksDBException {
+        byte[] from = range.from() == null ? FIRST_KEY : range.from();
+        byte[] to = range.to() == null ? pastLastKey() : range.to();
+        if (to != null && !Bytes.isEmptyRange(from, to)) {
+            writes.deleteRange(data, from, to);
+        }
+    }
+
+    /** The smallest key greater than every stored key, or null if the store is empty. */
+    private byte[] pastLastKey() throws RocksDBException {
+        try (RocksIterator iterator = db.newIterator(data)) {
+            iterator.seekToLast();
+            if (iterator.isValid()) {
+                return Bytes.successor(iterator.key());
+            }
+            iterator.status();
+            return null;
+        }
+    }
+
+    private void flushColumnFamilies() {
+        // Atomic flush covers only the column families a manual flush names: flushing the default
+        // one alone would persist data without the offsets written with it.
+        try (FlushOptions flushOptions = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(flushOptions, List.of(data, metadata));
+        } catch (RocksDBException e) {
+            throw failure("flush", e);
+        }
+    }
+
+    private StoreException failure(String operation, RocksDBException cause) {
+        return new StoreException(operation + " failed in store " + name, cause);
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("store " + name + " is closed");
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.weir.streams.internals.state;
+
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Filter;
+import org.rocksdb.LRUCache;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The native RocksDB options of one {@link RocksDbBytesStore}, tuned for Weir's workload: write-heavy,
+ * time-ordered window stores, several per instance, on machines with few cores and little memory.
+ *
+ * <p>Ownership: made by one store, used for both of its column families, and closed by that store
+ * after its database, since the database reads the options until it is closed. Nothing is shared
+ * between stores.
+ */
+final class RocksDbOptions implements AutoCloseable {
+
+    private static final long MIB = 1024 * 1024;
+
+    // Per store and shared by its two column families, so a store's memory has one bound; not
+    // shared between stores, so a scan of one store cannot evict another's hot blocks. Modest
+    // because an instance holds many stores and the OS page cache backs it.
+    private static final long BLOCK_CACHE_BYTES = 16 * MIB;
+
+    // About 1% false positives: a point lookup of an absent key (common: a window not yet seen)
+    // then almost never reads a data block.
+    private static final double BLOOM_BITS_PER_KEY = 10;
+
+    // Window stores are read mostly by time-ordered range scans, which larger blocks serve with
+    // fewer reads, a smaller index and better compression than the 4 KiB default.
+    private static final long BLOCK_SIZE_BYTES = 16 * 1024;
+
+    // Below the 64 MiB default: many stores share a small machine, and a smaller memtable also
+    // bounds how much is replayed from the changelog after a crash.
+    private static final long WRITE_BUFFER_BYTES = 16 * MIB;
+
+    // One more than the default: writes go on into a third memtable while two wait to be flushed,
+    // so a burst does not stall the stream thread.
+    private static final int MAX_WRITE_BUFFERS = 3;
+
+    // Pinned to the core count of the machines Weir targets, so flushes and compactions never
+    // take every core from the stream threads.
+    private static final int MAX_BACKGROUND_JOBS = 2;
+
+    private final Cache blockCache;
+    private final Filter bloomFilter;
+    private final ColumnFamilyOptions columnFamilyOptions;
+    private final DBOptions dbOptions;
+    private final WriteOptions writeOptions;
+
+    RocksDbOptions() {
+        blockCache = new LRUCache(BLOCK_CACHE_BYTES);
+        bloomFilter = new BloomFilter(BLOOM_BITS_PER_KEY);
+        BlockBasedTableConfig tableConfig = new BlockBasedTableConfig()
+                .setBlockCache(blockCache)
+                .setFilterPolicy(bloomFilter)
+                .setBlockSize(BLOCK_SIZE_BYTES)
+                // Counts index and filter blocks against the cache bound instead of holding them
+                // outside it, where they grow with the data without limit.
+                .setCacheIndexAndFilterBlocks(true);
+        columnFamilyOptions = new ColumnFamilyOptions()
+                .setTableFormatConfig(tableConfig)
+                // Decompresses faster than the Snappy default at a similar ratio; CPU is the
+                // scarce resource on a two-core machine.
+                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setWriteBufferSize(WRITE_BUFFER_BYTES)
+                .setMaxWriteBufferNumber(MAX_WRITE_BUFFERS);
+        dbOptions = new DBOptions()
+                .setCreateIfMissing(true)
+                // The metadata column family is made on a store's first open.
+                .setCreateMissingColumnFamilies(true)
+                // Without a WAL, only flushes persist data: flushing both column families as one
+                // unit keeps the stored changelog offsets (metadata) consistent with the data.
+                .setAtomicFlush(true)
+                .setMaxBackgroundJobs(MAX_BACKGROUND_JOBS);
+        // The changelog topic is the store's log: after a crash its tail past the stored offsets is
+        // replayed, so a WAL would only write every change a second time.
+        writeOptions = new WriteOptions().setDisableWAL(true);
+    }
+
+    ColumnFamilyOptions columnFamily() {
+        return columnFamilyOptions;
+    }
+
+    DBOptions db() {
+        return dbOptions;
+    }
+
+    WriteOptions write() {
+        return writeOptions;
+    }
+
+    /** Closes the options, then the table objects they refer to. Call after the database is closed. */
+    @Override
+    public void close() {
+        writeOptions.close();
+        dbOptions.close();
+        columnFamilyOptions.close();
+        bloomFilter.close();
+        blockCache.close();
+    }
+}

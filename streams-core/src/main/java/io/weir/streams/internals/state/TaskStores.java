@@ -1,0 +1,94 @@
+package io.weir.streams.internals.state;
+
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.state.StoreType;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The state stores of one task, each behind its write-back cache, sharing one {@link CacheBudget}.
+ * Owns the stores: {@link #close()} closes every one (RocksDB handles included). RocksDB stores live
+ * under {@code <taskDir>/<store>}. Single-threaded, like its task.
+ */
+public final class TaskStores implements AutoCloseable {
+
+    private final Map<String, WriteBackCache> caches = new LinkedHashMap<>();
+    private final Map<String, StoreSpec> specs = new LinkedHashMap<>();
+    private final CacheBudget budget;
+
+    public TaskStores(Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes) {
+        this.budget = new CacheBudget(cacheMaxBytes);
+        try {
+            for (StoreSpec spec : stores) {
+                BytesStore store = spec.type() == StoreType.ROCKSDB
+                        ? RocksDbBytesStore.open(spec.name(), taskDir.resolve(spec.name()))
+                        : InMemoryBytesStore.create(spec.name());
+                caches.put(spec.name(), new WriteBackCache(store, spec.type() == StoreType.ROCKSDB, budget));
+                specs.put(spec.name(), spec);
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** The cache of store {@code name}. */
+    public WriteBackCache cache(String name) {
+        WriteBackCache cache = caches.get(name);
+        if (cache == null) {
+            throw new IllegalArgumentException("No store named '" + name + "' in this task; it has " + caches.keySet());
+        }
+        return cache;
+    }
+
+    public Collection<String> names() {
+        return caches.keySet();
+    }
+
+    public StoreSpec spec(String name) {
+        return specs.get(name);
+    }
+
+    /** Whether the caches outgrew their budget, so the task should commit now. */
+    public boolean overBudget() {
+        return budget.exceeded();
+    }
+
+    /** Every store's pending writes, to be logged and then applied by {@link #completeCommit}. */
+    public List<StoreFlush> prepareCommit() {
+        List<StoreFlush> flushes = new ArrayList<>(caches.size());
+        caches.forEach((name, cache) -> flushes.add(new StoreFlush(name, cache.prepareFlush())));
+        return flushes;
+    }
+
+    /** Applies prepared flushes to the stores, each with its metadata (e.g. changelog offsets). */
+    public void completeCommit(List<StoreFlush> flushes, Map<String, Map<String, byte[]>> metadata) {
+        for (StoreFlush f : flushes) {
+            caches.get(f.store()).completeFlush(f.flush(), metadata.getOrDefault(f.store(), Map.of()));
+        }
+    }
+
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        for (WriteBackCache cache : caches.values()) {
+            try {
+                cache.store().close();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** One store's part of a commit. */
+    public record StoreFlush(String store, WriteBackCache.Flush flush) {
+    }
+}

@@ -1,0 +1,255 @@
+package io.weir.streams.internals.task;
+
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.topology.NodeSpec;
+import io.weir.streams.internals.topology.SourceNames;
+import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One sub-topology running on one partition number: reads that partition of each of its source
+ * topics, keeps its own stores, and tracks its own watermark. The same class runs in the TestDriver
+ * and in the Kafka runtime; they differ only in the {@link RecordCollector} and in who calls
+ * {@link #commit} when.
+ *
+ * <p>Per record: read it (deserialize, event time, error handling), note its partition as active,
+ * run it through the graph judged against the current watermark, then advance the watermark from
+ * the record's event time and let every processor, in topological order, react to the new watermark.
+ *
+ * <p>Single-threaded. Owns its stores and processors: {@link #close()} closes both.
+ */
+public final class StreamTask implements AutoCloseable {
+
+    private final TaskId id;
+    private final String applicationId;
+    private final TaskStores stores;
+    private final RecordCollector collector;
+    private final TaskMetrics metrics;
+    private final WatermarkTracker tracker = new WatermarkTracker();
+    private final Map<String, SourceReader<?, ?>> readers = new HashMap<>();
+    private final Map<String, Node> nodesByName = new HashMap<>();
+    private final Map<String, List<Node>> sourceChildren = new HashMap<>();
+    private final List<Node> topological = new ArrayList<>();
+    private long processingTime;
+    private long watermark = Long.MIN_VALUE;
+
+    public StreamTask(TaskId id, String applicationId, SubtopologySpec spec, TaskStores stores,
+                      RecordCollector collector, TaskMetrics metrics, long processingTime) {
+        this.id = id;
+        this.applicationId = applicationId;
+        this.stores = stores;
+        this.collector = collector;
+        this.metrics = metrics;
+        this.processingTime = processingTime;
+        for (SourceSpec source : spec.sources()) {
+            readers.put(source.topic(), new SourceReader<>(source, metrics));
+            tracker.add(new TopicPartition(source.topic(), id.partition()), source.consumed().watermarkStrategy(), processingTime);
+        }
+        for (NodeSpec n : spec.nodes()) {
+            Node node = new Node(n.name(), n.processor().get());
+            nodesByName.put(n.name(), node);
+            topological.add(node);
+            for (String parent : n.parents()) {
+                Node p = nodesByName.get(parent);
+                if (p != null) {
+                    p.children.add(node);
+                } else {
+                    sourceChildren.computeIfAbsent(parent, k -> new ArrayList<>()).add(node);
+                }
+            }
+        }
+        for (Node node : topological) {
+            node.processor.init(node);
+        }
+    }
+
+    public TaskId id() {
+        return id;
+    }
+
+    /** Processes one input record at processing time {@code now} (which first advances the clock). */
+    public void process(RawRecord raw, long now) {
+        advanceProcessingTime(now);
+        SourceReader<?, ?> reader = readers.get(raw.topic());
+        if (reader == null) {
+            throw new IllegalArgumentException("Task " + id + " does not read topic '" + raw.topic() + "'");
+        }
+        TopicPartition tp = new TopicPartition(raw.topic(), raw.partition());
+        tracker.markActive(tp, processingTime);
+        Record<?, ?> record = reader.read(raw, processingTime);
+        if (record == null) {
+            return;
+        }
+        String sourceNode = SourceNames.of(raw.topic());
+        for (Node child : sourceChildren.getOrDefault(sourceNode, List.of())) {
+            child.process(record);
+        }
+        if (!record.source().futureEventTime()) {
+            tracker.observe(tp, record.timestamp());
+        }
+        propagate(tracker.advance());
+    }
+
+    /** Moves processing time forward; partitions whose idleness elapsed stop holding the watermark back. */
+    public void advanceProcessingTime(long now) {
+        if (now <= processingTime) {
+            return;
+        }
+        processingTime = now;
+        tracker.onProcessingTime(now);
+        propagate(tracker.advance());
+    }
+
+    /** The input is complete: the watermark jumps to +infinity and every window fires. */
+    public void endOfInput() {
+        propagate(tracker.endOfInput());
+    }
+
+    private void propagate(long newWatermark) {
+        if (newWatermark <= watermark) {
+            return;
+        }
+        watermark = newWatermark;
+        for (Node node : topological) {
+            node.processor.onWatermark(newWatermark);
+        }
+    }
+
+    /** Whether the write-back caches are full, so the task should commit before its interval ends. */
+    public boolean needsCommit() {
+        return stores.overBudget();
+    }
+
+    /**
+     * Commits in the two phases of DESIGN's "State on the hot path": the caches' dirty entries go to
+     * the changelogs through the collector, then {@code afterSend} runs (the runtime commits its
+     * transaction there) and returns each store's metadata, then the stores receive their writes.
+     */
+    public void commit(java.util.function.Supplier<Map<String, Map<String, byte[]>>> afterSend) {
+        List<TaskStores.StoreFlush> flushes = stores.prepareCommit();
+        for (TaskStores.StoreFlush flush : flushes) {
+            StoreSpec spec = stores.spec(flush.store());
+            if (!spec.logged()) {
+                continue;
+            }
+            String topic = spec.changelogTopic(applicationId);
+            for (var change : flush.flush().changes()) {
+                collector.send(topic, id.partition(), change.key(), change.value(), new RecordHeaders(), processingTime);
+            }
+        }
+        stores.completeCommit(flushes, afterSend.get());
+    }
+
+    public long watermark() {
+        return watermark;
+    }
+
+    public long partitionWatermark(TopicPartition partition) {
+        return tracker.partitionWatermark(partition);
+    }
+
+    public boolean isIdle(TopicPartition partition) {
+        return tracker.isIdle(partition);
+    }
+
+    public long processingTime() {
+        return processingTime;
+    }
+
+    public TaskStores stores() {
+        return stores;
+    }
+
+    public TaskMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (Node node : topological) {
+                node.processor.close();
+            }
+        } finally {
+            stores.close();
+        }
+    }
+
+    /** A processor in this task's graph, and its context. */
+    private final class Node implements ProcessorContext {
+        final String name;
+        @SuppressWarnings("rawtypes")
+        final Processor processor;
+        final List<Node> children = new ArrayList<>();
+
+        Node(String name, Processor<?, ?> processor) {
+            this.name = name;
+            this.processor = processor;
+        }
+
+        @SuppressWarnings("unchecked")
+        void process(Record<?, ?> record) {
+            processor.process(record);
+        }
+
+        @Override
+        public <K, V> void forward(Record<K, V> record) {
+            for (Node child : children) {
+                child.process(record);
+            }
+        }
+
+        @Override
+        public long watermark() {
+            return watermark;
+        }
+
+        @Override
+        public long processingTime() {
+            return processingTime;
+        }
+
+        @Override
+        public String taskId() {
+            return id.toString();
+        }
+
+        @Override
+        public int partition() {
+            return id.partition();
+        }
+
+        @Override
+        public String nodeName() {
+            return name;
+        }
+
+        @Override
+        public TaskMetrics metrics() {
+            return metrics;
+        }
+
+        @Override
+        public TaskStores stores() {
+            return stores;
+        }
+
+        @Override
+        public RecordCollector collector() {
+            return collector;
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package io.weir.streams.internals.topology;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A connected part of the graph: its sources, its nodes in topological order and its stores. A task
+ * is one sub-topology on one partition number, reading that partition of every source topic.
+ */
+public record SubtopologySpec(int id, List<SourceSpec> sources, List<NodeSpec> nodes, Set<String> stores) {
+
+    public Set<String> sourceTopics() {
+        return sources.stream().map(SourceSpec::topic).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    }
+}

@@ -1,0 +1,106 @@
+package io.weir.streams.internals.topology;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The graph a {@code StreamsBuilder} built: sources, processor nodes (in the order they were added,
+ * which is topological since a node is added after its parents), and stores. Split into
+ * sub-topologies, one per connected part. Immutable.
+ */
+public final class TopologySpec {
+
+    private final List<SourceSpec> sources;
+    private final List<NodeSpec> nodes;
+    private final Map<String, StoreSpec> stores;
+    private final List<SubtopologySpec> subtopologies;
+
+    public TopologySpec(List<SourceSpec> sources, List<NodeSpec> nodes, Map<String, StoreSpec> stores) {
+        this.sources = List.copyOf(sources);
+        this.nodes = List.copyOf(nodes);
+        this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
+        this.subtopologies = split();
+    }
+
+    public List<SourceSpec> sources() {
+        return sources;
+    }
+
+    public List<NodeSpec> nodes() {
+        return nodes;
+    }
+
+    public Map<String, StoreSpec> stores() {
+        return stores;
+    }
+
+    public List<SubtopologySpec> subtopologies() {
+        return subtopologies;
+    }
+
+    /** Every topic the topology writes to (sinks and side outputs). */
+    public Set<String> outputTopics() {
+        Set<String> topics = new TreeSet<>();
+        nodes.forEach(n -> topics.addAll(n.outputTopics()));
+        return topics;
+    }
+
+    public Set<String> sourceTopics() {
+        Set<String> topics = new TreeSet<>();
+        sources.forEach(s -> topics.add(s.topic()));
+        return topics;
+    }
+
+    /** Union-find over source and node names, then one sub-topology per component, numbered by first source. */
+    private List<SubtopologySpec> split() {
+        Map<String, String> parent = new HashMap<>();
+        sources.forEach(s -> parent.put(s.nodeName(), s.nodeName()));
+        for (NodeSpec n : nodes) {
+            parent.putIfAbsent(n.name(), n.name());
+            for (String p : n.parents()) {
+                union(parent, n.name(), p);
+            }
+        }
+        Map<String, List<SourceSpec>> sourcesByRoot = new LinkedHashMap<>();
+        for (SourceSpec s : sources) {
+            sourcesByRoot.computeIfAbsent(find(parent, s.nodeName()), k -> new ArrayList<>()).add(s);
+        }
+        List<SubtopologySpec> result = new ArrayList<>();
+        for (Map.Entry<String, List<SourceSpec>> e : sourcesByRoot.entrySet()) {
+            List<NodeSpec> members = new ArrayList<>();
+            Set<String> storeNames = new LinkedHashSet<>();
+            for (NodeSpec n : nodes) {
+                if (find(parent, n.name()).equals(e.getKey())) {
+                    members.add(n);
+                    storeNames.addAll(n.stores());
+                }
+            }
+            result.add(new SubtopologySpec(result.size(), List.copyOf(e.getValue()), List.copyOf(members), storeNames));
+        }
+        return List.copyOf(result);
+    }
+
+    private static String find(Map<String, String> parent, String x) {
+        String root = x;
+        while (!parent.get(root).equals(root)) {
+            root = parent.get(root);
+        }
+        return root;
+    }
+
+    private static void union(Map<String, String> parent, String a, String b) {
+        parent.putIfAbsent(b, b);
+        String ra = find(parent, a);
+        String rb = find(parent, b);
+        if (!ra.equals(rb)) {
+            parent.put(ra, rb);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.weir.streams.serde;
+
+import org.apache.kafka.common.serialization.Serde;
+
+import java.util.UUID;
+
+/**
+ * Serdes for common types. They are Kafka's own {@link Serde} implementations (so serdes written for
+ * Kafka clients or Kafka Streams work in Weir too), plus UUID and JSON.
+ */
+public final class Serdes {
+
+    private Serdes() {
+    }
+
+    /** UTF-8 strings. */
+    public static Serde<String> String() {
+        return org.apache.kafka.common.serialization.Serdes.String();
+    }
+
+    /** 8-byte big-endian longs. */
+    public static Serde<Long> Long() {
+        return org.apache.kafka.common.serialization.Serdes.Long();
+    }
+
+    /** 4-byte big-endian integers. */
+    public static Serde<Integer> Integer() {
+        return org.apache.kafka.common.serialization.Serdes.Integer();
+    }
+
+    /** 8-byte IEEE 754 doubles. */
+    public static Serde<Double> Double() {
+        return org.apache.kafka.common.serialization.Serdes.Double();
+    }
+
+    /** Bytes as they are. */
+    public static Serde<byte[]> ByteArray() {
+        return org.apache.kafka.common.serialization.Serdes.ByteArray();
+    }
+
+    /** UUIDs in their 36-character string form, as Kafka's UUID serde writes them. */
+    public static Serde<UUID> UUID() {
+        return org.apache.kafka.common.serialization.Serdes.UUID();
+    }
+
+    /** JSON through Jackson, for any class Jackson can bind, records included. */
+    public static <T> Serde<T> Json(Class<T> type) {
+        return JsonSerde.of(type);
+    }
+}

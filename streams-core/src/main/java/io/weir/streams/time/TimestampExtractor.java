@@ -1,0 +1,32 @@
+package io.weir.streams.time;
+
+import java.util.function.ToLongFunction;
+
+/**
+ * Gives each record its event time in epoch milliseconds. The default is the Kafka record's own
+ * timestamp. A negative result is not an event time: the record is rejected with its topic,
+ * partition and offset in the message, and the source's error handler decides what happens next.
+ *
+ * @param <K> the deserialized key type
+ * @param <V> the deserialized value type
+ */
+@FunctionalInterface
+public interface TimestampExtractor<K, V> {
+
+    /**
+     * @param key             the record's key (may be null)
+     * @param value           the record's value (may be null)
+     * @param recordTimestamp the timestamp of the Kafka record (producer or log-append time)
+     */
+    long extract(K key, V value, long recordTimestamp);
+
+    /** The Kafka record's timestamp. */
+    static <K, V> TimestampExtractor<K, V> recordTimestamp() {
+        return (key, value, recordTimestamp) -> recordTimestamp;
+    }
+
+    /** A timestamp read from the value, e.g. {@code payment -> payment.paidAt().toEpochMilli()}. */
+    static <K, V> TimestampExtractor<K, V> fromValue(ToLongFunction<? super V> field) {
+        return (key, value, recordTimestamp) -> field.applyAsLong(value);
+    }
+}

@@ -1,0 +1,84 @@
+package io.weir.streams.time;
+
+import io.weir.streams.internals.Require;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How a source's watermark follows its event times. Immutable; build with a factory and refine with
+ * {@code withXxx}:
+ *
+ * <pre>{@code
+ * WatermarkStrategy.boundedOutOfOrderness(Duration.ofSeconds(5))
+ *                  .withIdleness(Duration.ofSeconds(30))
+ *                  .withMaxFutureSkew(Duration.ofMinutes(5))
+ * }</pre>
+ *
+ * <p>Semantics (per input partition {@code p}, see docs/concepts/event-time.md):
+ * <ul>
+ *   <li>{@code W(p) = maxSeenEventTime(p) - delay - 1 ms}; before its first record {@code W(p)} is
+ *       minus infinity.</li>
+ *   <li>With idleness {@code i}: a partition that has produced no record for {@code i} of processing
+ *       time is idle and left out of the task's minimum; its next record makes it active again.
+ *       Without idleness, a silent partition holds the task's watermark back.</li>
+ *   <li>With a maximum future skew {@code s}: a record whose event time is more than {@code s} ahead
+ *       of processing time is invalid. It never advances the watermark, and windowed operators send
+ *       it to their late-data side output (reason {@code FUTURE_TIMESTAMP}) or drop and count it.</li>
+ * </ul>
+ * The task's watermark is the minimum of {@code W(p)} over its non-idle partitions, never moves
+ * back, and advances after each record is processed.
+ */
+public final class WatermarkStrategy {
+
+    private final Duration delay;
+    private final Duration idleness;
+    private final Duration maxFutureSkew;
+
+    private WatermarkStrategy(Duration delay, Duration idleness, Duration maxFutureSkew) {
+        this.delay = delay;
+        this.idleness = idleness;
+        this.maxFutureSkew = maxFutureSkew;
+    }
+
+    /** Watermarks that trail the highest event time seen by {@code delay}: records up to that much out of order are on time. */
+    public static WatermarkStrategy boundedOutOfOrderness(Duration delay) {
+        Require.nonNegative("delay", delay);
+        return new WatermarkStrategy(delay, null, null);
+    }
+
+    /** For sources whose event times never decrease: a delay of zero. */
+    public static WatermarkStrategy forMonotonousTimestamps() {
+        return new WatermarkStrategy(Duration.ZERO, null, null);
+    }
+
+    /** Leaves a partition out of the watermark after {@code idleness} of processing time without records. */
+    public WatermarkStrategy withIdleness(Duration idleness) {
+        Require.positive("idleness", idleness);
+        return new WatermarkStrategy(delay, idleness, maxFutureSkew);
+    }
+
+    /** Treats records more than {@code skew} ahead of processing time as invalid (see the class docs). */
+    public WatermarkStrategy withMaxFutureSkew(Duration skew) {
+        Require.nonNegative("maxFutureSkew", skew);
+        return new WatermarkStrategy(delay, idleness, skew);
+    }
+
+    public Duration delay() {
+        return delay;
+    }
+
+    public Optional<Duration> idleness() {
+        return Optional.ofNullable(idleness);
+    }
+
+    public Optional<Duration> maxFutureSkew() {
+        return Optional.ofNullable(maxFutureSkew);
+    }
+
+    @Override
+    public String toString() {
+        return "WatermarkStrategy[delay=" + delay + (idleness != null ? ", idleness=" + idleness : "")
+                + (maxFutureSkew != null ? ", maxFutureSkew=" + maxFutureSkew : "") + "]";
+    }
+}

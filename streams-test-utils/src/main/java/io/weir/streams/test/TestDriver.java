@@ -1,0 +1,298 @@
+package io.weir.streams.test;
+
+import io.weir.streams.Topology;
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.task.RawRecord;
+import io.weir.streams.internals.task.StreamTask;
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.testkit.TempDirs;
+import io.weir.streams.internals.testkit.TopicLog;
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologySpec;
+import io.weir.streams.internals.window.WindowAggregateProcessor;
+import io.weir.streams.state.WindowEntry;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serde;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Runs a {@link Topology} deterministically, without a broker, on the same tasks, operators and state
+ * stores as the Kafka runtime.
+ *
+ * <p>Time is virtual: processing time moves only when a piped record says it arrives later
+ * ({@link TestRecord#arrivingAt}) or on {@link #advanceTime}. Moving it lets idle partitions stop
+ * holding the watermark back and commits every {@code commitInterval} (the caches flush to the
+ * stores and changelogs). Event time comes from the records. {@link #endOfInput()} moves every
+ * watermark to +infinity, firing every window.
+ *
+ * <p>Topics: each input topic has the partitions its config gives (default 1) and one task per
+ * partition number; outputs are readable immediately, in write order. Side outputs and changelogs
+ * ({@code <application.id>-<store>-changelog}) are topics like any other.
+ *
+ * <p>Single-threaded. Owns its tasks, stores and state dir: {@link #close()} releases them all.
+ */
+public final class TestDriver implements AutoCloseable {
+
+    private final TopologySpec topology;
+    private final TestDriverConfig config;
+    private final Path stateDir;
+    private final boolean ownsStateDir;
+    private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
+    private final Map<String, SubtopologySpec> subtopologyOfSource = new HashMap<>();
+    private final Map<String, TopicLog> topics = new LinkedHashMap<>();
+    private final Set<String> writtenTopics;
+    private long processingTime;
+    private long lastCommit;
+    private boolean closed;
+
+    public TestDriver(Topology topology) {
+        this(topology, TestDriverConfig.defaults());
+    }
+
+    public TestDriver(Topology topology, TestDriverConfig config) {
+        this.topology = topology.spec();
+        this.config = config;
+        this.processingTime = config.startTime().toEpochMilli();
+        this.lastCommit = processingTime;
+        this.ownsStateDir = config.stateDir().isEmpty();
+        this.stateDir = config.stateDir().orElseGet(TestDriver::tempDir);
+        this.writtenTopics = new java.util.TreeSet<>(this.topology.outputTopics());
+        RecordCollector collector = this::collect;
+        try {
+            for (SubtopologySpec sub : this.topology.subtopologies()) {
+                int partitions = copartitioned(sub);
+                for (String topic : sub.sourceTopics()) {
+                    subtopologyOfSource.put(topic, sub);
+                    topics.put(topic, new TopicLog(topic, partitions));
+                }
+                for (String store : sub.stores()) {
+                    StoreSpec spec = this.topology.stores().get(store);
+                    if (spec.logged()) {
+                        String changelog = spec.changelogTopic(config.applicationId());
+                        topics.put(changelog, new TopicLog(changelog, partitions));
+                        writtenTopics.add(changelog);
+                    }
+                }
+                List<StoreSpec> stores = sub.stores().stream().map(this.topology.stores()::get).toList();
+                for (int p = 0; p < partitions; p++) {
+                    TaskId id = new TaskId(sub.id(), p);
+                    TaskStores taskStores = new TaskStores(stores,
+                            stateDir.resolve(config.applicationId()).resolve(id.toString()), config.cacheMaxBytesPerTask());
+                    tasks.put(id, new StreamTask(id, config.applicationId(), sub, taskStores, collector, new TaskMetrics(),
+                            processingTime));
+                }
+            }
+            for (String topic : this.topology.outputTopics()) {
+                topics.computeIfAbsent(topic, t -> new TopicLog(t, config.partitions(t)));
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private int copartitioned(SubtopologySpec sub) {
+        Map<String, Integer> counts = new TreeMap<>();
+        sub.sourceTopics().forEach(t -> counts.put(t, config.partitions(t)));
+        if (new java.util.HashSet<>(counts.values()).size() > 1) {
+            throw new IllegalArgumentException("Topics read by the same tasks must have the same number of partitions "
+                    + "(co-partitioning), but " + counts);
+        }
+        return counts.values().iterator().next();
+    }
+
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("weir-test-driver-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a state dir for the TestDriver", e);
+        }
+    }
+
+    /** A handle to pipe records into source topic {@code topic}. */
+    public <K, V> TestInputTopic<K, V> input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
+        if (!subtopologyOfSource.containsKey(topic)) {
+            throw new IllegalArgumentException("'" + topic + "' is not an input topic of this topology; its inputs are "
+                    + topology.sourceTopics());
+        }
+        return new TestInputTopic<>(this, topic, keySerde.serializer(), valueSerde.serializer());
+    }
+
+    /** A reader of {@code topic}, a topic the topology writes (sink, side output or changelog). */
+    public <K, V> TestOutputTopic<K, V> output(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
+        if (!writtenTopics.contains(topic)) {
+            throw new IllegalArgumentException("'" + topic + "' is not written by this topology; it writes " + writtenTopics);
+        }
+        return new TestOutputTopic<>(topics.get(topic), keySerde.deserializer(), valueSerde.deserializer());
+    }
+
+    void pipeRaw(String topic, Integer partition, byte[] key, byte[] value, Headers headers, Long timestamp,
+                 Long arrivesAt) {
+        checkOpen();
+        if (arrivesAt != null) {
+            advanceTo(arrivesAt);
+        }
+        long ts = timestamp != null ? timestamp : processingTime;
+        TopicLog.Entry entry = topics.get(topic).append(partition, key, value, headers == null ? new RecordHeaders() : headers, ts);
+        StreamTask task = tasks.get(new TaskId(subtopologyOfSource.get(topic).id(), entry.partition()));
+        task.process(new RawRecord(topic, entry.partition(), entry.offset(), ts, key, value, entry.headers()), processingTime);
+        if (task.needsCommit()) {
+            commit(task);
+        }
+    }
+
+    private void collect(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+        TopicLog log = topics.get(topic);
+        if (log == null) {
+            throw new IllegalStateException("The topology wrote to '" + topic + "', which it did not declare");
+        }
+        log.append(partition, key, value, new RecordHeaders(headers.toArray()), timestamp);
+    }
+
+    /** Moves processing time forward by {@code d}. */
+    public void advanceTime(Duration d) {
+        advanceTo(processingTime + d.toMillis());
+    }
+
+    /** Moves processing time to {@code time} (never back). */
+    public void advanceTimeTo(Instant time) {
+        advanceTo(time.toEpochMilli());
+    }
+
+    private void advanceTo(long time) {
+        checkOpen();
+        if (time <= processingTime) {
+            return;
+        }
+        processingTime = time;
+        for (StreamTask task : tasks.values()) {
+            task.advanceProcessingTime(time);
+        }
+        if (processingTime - lastCommit >= config.commitInterval().toMillis()) {
+            commit();
+        }
+    }
+
+    /** Commits every task now: caches flush to the changelogs and the stores. */
+    public void commit() {
+        checkOpen();
+        tasks.values().forEach(this::commit);
+        lastCommit = processingTime;
+    }
+
+    private void commit(StreamTask task) {
+        task.commit(Map::of);
+    }
+
+    /** The input is complete: every watermark moves to +infinity (every window fires), then all tasks commit. */
+    public void endOfInput() {
+        checkOpen();
+        tasks.values().forEach(StreamTask::endOfInput);
+        commit();
+    }
+
+    /** The driver's processing time in epoch milliseconds. */
+    public long processingTime() {
+        return processingTime;
+    }
+
+    /** The watermark of every task, by task id ({@code <subtopology>_<partition>}). */
+    public Map<String, Long> watermarks() {
+        Map<String, Long> out = new TreeMap<>();
+        tasks.forEach((id, task) -> out.put(id.toString(), task.watermark()));
+        return out;
+    }
+
+    /** The watermark of the task reading {@code partition} of {@code topic}. */
+    public long watermark(String topic, int partition) {
+        return taskFor(topic, partition).watermark();
+    }
+
+    /** {@code W(p) = maxSeen - delay - 1} of one input partition (Long.MIN_VALUE before its first record). */
+    public long partitionWatermark(String topic, int partition) {
+        return taskFor(topic, partition).partitionWatermark(new TopicPartition(topic, partition));
+    }
+
+    /** Whether an input partition is idle (left out of its task's watermark). */
+    public boolean isIdle(String topic, int partition) {
+        return taskFor(topic, partition).isIdle(new TopicPartition(topic, partition));
+    }
+
+    private StreamTask taskFor(String topic, int partition) {
+        SubtopologySpec sub = subtopologyOfSource.get(topic);
+        StreamTask task = sub == null ? null : tasks.get(new TaskId(sub.id(), partition));
+        if (task == null) {
+            throw new IllegalArgumentException("No task reads partition " + partition + " of '" + topic + "'");
+        }
+        return task;
+    }
+
+    /** The metrics of all tasks, summed per node and metric. */
+    public TestMetrics metrics() {
+        Map<String, Long> sum = new TreeMap<>();
+        for (StreamTask task : tasks.values()) {
+            task.metrics().snapshot().forEach((k, v) -> sum.merge(k, v, Long::sum));
+        }
+        return new TestMetrics(sum);
+    }
+
+    /** Every window held in window store {@code store}, across tasks (committed or not). */
+    public <K, V> List<WindowEntry<K, V>> windowStore(String store, Serde<K> keySerde, Serde<V> valueSerde) {
+        if (!topology.stores().containsKey(store)) {
+            throw new IllegalArgumentException("No store named '" + store + "'; the topology has " + topology.stores().keySet());
+        }
+        List<WindowEntry<K, V>> entries = new ArrayList<>();
+        for (StreamTask task : tasks.values()) {
+            if (task.stores().names().contains(store)) {
+                entries.addAll(WindowAggregateProcessor.read(task.stores().cache(store), keySerde, valueSerde));
+            }
+        }
+        return entries;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("This TestDriver is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        for (StreamTask task : tasks.values()) {
+            try {
+                task.close();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (ownsStateDir) {
+            TempDirs.deleteRecursively(stateDir);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

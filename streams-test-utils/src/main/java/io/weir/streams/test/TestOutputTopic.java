@@ -1,0 +1,89 @@
+package io.weir.streams.test;
+
+import io.weir.streams.internals.testkit.TopicLog;
+import org.apache.kafka.common.serialization.Deserializer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Reads one topic a {@link TestDriver}'s topology writes (a sink, a side output or a changelog), in
+ * the order records were written. Each reader has its own position: reading consumes for this reader
+ * only. Single-threaded, like the driver.
+ */
+public final class TestOutputTopic<K, V> {
+
+    private final TopicLog log;
+    private final Deserializer<K> keyDeserializer;
+    private final Deserializer<V> valueDeserializer;
+    private int position;
+
+    TestOutputTopic(TopicLog log, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
+        this.log = log;
+        this.keyDeserializer = keyDeserializer;
+        this.valueDeserializer = valueDeserializer;
+    }
+
+    /** Every record not read yet, then marks them read. */
+    public List<OutputRecord<K, V>> readAll() {
+        List<TopicLog.Entry> entries = log.entries();
+        List<OutputRecord<K, V>> out = new ArrayList<>(entries.size() - position);
+        while (position < entries.size()) {
+            out.add(decode(entries.get(position), position));
+            position++;
+        }
+        return out;
+    }
+
+    /** The next record; fails if there is none. */
+    public OutputRecord<K, V> readOne() {
+        List<TopicLog.Entry> entries = log.entries();
+        if (position >= entries.size()) {
+            throw new IllegalStateException("No unread record on topic '" + log.name() + "'");
+        }
+        OutputRecord<K, V> record = decode(entries.get(position), position);
+        position++;
+        return record;
+    }
+
+    /** The values of every unread record. */
+    public List<V> readValues() {
+        return readAll().stream().map(OutputRecord::value).collect(Collectors.toList());
+    }
+
+    /** The unread records as a map holding the last value per key (an upsert view). */
+    public Map<K, V> readLatestByKey() {
+        Map<K, V> latest = new java.util.LinkedHashMap<>();
+        readAll().forEach(r -> latest.put(r.key(), r.value()));
+        return latest;
+    }
+
+    public boolean isEmpty() {
+        return position >= log.entries().size();
+    }
+
+    /** How many records are unread. */
+    public int size() {
+        return log.entries().size() - position;
+    }
+
+    private OutputRecord<K, V> decode(TopicLog.Entry e, int index) {
+        K key;
+        V value;
+        try {
+            key = keyDeserializer.deserialize(log.name(), e.headers(), e.key());
+        } catch (RuntimeException ex) {
+            throw new IllegalStateException("Cannot read the key of record " + index + " of topic '" + log.name()
+                    + "' with " + keyDeserializer.getClass().getName() + ": is it the right serde? " + ex.getMessage(), ex);
+        }
+        try {
+            value = valueDeserializer.deserialize(log.name(), e.headers(), e.value());
+        } catch (RuntimeException ex) {
+            throw new IllegalStateException("Cannot read the value of record " + index + " of topic '" + log.name()
+                    + "' with " + valueDeserializer.getClass().getName() + ": is it the right serde? " + ex.getMessage(), ex);
+        }
+        return new OutputRecord<>(key, value, e.timestamp(), e.headers(), e.partition());
+    }
+}
