@@ -1,0 +1,266 @@
+package io.weir.streams.test.contract;
+
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.LateRecord;
+import io.weir.streams.dsl.PaneInfo;
+import io.weir.streams.dsl.Window;
+import io.weir.streams.dsl.Windowed;
+import io.weir.streams.test.OutputRecord;
+import io.weir.streams.time.WatermarkStrategy;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.weir.streams.test.contract.WindowedCountFixture.WINDOW;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One test per rule of the event-time contract (DESIGN.md, "The event-time contract";
+ * docs/concepts/event-time.md). Windows are 10 s tumbling windows: [0, 10000), [10000, 20000), ...
+ */
+class EventTimeContractTest {
+
+    private static PaneInfo pane(OutputRecord<?, ?> r) {
+        return r.pane().orElseThrow();
+    }
+
+    @Test
+    void rule1_eventTimeIsTheKafkaTimestampByDefault() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 0)) {
+            f.pipe("a", 12_345);
+            assertEquals(12_345 - 1, f.watermark(), "W = max event time - delay - 1, with the Kafka timestamp as event time");
+        }
+    }
+
+    @Test
+    void rule1_recordsBeyondMaxFutureSkewNeverAdvanceTheWatermarkAndGoToTheSideOutput() {
+        WatermarkStrategy strategy = WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ofSeconds(60));
+        try (WindowedCountFixture f = WindowedCountFixture.of(strategy, Duration.ZERO, true, 1)) {
+            f.pipe("a", 5_000, 0, 100_000);
+            f.pipe("a", 100_000 + 60_001, 0, 100_000);
+            assertEquals(4_999, f.watermark(), "the future record did not move the watermark");
+            List<OutputRecord<String, String>> late = f.late.readAll();
+            assertEquals(1, late.size());
+            assertEquals("FUTURE_TIMESTAMP", late.get(0).header(LateRecord.REASON_HEADER));
+            assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.FUTURE_RECORDS_DROPPED));
+            f.pipe("a", 100_000 + 60_000, 0, 100_000);
+            assertEquals(159_999, f.watermark(), "exactly maxFutureSkew ahead is still valid");
+        }
+    }
+
+    @Test
+    void rule1_futureRecordsAreDroppedAndCountedWithoutASideOutput() {
+        WatermarkStrategy strategy = WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ZERO);
+        try (WindowedCountFixture f = WindowedCountFixture.of(strategy, Duration.ZERO, false, 1)) {
+            f.pipe("a", 1_000, 0, 0);
+            f.driver.endOfInput();
+            assertTrue(f.panes().isEmpty());
+            assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.FUTURE_RECORDS_DROPPED));
+            assertEquals(0, f.driver.metrics().get("counts", WeirMetrics.SIDE_OUTPUT_RECORDS));
+        }
+    }
+
+    @Test
+    void rule2_partitionWatermarkIsMaxSeenMinusDelayMinusOne() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(2_000, 0)) {
+            assertEquals(Long.MIN_VALUE, f.driver.partitionWatermark("events", 0), "no record yet");
+            f.pipe("a", 10_000);
+            f.pipe("a", 7_000);
+            assertEquals(10_000 - 2_000 - 1, f.driver.partitionWatermark("events", 0));
+            f.pipe("a", 15_000);
+            assertEquals(15_000 - 2_000 - 1, f.driver.partitionWatermark("events", 0));
+        }
+    }
+
+    @Test
+    void rule2_aPartitionSilentForTheIdlenessIsLeftOutAndRejoinsOnItsNextRecord() {
+        WatermarkStrategy strategy = WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ofSeconds(30));
+        try (WindowedCountFixture f = WindowedCountFixture.of(strategy, Duration.ZERO, true, 2)) {
+            String topic = "events";
+            f.pipe("a", 1_000, 0, 0);
+            f.pipe("b", 50_000, 1, 0);
+            // The two partitions are separate tasks in the TestDriver; check each partition's idleness.
+            f.pipe("b", 60_000, 1, 29_999);
+            assertFalse(f.driver.isIdle(topic, 0), "29.999 s of silence is not yet idle");
+            f.driver.advanceTime(Duration.ofMillis(1));
+            assertTrue(f.driver.isIdle(topic, 0), "30 s of silence: idle");
+            f.pipe("a", 2_000, 0, 40_000);
+            assertFalse(f.driver.isIdle(topic, 0), "its next record makes it active again");
+        }
+    }
+
+    @Test
+    void rule3_theTaskWatermarkIsTheMinimumOverNonIdlePartitions() {
+        // A single task reading two topics' partition 0: the TestDriver's way to give one task two partitions.
+        try (MultiInputFixture f = MultiInputFixture.of(Duration.ofSeconds(30))) {
+            f.pipe("left", 50_000, 0);
+            f.pipe("right", 20_000, 0);
+            assertEquals(19_999, f.driver.watermark("left", 0), "min(49 999, 19 999)");
+            f.pipe("right", 70_000, 10_000);
+            assertEquals(49_999, f.driver.watermark("left", 0), "min(49 999, 69 999)");
+            f.driver.advanceTime(Duration.ofSeconds(30));
+            assertTrue(f.driver.isIdle("left", 0));
+            assertTrue(f.driver.isIdle("right", 0));
+            assertEquals(49_999, f.driver.watermark("left", 0), "all partitions idle: the watermark stays");
+            f.pipe("right", 90_000, 45_000);
+            assertEquals(89_999, f.driver.watermark("left", 0), "only 'right' is active: its watermark alone counts");
+        }
+    }
+
+    @Test
+    void rule3_theWatermarkNeverMovesBack() {
+        WatermarkStrategy strategy = WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ofSeconds(10));
+        try (MultiInputFixture f = MultiInputFixture.of(strategy)) {
+            f.pipe("left", 50_000, 5_000);
+            f.driver.advanceTime(Duration.ofSeconds(5));
+            assertEquals(49_999, f.driver.watermark("left", 0), "'right' never produced: idle 10 s after the task started");
+            f.pipe("right", 1_000, 12_000);
+            assertEquals(49_999, f.driver.watermark("left", 0), "a partition rejoining far behind does not pull W back");
+        }
+    }
+
+    @Test
+    void rule3_aRecordIsJudgedAgainstTheWatermarkOfTheRecordsBeforeIt() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 0)) {
+            f.pipe("a", 5_000);
+            f.pipe("a", 10_000);
+            // W was 4 999 when this record arrived: it is on time, although after it W = 9 999 closes [0, 10000).
+            List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
+            assertEquals(1, panes.size());
+            assertEquals(new Window(0, WINDOW), panes.get(0).key().window());
+            assertEquals(1L, panes.get(0).value());
+            assertEquals(9_999, f.watermark());
+        }
+    }
+
+    @Test
+    void rule4_theOnTimePaneFiresExactlyWhenTheWatermarkReachesEndMinusOne() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 0)) {
+            f.pipe("a", 3_000);
+            f.pipe("b", 9_999);
+            assertEquals(9_998, f.watermark());
+            assertTrue(f.panes().isEmpty(), "W = end - 2: not yet");
+            f.pipe("b", 10_000);
+            List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
+            assertEquals(2, panes.size(), "W = end - 1: fires");
+            for (OutputRecord<Windowed<String>, Long> p : panes) {
+                assertEquals(new PaneInfo(PaneInfo.Timing.ON_TIME, 0, true), pane(p));
+                assertEquals(WINDOW - 1, p.timestamp(), "a pane is stamped with its window's last instant");
+            }
+        }
+    }
+
+    @Test
+    void rule4_aWindowCoversStartInclusiveToEndExclusive() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 0)) {
+            f.pipe("a", 0);
+            f.pipe("a", 9_999);
+            f.pipe("a", 10_000);
+            f.driver.endOfInput();
+            List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
+            assertEquals(List.of(new Window(0, 10_000), new Window(10_000, 20_000)),
+                    panes.stream().map(p -> p.key().window()).toList());
+            assertEquals(List.of(2L, 1L), panes.stream().map(OutputRecord::value).toList());
+        }
+    }
+
+    @Test
+    void rule5_aRecordIsLateEvenIfItsWindowHoldsNoDataAndItsFirstPaneIsLate() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 20_000)) {
+            f.pipe("b", 25_000);
+            f.pipe("a", 4_000);
+            List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
+            assertEquals(1, panes.size());
+            assertEquals("a", panes.get(0).key().key());
+            assertEquals(new PaneInfo(PaneInfo.Timing.LATE, 0, false), pane(panes.get(0)),
+                    "no on-time pane for a window without data in time; the first pane is late");
+            assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
+        }
+    }
+
+    @Test
+    void rule5_aLateRecordWithinAllowedLatenessIsAddedAndEmitsALatePane() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 15_000)) {
+            f.pipe("a", 1_000);
+            f.pipe("a", 12_000);
+            assertEquals(new PaneInfo(PaneInfo.Timing.ON_TIME, 0, false), pane(f.panes().get(0)),
+                    "not final: late panes may follow for 15 s");
+            f.pipe("a", 2_000);
+            f.pipe("a", 3_000);
+            List<OutputRecord<Windowed<String>, Long>> late = f.panes();
+            assertEquals(List.of(2L, 3L), late.stream().map(OutputRecord::value).toList(), "accumulating values");
+            assertEquals(List.of(new PaneInfo(PaneInfo.Timing.LATE, 1, false), new PaneInfo(PaneInfo.Timing.LATE, 2, false)),
+                    late.stream().map(EventTimeContractTest::pane).toList());
+            assertEquals(2, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
+        }
+    }
+
+    @Test
+    void rule5_atEndPlusAllowedLatenessTheStateIsPurgedAndLaterRecordsAreDroppedCountedAndSideOutput() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 15_000)) {
+            f.pipe("a", 1_000);
+            f.pipe("a", 24_998);
+            assertEquals(1, f.driver.windowStore("counts", io.weir.streams.serde.Serdes.String(),
+                    io.weir.streams.serde.Serdes.Long()).stream().filter(e -> e.window().start() == 0).count(),
+                    "W = 24 997 < end - 1 + L = 24 999: the window is kept");
+            f.pipe("a", 2_000);
+            assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
+            f.pipe("a", 25_000);
+            assertEquals(24_999, f.watermark());
+            assertTrue(f.driver.windowStore("counts", io.weir.streams.serde.Serdes.String(),
+                    io.weir.streams.serde.Serdes.Long()).stream().noneMatch(e -> e.window().start() == 0),
+                    "W = end - 1 + L: purged");
+            f.counts.readAll();
+            f.pipe("a", 3_000);
+            assertTrue(f.panes().isEmpty(), "a dropped record makes no pane");
+            assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_DROPPED));
+            List<OutputRecord<String, String>> late = f.late.readAll();
+            assertEquals(1, late.size());
+            OutputRecord<String, String> r = late.get(0);
+            assertEquals("a", r.key());
+            assertEquals("v", r.value(), "the original bytes");
+            assertEquals("LATE", r.header(LateRecord.REASON_HEADER));
+            assertEquals("0", r.header(LateRecord.WINDOW_START_HEADER));
+            assertEquals("10000", r.header(LateRecord.WINDOW_END_HEADER));
+            assertEquals("24999", r.header(LateRecord.WATERMARK_HEADER));
+            assertEquals("3000", r.header(LateRecord.EVENT_TIME_HEADER));
+            assertEquals("events", r.header(LateRecord.SOURCE_TOPIC_HEADER));
+            assertEquals("0", r.header(LateRecord.SOURCE_PARTITION_HEADER));
+            assertEquals("4", r.header(LateRecord.SOURCE_OFFSET_HEADER));
+            assertEquals(3_000, r.timestamp());
+        }
+    }
+
+    @Test
+    void rule5_withoutAllowedLatenessEveryLateRecordIsDropped() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(WatermarkStrategy.forMonotonousTimestamps(), Duration.ZERO,
+                false, 1)) {
+            f.pipe("a", 1_000);
+            f.pipe("a", 10_000);
+            f.pipe("a", 2_000);
+            assertEquals(1, f.panes().size());
+            assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_DROPPED));
+            assertEquals(0, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
+        }
+    }
+
+    @Test
+    void rule6_atTheEndOfABoundedInputTheWatermarkJumpsToInfinityAndEveryWindowFires() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(5_000, 60_000)) {
+            f.pipe("a", 1_000);
+            f.pipe("b", 12_000);
+            assertTrue(f.counts.isEmpty(), "W = 6 999: nothing fired yet");
+            f.driver.endOfInput();
+            assertEquals(Long.MAX_VALUE, f.watermark());
+            List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
+            assertEquals(2, panes.size());
+            for (OutputRecord<Windowed<String>, Long> p : panes) {
+                assertEquals(new PaneInfo(PaneInfo.Timing.ON_TIME, 0, true), pane(p), "final: nothing can follow");
+            }
+            assertEquals(0, f.driver.metrics().get("counts", WeirMetrics.OPEN_WINDOWS), "and all state is purged");
+        }
+    }
+}
