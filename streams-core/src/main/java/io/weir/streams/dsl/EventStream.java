@@ -57,6 +57,13 @@ public interface EventStream<K, V> {
     /** Writes the records to {@code topic}. */
     void to(String topic, Produced<K, V> produced);
 
-    /** Groups by the current key, for a windowed aggregation. */
+    /**
+     * Groups by the current key, for a windowed aggregation. After an operator that changed the key,
+     * records are first repartitioned by the new key through an internal topic (see {@link Grouped});
+     * the stream's serdes must then be known.
+     */
     GroupedStream<K, V> groupByKey();
+
+    /** {@link #groupByKey()} with the serdes and name of the repartition topic, if one is needed. */
+    GroupedStream<K, V> groupByKey(Grouped<K, V> grouped);
 }

@@ -9,6 +9,7 @@ import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.testkit.TempDirs;
 import io.weir.streams.internals.testkit.TopicLog;
+import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
@@ -59,6 +60,7 @@ public final class TestDriver implements AutoCloseable {
     private final Map<String, SubtopologySpec> subtopologyOfSource = new HashMap<>();
     private final Map<String, TopicLog> topics = new LinkedHashMap<>();
     private final Set<String> writtenTopics;
+    private final java.util.ArrayDeque<Map.Entry<String, TopicLog.Entry>> pending = new java.util.ArrayDeque<>();
     private long processingTime;
     private long lastCommit;
     private boolean closed;
@@ -75,33 +77,49 @@ public final class TestDriver implements AutoCloseable {
         this.ownsStateDir = config.stateDir().isEmpty();
         this.stateDir = config.stateDir().orElseGet(TestDriver::tempDir);
         this.writtenTopics = new java.util.TreeSet<>(this.topology.outputTopics());
-        RecordCollector collector = this::collect;
+        String app = config.applicationId();
+        RecordCollector collector = new RecordCollector() {
+            @Override
+            public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+                collect(topic, partition, key, value, headers, timestamp);
+            }
+
+            @Override
+            public int partitionsFor(String topic) {
+                return topics.get(topic).partitions();
+            }
+        };
         try {
             for (SubtopologySpec sub : this.topology.subtopologies()) {
-                int partitions = copartitioned(sub);
-                for (String topic : sub.sourceTopics()) {
-                    subtopologyOfSource.put(topic, sub);
+                int partitions = partitionsOf(sub);
+                for (String topic : sub.sourceTopics(app)) {
                     topics.put(topic, new TopicLog(topic, partitions));
                 }
+                sub.sources().forEach(source -> subtopologyOfSource.put(source.topic(app), sub));
                 for (String store : sub.stores()) {
                     StoreSpec spec = this.topology.stores().get(store);
                     if (spec.logged()) {
-                        String changelog = spec.changelogTopic(config.applicationId());
+                        String changelog = spec.changelogTopic(app);
                         topics.put(changelog, new TopicLog(changelog, partitions));
                         writtenTopics.add(changelog);
                     }
                 }
-                List<StoreSpec> stores = sub.stores().stream().map(this.topology.stores()::get).toList();
-                for (int p = 0; p < partitions; p++) {
-                    TaskId id = new TaskId(sub.id(), p);
-                    TaskStores taskStores = new TaskStores(stores,
-                            stateDir.resolve(config.applicationId()).resolve(id.toString()), config.cacheMaxBytesPerTask());
-                    tasks.put(id, new StreamTask(id, config.applicationId(), sub, taskStores, collector, new TaskMetrics(),
-                            processingTime));
-                }
             }
             for (String topic : this.topology.outputTopics()) {
                 topics.computeIfAbsent(topic, t -> new TopicLog(t, config.partitions(t)));
+            }
+            for (SubtopologySpec sub : this.topology.subtopologies()) {
+                Map<String, Integer> upstream = new HashMap<>();
+                sub.sources().stream().filter(SourceSpec::repartition).forEach(source ->
+                        upstream.put(source.topic(app), partitionsOf(this.topology.writerOf(source.topic()))));
+                List<StoreSpec> stores = sub.stores().stream().map(this.topology.stores()::get).toList();
+                for (int p = 0; p < partitionsOf(sub); p++) {
+                    TaskId id = new TaskId(sub.id(), p);
+                    TaskStores taskStores = new TaskStores(stores, stateDir.resolve(app).resolve(id.toString()),
+                            config.cacheMaxBytesPerTask());
+                    tasks.put(id, new StreamTask(id, app, sub, taskStores, collector, new TaskMetrics(), processingTime,
+                            upstream));
+                }
             }
         } catch (RuntimeException e) {
             close();
@@ -109,9 +127,16 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    private int copartitioned(SubtopologySpec sub) {
+    /**
+     * The number of tasks of a sub-topology: the partition count of its user source topics (which
+     * must agree), or for one reading only repartition topics, the task count of their writers.
+     */
+    private int partitionsOf(SubtopologySpec sub) {
         Map<String, Integer> counts = new TreeMap<>();
-        sub.sourceTopics().forEach(t -> counts.put(t, config.partitions(t)));
+        for (SourceSpec source : sub.sources()) {
+            counts.put(source.topic(), source.repartition()
+                    ? partitionsOf(topology.writerOf(source.topic())) : config.partitions(source.topic()));
+        }
         if (new java.util.HashSet<>(counts.values()).size() > 1) {
             throw new IllegalArgumentException("Topics read by the same tasks must have the same number of partitions "
                     + "(co-partitioning), but " + counts);
@@ -129,7 +154,7 @@ public final class TestDriver implements AutoCloseable {
 
     /** A handle to pipe records into source topic {@code topic}. */
     public <K, V> TestInputTopic<K, V> input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
-        if (!subtopologyOfSource.containsKey(topic)) {
+        if (!topology.sourceTopics().contains(topic)) {
             throw new IllegalArgumentException("'" + topic + "' is not an input topic of this topology; its inputs are "
                     + topology.sourceTopics());
         }
@@ -152,10 +177,25 @@ public final class TestDriver implements AutoCloseable {
         }
         long ts = timestamp != null ? timestamp : processingTime;
         TopicLog.Entry entry = topics.get(topic).append(partition, key, value, headers == null ? new RecordHeaders() : headers, ts);
+        deliver(topic, entry);
+        drain();
+    }
+
+    /** Processes a record of an input or repartition topic in the task reading its partition. */
+    private void deliver(String topic, TopicLog.Entry entry) {
         StreamTask task = tasks.get(new TaskId(subtopologyOfSource.get(topic).id(), entry.partition()));
-        task.process(new RawRecord(topic, entry.partition(), entry.offset(), ts, key, value, entry.headers()), processingTime);
+        task.process(new RawRecord(topic, entry.partition(), entry.offset(), entry.timestamp(), entry.key(), entry.value(),
+                new RecordHeaders(entry.headers().toArray())), processingTime);
         if (task.needsCommit()) {
             commit(task);
+        }
+    }
+
+    /** Delivers repartitioned records (data and watermark marks) until none is left, in write order. */
+    private void drain() {
+        while (!pending.isEmpty()) {
+            Map.Entry<String, TopicLog.Entry> next = pending.poll();
+            deliver(next.getKey(), next.getValue());
         }
     }
 
@@ -164,7 +204,10 @@ public final class TestDriver implements AutoCloseable {
         if (log == null) {
             throw new IllegalStateException("The topology wrote to '" + topic + "', which it did not declare");
         }
-        log.append(partition, key, value, new RecordHeaders(headers.toArray()), timestamp);
+        TopicLog.Entry entry = log.append(partition, key, value, new RecordHeaders(headers.toArray()), timestamp);
+        if (subtopologyOfSource.containsKey(topic)) {
+            pending.add(Map.entry(topic, entry));
+        }
     }
 
     /** Moves processing time forward by {@code d}. */
@@ -185,6 +228,7 @@ public final class TestDriver implements AutoCloseable {
         processingTime = time;
         for (StreamTask task : tasks.values()) {
             task.advanceProcessingTime(time);
+            drain();
         }
         if (processingTime - lastCommit >= config.commitInterval().toMillis()) {
             commit();
@@ -205,8 +249,34 @@ public final class TestDriver implements AutoCloseable {
     /** The input is complete: every watermark moves to +infinity (every window fires), then all tasks commit. */
     public void endOfInput() {
         checkOpen();
-        tasks.values().forEach(StreamTask::endOfInput);
+        // Upstream sub-topologies first, so what they emit at the end reaches their readers before those end.
+        for (SubtopologySpec sub : upstreamFirst()) {
+            for (StreamTask task : tasks.values()) {
+                if (task.id().subtopology() == sub.id()) {
+                    task.endOfInput();
+                    drain();
+                }
+            }
+        }
         commit();
+    }
+
+    /** Sub-topologies ordered so that each comes after those writing the repartition topics it reads. */
+    private List<SubtopologySpec> upstreamFirst() {
+        List<SubtopologySpec> ordered = new ArrayList<>();
+        for (SubtopologySpec sub : topology.subtopologies()) {
+            addAfterWriters(sub, ordered);
+        }
+        return ordered;
+    }
+
+    private void addAfterWriters(SubtopologySpec sub, List<SubtopologySpec> ordered) {
+        if (ordered.contains(sub)) {
+            return;
+        }
+        sub.sources().stream().filter(SourceSpec::repartition)
+                .forEach(source -> addAfterWriters(topology.writerOf(source.topic()), ordered));
+        ordered.add(sub);
     }
 
     /** The driver's processing time in epoch milliseconds. */

@@ -3,9 +3,12 @@ package io.weir.streams.internals.dsl;
 import io.weir.streams.KeyValue;
 import io.weir.streams.dsl.Branches;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.RepartitionSinkProcessor;
 import io.weir.streams.internals.processor.SinkProcessor;
 import io.weir.streams.internals.processor.StatelessProcessor;
 import org.apache.kafka.common.serialization.Serde;
@@ -161,11 +164,27 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public GroupedStream<K, V> groupByKey() {
-        if (keyChanged) {
-            throw new UnsupportedOperationException("groupByKey() after an operator that changed the key (map, flatMap, "
-                    + "selectKey) needs a repartition topic, which this version of Weir does not create yet; group "
-                    + "on the key the input topic is partitioned by");
+        return groupByKey(Grouped.with(null, null));
+    }
+
+    @Override
+    public GroupedStream<K, V> groupByKey(Grouped<K, V> grouped) {
+        Objects.requireNonNull(grouped, "grouped");
+        Serde<K> k = grouped.keySerde() != null ? grouped.keySerde() : keySerde;
+        Serde<V> v = grouped.valueSerde() != null ? grouped.valueSerde() : valueSerde;
+        if (!keyChanged) {
+            return new GroupedStreamImpl<>(new EventStreamImpl<>(graph, nodes, k, v, false));
         }
-        return new GroupedStreamImpl<>(this);
+        String base = grouped.name() != null ? grouped.name() : graph.newName("group");
+        if (k == null || v == null) {
+            throw new IllegalStateException("groupByKey() '" + base + "': the key was changed, so records are "
+                    + "repartitioned through a topic, and the stream's " + (k == null ? "key" : "value")
+                    + " serde is unknown; pass Grouped.with(keySerde, valueSerde)");
+        }
+        String topic = base + "-repartition";
+        graph.addNode(base + "-repartition-sink", nodes,
+                () -> new RepartitionSinkProcessor<>(topic, k.serializer(), v.serializer()), Set.of(), Set.of(topic));
+        String source = graph.addRepartitionSource(topic, Consumed.with(k, v));
+        return new GroupedStreamImpl<>(new EventStreamImpl<>(graph, List.of(source), k, v, false));
     }
 }

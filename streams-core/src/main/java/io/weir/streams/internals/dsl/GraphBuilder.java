@@ -26,13 +26,22 @@ public final class GraphBuilder {
 
     /** Registers a source topic; returns its node name. */
     public String addSource(String topic, Consumed<?, ?> consumed) {
+        return addSource(topic, consumed, false);
+    }
+
+    /** Registers the reading side of repartition topic {@code logicalTopic}; returns its node name. */
+    public String addRepartitionSource(String logicalTopic, Consumed<?, ?> consumed) {
+        return addSource(logicalTopic, consumed, true);
+    }
+
+    private String addSource(String topic, Consumed<?, ?> consumed, boolean repartition) {
         String name = SourceNames.of(topic);
         if (nodeNames.containsKey(name)) {
             throw new IllegalArgumentException("Topic '" + topic + "' is already a source of this topology; "
                     + "read it once and use the stream in several places");
         }
         nodeNames.put(name, name);
-        sources.add(new SourceSpec(name, topic, consumed));
+        sources.add(new SourceSpec(name, topic, consumed, repartition));
         return name;
     }
 

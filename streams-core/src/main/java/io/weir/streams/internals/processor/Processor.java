@@ -18,6 +18,10 @@ public interface Processor<K, V> {
     default void onWatermark(long watermark) {
     }
 
+    /** Processing time reached {@code now} (after idleness was re-evaluated). */
+    default void onProcessingTime(long now) {
+    }
+
     default void close() {
     }
 }

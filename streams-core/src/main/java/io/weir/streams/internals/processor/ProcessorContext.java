@@ -15,6 +15,12 @@ public interface ProcessorContext {
     /** The task's processing time (wall clock in the runtime, virtual time in the TestDriver). */
     long processingTime();
 
+    /** Whether every input partition of the task is idle. */
+    boolean inputIdle();
+
+    /** The application id (prefix of internal topic names). */
+    String applicationId();
+
     /** The task's id, {@code <subtopology>_<partition>}. */
     String taskId();
 

@@ -13,4 +13,7 @@ public interface RecordCollector {
      *                  partitioner does
      */
     void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp);
+
+    /** The number of partitions of {@code topic}. */
+    int partitionsFor(String topic);
 }

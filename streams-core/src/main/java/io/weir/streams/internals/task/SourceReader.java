@@ -6,6 +6,7 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
@@ -72,7 +73,8 @@ final class SourceReader<K, V> {
         if (eventTime < 0) {
             return reject(raw, RecordError.Reason.INVALID_EVENT_TIME, "negative event time " + eventTime, null);
         }
-        boolean future = maxFutureSkew >= 0 && eventTime - maxFutureSkew > processingTime;
+        boolean future = (maxFutureSkew >= 0 && eventTime - maxFutureSkew > processingTime)
+                || (spec.repartition() && WatermarkRecords.takeFutureFlag(raw.headers()));
         SourceInfo source = new SourceInfo(raw.topic(), raw.partition(), raw.offset(), raw.timestamp(),
                 raw.key(), raw.value(), raw.headers(), future);
         return new Record<>(key, value, eventTime, raw.headers(), source);

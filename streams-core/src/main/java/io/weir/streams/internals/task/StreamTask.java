@@ -5,9 +5,9 @@ import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.topology.NodeSpec;
-import io.weir.streams.internals.topology.SourceNames;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
@@ -40,14 +40,20 @@ public final class StreamTask implements AutoCloseable {
     private final TaskMetrics metrics;
     private final WatermarkTracker tracker = new WatermarkTracker();
     private final Map<String, SourceReader<?, ?>> readers = new HashMap<>();
+    private final Map<String, String> sourceNodeOfTopic = new HashMap<>();
     private final Map<String, Node> nodesByName = new HashMap<>();
     private final Map<String, List<Node>> sourceChildren = new HashMap<>();
     private final List<Node> topological = new ArrayList<>();
     private long processingTime;
     private long watermark = Long.MIN_VALUE;
 
+    /**
+     * @param upstreamTasks for each repartition topic this task reads (by its name in Kafka), how many
+     *                      upstream tasks write it
+     */
     public StreamTask(TaskId id, String applicationId, SubtopologySpec spec, TaskStores stores,
-                      RecordCollector collector, TaskMetrics metrics, long processingTime) {
+                      RecordCollector collector, TaskMetrics metrics, long processingTime,
+                      Map<String, Integer> upstreamTasks) {
         this.id = id;
         this.applicationId = applicationId;
         this.stores = stores;
@@ -55,8 +61,19 @@ public final class StreamTask implements AutoCloseable {
         this.metrics = metrics;
         this.processingTime = processingTime;
         for (SourceSpec source : spec.sources()) {
-            readers.put(source.topic(), new SourceReader<>(source, metrics));
-            tracker.add(new TopicPartition(source.topic(), id.partition()), source.consumed().watermarkStrategy(), processingTime);
+            String topic = source.topic(applicationId);
+            readers.put(topic, new SourceReader<>(source, metrics));
+            sourceNodeOfTopic.put(topic, source.nodeName());
+            TopicPartition tp = new TopicPartition(topic, id.partition());
+            if (source.repartition()) {
+                Integer writers = upstreamTasks.get(topic);
+                if (writers == null) {
+                    throw new IllegalArgumentException("Task " + id + " needs the number of tasks writing " + topic);
+                }
+                tracker.addUpstream(tp, writers);
+            } else {
+                tracker.add(tp, source.consumed().watermarkStrategy(), processingTime);
+            }
         }
         for (NodeSpec n : spec.nodes()) {
             Node node = new Node(n.name(), n.processor().get());
@@ -88,13 +105,18 @@ public final class StreamTask implements AutoCloseable {
             throw new IllegalArgumentException("Task " + id + " does not read topic '" + raw.topic() + "'");
         }
         TopicPartition tp = new TopicPartition(raw.topic(), raw.partition());
+        WatermarkRecords.Mark mark = WatermarkRecords.read(raw.headers());
+        if (mark != null) {
+            tracker.upstream(tp, mark.writer(), mark.watermark(), mark.idle());
+            propagate(tracker.advance());
+            return;
+        }
         tracker.markActive(tp, processingTime);
         Record<?, ?> record = reader.read(raw, processingTime);
         if (record == null) {
             return;
         }
-        String sourceNode = SourceNames.of(raw.topic());
-        for (Node child : sourceChildren.getOrDefault(sourceNode, List.of())) {
+        for (Node child : sourceChildren.getOrDefault(sourceNodeOfTopic.get(raw.topic()), List.of())) {
             child.process(record);
         }
         if (!record.source().futureEventTime()) {
@@ -111,6 +133,9 @@ public final class StreamTask implements AutoCloseable {
         processingTime = now;
         tracker.onProcessingTime(now);
         propagate(tracker.advance());
+        for (Node node : topological) {
+            node.processor.onProcessingTime(now);
+        }
     }
 
     /** The input is complete: the watermark jumps to +infinity and every window fires. */
@@ -220,6 +245,16 @@ public final class StreamTask implements AutoCloseable {
         @Override
         public long processingTime() {
             return processingTime;
+        }
+
+        @Override
+        public boolean inputIdle() {
+            return tracker.allIdle();
+        }
+
+        @Override
+        public String applicationId() {
+            return applicationId;
         }
 
         @Override

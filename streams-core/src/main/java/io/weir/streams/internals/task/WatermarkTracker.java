@@ -3,72 +3,145 @@ package io.weir.streams.internals.task;
 import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.TopicPartition;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A task's watermark, computed exactly as DESIGN's event-time contract states:
- * {@code W(p) = maxSeenEventTime(p) - delay - 1} per input partition; a partition with no record for
- * {@code idleness} of processing time is idle and left out until its next record; the task's
- * watermark is the minimum over non-idle partitions, never moves back, and stays put while every
- * partition is idle. Single-threaded.
+ * A task's watermark, computed exactly as DESIGN's event-time contract states. Each input partition
+ * has its own watermark {@code W(p)}:
+ * <ul>
+ *   <li>a partition of a user topic: {@code maxSeenEventTime(p) - delay - 1}; with idleness, a partition
+ *       without records for {@code idleness} of processing time is idle until its next record;</li>
+ *   <li>a partition of a repartition topic: the minimum of the last watermarks its upstream tasks
+ *       wrote to it, idle upstream tasks left out; idle when every upstream task is.</li>
+ * </ul>
+ * The task's watermark is the minimum over non-idle partitions, never moves back, and stays put while
+ * every partition is idle. Single-threaded.
  */
 public final class WatermarkTracker {
 
-    private static final class PartitionTime {
+    /** One input partition's contribution. */
+    private interface InputTime {
+        long watermark();
+
+        boolean idle();
+
+        default void onProcessingTime(long now) {
+        }
+    }
+
+    private static final class EventTimeInput implements InputTime {
         final long delay;
         final long idleness;
         long maxSeen = Long.MIN_VALUE;
         long lastActivity;
         boolean idle;
 
-        PartitionTime(WatermarkStrategy strategy, long now) {
+        EventTimeInput(WatermarkStrategy strategy, long now) {
             this.delay = strategy.delay().toMillis();
             this.idleness = strategy.idleness().map(java.time.Duration::toMillis).orElse(-1L);
             this.lastActivity = now;
         }
 
-        long watermark() {
+        @Override
+        public long watermark() {
             return maxSeen == Long.MIN_VALUE ? Long.MIN_VALUE : maxSeen - delay - 1;
+        }
+
+        @Override
+        public boolean idle() {
+            return idle;
+        }
+
+        @Override
+        public void onProcessingTime(long now) {
+            if (!idle && idleness >= 0 && now - lastActivity >= idleness) {
+                idle = true;
+            }
         }
     }
 
-    private final Map<TopicPartition, PartitionTime> partitions = new LinkedHashMap<>();
+    private static final class UpstreamInput implements InputTime {
+        final long[] watermarks;
+        final boolean[] idle;
+
+        UpstreamInput(int upstreamTasks) {
+            this.watermarks = new long[upstreamTasks];
+            this.idle = new boolean[upstreamTasks];
+            Arrays.fill(watermarks, Long.MIN_VALUE);
+        }
+
+        @Override
+        public long watermark() {
+            long min = Long.MAX_VALUE;
+            for (int i = 0; i < watermarks.length; i++) {
+                if (!idle[i]) {
+                    min = Math.min(min, watermarks[i]);
+                }
+            }
+            return min;
+        }
+
+        @Override
+        public boolean idle() {
+            for (boolean i : idle) {
+                if (!i) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private final Map<TopicPartition, InputTime> inputs = new LinkedHashMap<>();
     private long watermark = Long.MIN_VALUE;
 
-    /** Tracks {@code partition} from processing time {@code now} (idleness counts from here). */
+    /** Tracks a user-topic partition from processing time {@code now} (idleness counts from here). */
     public void add(TopicPartition partition, WatermarkStrategy strategy, long now) {
-        partitions.put(partition, new PartitionTime(strategy, now));
+        inputs.put(partition, new EventTimeInput(strategy, now));
     }
 
-    /** A record arrived on {@code partition}: it is active again, whatever its event time. */
+    /** Tracks a repartition-topic partition written by {@code upstreamTasks} tasks. */
+    public void addUpstream(TopicPartition partition, int upstreamTasks) {
+        inputs.put(partition, new UpstreamInput(upstreamTasks));
+    }
+
+    /** A record arrived on a user-topic partition: it is active again, whatever its event time. */
     public void markActive(TopicPartition partition, long now) {
-        PartitionTime p = partition(partition);
-        p.lastActivity = Math.max(p.lastActivity, now);
-        p.idle = false;
+        if (input(partition) instanceof EventTimeInput p) {
+            p.lastActivity = Math.max(p.lastActivity, now);
+            p.idle = false;
+        }
     }
 
-    /** A valid event time was seen on {@code partition} (future-skewed and invalid ones are not reported). */
+    /** A valid event time was seen on a user-topic partition (future-skewed and invalid ones are not reported). */
     public void observe(TopicPartition partition, long eventTime) {
-        PartitionTime p = partition(partition);
-        p.maxSeen = Math.max(p.maxSeen, eventTime);
+        if (input(partition) instanceof EventTimeInput p) {
+            p.maxSeen = Math.max(p.maxSeen, eventTime);
+        }
+    }
+
+    /** Upstream task {@code writer} reported its watermark and idleness on a repartition partition. */
+    public void upstream(TopicPartition partition, int writer, long upstreamWatermark, boolean upstreamIdle) {
+        if (!(input(partition) instanceof UpstreamInput p) || writer < 0 || writer >= p.watermarks.length) {
+            throw new IllegalStateException("Unexpected watermark from upstream task " + writer + " on " + partition);
+        }
+        p.watermarks[writer] = Math.max(p.watermarks[writer], upstreamWatermark);
+        p.idle[writer] = upstreamIdle;
     }
 
     /** Marks partitions idle whose idleness has elapsed by processing time {@code now}. */
     public void onProcessingTime(long now) {
-        for (PartitionTime p : partitions.values()) {
-            if (!p.idle && p.idleness >= 0 && now - p.lastActivity >= p.idleness) {
-                p.idle = true;
-            }
-        }
+        inputs.values().forEach(p -> p.onProcessingTime(now));
     }
 
     /** Recomputes the task's watermark from its partitions and returns it (never less than before). */
     public long advance() {
         long min = Long.MAX_VALUE;
         boolean anyActive = false;
-        for (PartitionTime p : partitions.values()) {
-            if (!p.idle) {
+        for (InputTime p : inputs.values()) {
+            if (!p.idle()) {
                 anyActive = true;
                 min = Math.min(min, p.watermark());
             }
@@ -89,17 +162,22 @@ public final class WatermarkTracker {
         return watermark;
     }
 
-    /** {@code W(p)} of one partition (Long.MIN_VALUE before its first record). */
+    /** Whether every input partition is idle. */
+    public boolean allIdle() {
+        return inputs.values().stream().allMatch(InputTime::idle);
+    }
+
+    /** {@code W(p)} of one partition (Long.MIN_VALUE before its first record or mark). */
     public long partitionWatermark(TopicPartition partition) {
-        return partition(partition).watermark();
+        return input(partition).watermark();
     }
 
     public boolean isIdle(TopicPartition partition) {
-        return partition(partition).idle;
+        return input(partition).idle();
     }
 
-    private PartitionTime partition(TopicPartition partition) {
-        PartitionTime p = partitions.get(partition);
+    private InputTime input(TopicPartition partition) {
+        InputTime p = inputs.get(partition);
         if (p == null) {
             throw new IllegalArgumentException("This task does not read " + partition);
         }

@@ -7,6 +7,6 @@ public record StoreSpec(String name, StoreType type, boolean logged) {
 
     /** {@code <application.id>-<store>-changelog}. */
     public String changelogTopic(String applicationId) {
-        return applicationId + "-" + name + "-changelog";
+        return InternalTopics.name(applicationId, name + "-changelog");
     }
 }

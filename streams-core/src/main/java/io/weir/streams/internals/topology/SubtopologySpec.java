@@ -9,7 +9,9 @@ import java.util.Set;
  */
 public record SubtopologySpec(int id, List<SourceSpec> sources, List<NodeSpec> nodes, Set<String> stores) {
 
-    public Set<String> sourceTopics() {
-        return sources.stream().map(SourceSpec::topic).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    /** The topics this sub-topology reads, as named in Kafka for {@code applicationId}. */
+    public Set<String> sourceTopics(String applicationId) {
+        return sources.stream().map(s -> s.topic(applicationId))
+                .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 }

@@ -45,17 +45,38 @@ public final class TopologySpec {
         return subtopologies;
     }
 
-    /** Every topic the topology writes to (sinks and side outputs). */
+    /** Every user topic the topology writes to (sinks and side outputs; not repartition topics). */
     public Set<String> outputTopics() {
         Set<String> topics = new TreeSet<>();
         nodes.forEach(n -> topics.addAll(n.outputTopics()));
+        topics.removeAll(repartitionTopics());
         return topics;
     }
 
+    /** The user topics the topology reads (not repartition topics). */
     public Set<String> sourceTopics() {
         Set<String> topics = new TreeSet<>();
-        sources.forEach(s -> topics.add(s.topic()));
+        sources.stream().filter(s -> !s.repartition()).forEach(s -> topics.add(s.topic()));
         return topics;
+    }
+
+    /** The logical names of the repartition topics (see {@link SourceSpec#topic(String)}). */
+    public Set<String> repartitionTopics() {
+        Set<String> topics = new TreeSet<>();
+        sources.stream().filter(SourceSpec::repartition).forEach(s -> topics.add(s.topic()));
+        return topics;
+    }
+
+    /** The sub-topology whose tasks write repartition topic {@code logicalName}. */
+    public SubtopologySpec writerOf(String logicalName) {
+        for (SubtopologySpec sub : subtopologies) {
+            for (NodeSpec node : sub.nodes()) {
+                if (node.outputTopics().contains(logicalName)) {
+                    return sub;
+                }
+            }
+        }
+        throw new IllegalStateException("No sub-topology writes '" + logicalName + "'");
     }
 
     /** Union-find over source and node names, then one sub-topology per component, numbered by first source. */

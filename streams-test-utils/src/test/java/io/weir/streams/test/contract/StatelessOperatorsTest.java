@@ -18,8 +18,6 @@ import java.util.Map;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Stateless operators: what they emit, and that they keep each record's event time and headers. */
 class StatelessOperatorsTest {
@@ -96,12 +94,4 @@ class StatelessOperatorsTest {
         assertEquals("t1", first.header("trace"));
     }
 
-    @Test
-    void groupingAfterAKeyChangeIsRefusedUntilRepartitioningExists() {
-        StreamsBuilder builder = new StreamsBuilder();
-        EventStream<String, String> rekeyed = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-                .selectKey((k, v) -> v);
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, rekeyed::groupByKey);
-        assertTrue(e.getMessage().contains("repartition"), e.getMessage());
-    }
 }

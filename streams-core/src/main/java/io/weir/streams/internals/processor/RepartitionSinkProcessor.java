@@ -1,0 +1,77 @@
+package io.weir.streams.internals.processor;
+
+import io.weir.streams.internals.topology.InternalTopics;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Writes records to a repartition topic, partitioned by their (new) key, and carries this task's
+ * event time along: whenever the task's watermark advances, or its inputs all go idle or one comes
+ * back, it writes a {@link WatermarkRecords} mark to every partition of the topic. A mark follows the
+ * data it covers in each partition, so the reading side never sees a watermark before the records
+ * that were on time for it.
+ */
+public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
+
+    private final String logicalTopic;
+    private final Serializer<K> keySerializer;
+    private final Serializer<V> valueSerializer;
+    private ProcessorContext context;
+    private String topic;
+    private int partitions;
+    private long sentWatermark = Long.MIN_VALUE;
+    private boolean sentIdle;
+
+    public RepartitionSinkProcessor(String logicalTopic, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        this.logicalTopic = logicalTopic;
+        this.keySerializer = keySerializer;
+        this.valueSerializer = valueSerializer;
+    }
+
+    @Override
+    public void init(ProcessorContext context) {
+        this.context = context;
+        this.topic = InternalTopics.name(context.applicationId(), logicalTopic);
+        this.partitions = context.collector().partitionsFor(topic);
+    }
+
+    @Override
+    public void process(Record<K, V> record) {
+        if (sentIdle) {
+            mark(sentWatermark, false);
+        }
+        Headers headers = new RecordHeaders();
+        for (Header h : record.headers()) {
+            headers.add(h);
+        }
+        if (record.source() != null && record.source().futureEventTime()) {
+            WatermarkRecords.flagFuture(headers);
+        }
+        context.collector().send(topic, null, keySerializer.serialize(topic, headers, record.key()),
+                valueSerializer.serialize(topic, headers, record.value()), headers, record.timestamp());
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+        mark(watermark, false);
+    }
+
+    @Override
+    public void onProcessingTime(long now) {
+        boolean idle = context.inputIdle();
+        if (idle != sentIdle) {
+            mark(sentWatermark, idle);
+        }
+    }
+
+    private void mark(long watermark, boolean idle) {
+        for (int p = 0; p < partitions; p++) {
+            context.collector().send(topic, p, null, null, WatermarkRecords.headers(context.partition(), watermark, idle),
+                    context.processingTime());
+        }
+        sentWatermark = watermark;
+        sentIdle = idle;
+    }
+}
