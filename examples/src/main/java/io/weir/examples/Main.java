@@ -14,6 +14,18 @@ public final class Main {
             "      Writes payments to Kafka in one committed and one aborted transaction and reads them back",
             "      with read_committed and read_uncommitted. Without --bootstrap-servers it starts an Apache",
             "      Kafka broker inside this process and deletes its data at the end.",
+            "  frontier --input FILE --window DURATION --delays D1,D2,... --lateness L1,L2,... [--json]",
+            "      The latency / accuracy frontier: replays a recorded stream through Weir's windowed count once",
+            "      per (watermark delay, allowed lateness) pair and prints, per pair, the records dropped, the",
+            "      late updates, the share of records in each window's first result, the windows whose final",
+            "      count is exact, the mean wait of on-time results after their window's end and the most open",
+            "      windows. FILE is a CSV with header arrival_ms,event_time_ms and an optional key column, one",
+            "      record per line in arrival order. --json prints one JSON object per pair and line.",
+            "  frontier --generate N --late-share SHARE --max-late DURATION --seed SEED [--window DURATION]",
+            "      Writes such a CSV of N records to stdout: a stream with a heavy late tail, SHARE of its",
+            "      records late by up to DURATION; the same for the same seed. --window (default 10s) scales",
+            "      the on-time jitter (below a tenth of the window).",
+            "      Durations are a whole number and a unit: 500ms, 10s, 2m, 1h.",
             "  help",
             "      Prints this text.");
 
@@ -24,7 +36,7 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Runs a command; returns the process exit code (0 ok, 1 failed, 2 bad command line). */
+    /** Runs a command; returns the process exit code (0 ok, 1 failed or bad input data, 2 bad command line). */
     static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
             err.println(USAGE);
@@ -34,6 +46,8 @@ public final class Main {
             switch (args[0]) {
                 case "quickstart":
                     return new Quickstart(Options.parse(args, 1, Quickstart.OPTIONS), out).run();
+                case "frontier":
+                    return new Frontier(Options.parse(args, 1, Frontier.OPTIONS, Frontier.FLAGS), out).run();
                 case "help":
                 case "--help":
                 case "-h":
@@ -47,6 +61,9 @@ public final class Main {
             err.println();
             err.println(USAGE);
             return 2;
+        } catch (InputDataException e) {
+            err.println(e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             err.println("Failed: " + e.getMessage());
             if (Boolean.getBoolean("weir.examples.trace")) {
