@@ -126,12 +126,13 @@ final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
 
     /** From this watermark on no window can take a record at {@code t}: its windows end by {@code t + d + 1}. */
     private long neededUntil(long t) {
-        return t + difference + allowedLateness;
+        return TimeMath.plus(t + difference, allowedLateness);
     }
 
     @Override
     public void purge(long watermark) {
-        long cutoff = watermark == Long.MAX_VALUE ? Long.MAX_VALUE : watermark - difference - allowedLateness;
+        long cutoff = watermark == Long.MAX_VALUE ? Long.MAX_VALUE
+                : TimeMath.minus(TimeMath.minus(watermark, difference), allowedLateness);
         if (cutoff <= purgedUpTo) {
             return;
         }

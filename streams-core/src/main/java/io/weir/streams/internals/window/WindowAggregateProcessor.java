@@ -170,9 +170,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /** Emits the ON_TIME pane of every window whose last instant is in {@code (previous, current]}. */
     private void fireOnTime(long previous, long current) {
-        // end - 1 in (previous, current]  <=>  end in [previous + 2, current + 1], saturating at the long range.
-        long fromEnd = previous == Long.MIN_VALUE ? Long.MIN_VALUE : previous + 2;
-        long toEndExclusive = current >= Long.MAX_VALUE - 1 ? Long.MAX_VALUE : current + 2;
+        // end - 1 in (previous, current]  <=>  end in [previous + 2, current + 2).
+        long fromEnd = TimeMath.plus(previous, 2);
+        long toEndExclusive = TimeMath.plus(current, 2);
         if (openByEnd.subMap(fromEnd, true, toEndExclusive, false).isEmpty()) {
             return;
         }
@@ -196,7 +196,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /** Drops the state of every window with {@code end - 1 + L <= W}: one range delete. */
     private void purge(long current) {
-        long lastPurgeableEnd = current == Long.MAX_VALUE ? Long.MAX_VALUE : current - allowedLateness + 1;
+        // At the end of input everything goes, whatever the lateness.
+        long lastPurgeableEnd = current == Long.MAX_VALUE ? Long.MAX_VALUE
+                : TimeMath.plus(TimeMath.minus(current, allowedLateness), 1);
         NavigableMap<Long, Integer> expired = openByEnd.headMap(lastPurgeableEnd, true);
         if (expired.isEmpty()) {
             return;
@@ -205,7 +207,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             openWindows -= count;
         }
         expired.clear();
-        store.deleteRange(null, lastPurgeableEnd == Long.MAX_VALUE ? null : WindowKeys.endBound(lastPurgeableEnd + 1));
+        long endExclusive = TimeMath.plus(lastPurgeableEnd, 1);
+        store.deleteRange(null, endExclusive == Long.MAX_VALUE ? null : WindowKeys.endBound(endExclusive));
     }
 
     private WindowState<A> emit(K key, Window window, WindowState<A> state, PaneInfo.Timing timing) {
@@ -220,8 +223,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /** {@code end - 1 + L}: from this watermark on, the window's state is gone. */
     private long purgeTime(Window window) {
-        long t = window.maxTimestamp() + allowedLateness;
-        return t < window.maxTimestamp() ? Long.MAX_VALUE : t;
+        return TimeMath.plus(window.maxTimestamp(), allowedLateness);
     }
 
     private void opened(long end) {

@@ -263,4 +263,19 @@ class EventTimeContractTest {
             assertEquals(0, f.driver.metrics().get("counts", WeirMetrics.OPEN_WINDOWS), "and all state is purged");
         }
     }
+
+    @Test
+    void rule5_aHugeAllowedLatenessNeverWrapsAroundIntoPurgingEverything() {
+        // The watermark is negative at first (delay 2 s > first event time): W - L must not wrap.
+        try (WindowedCountFixture f = WindowedCountFixture.of(2_000, Long.MAX_VALUE)) {
+            f.pipe("a", 0);
+            f.pipe("a", 1_000);
+            f.driver.endOfInput();
+            List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
+            assertEquals(1, panes.size());
+            assertEquals(2L, panes.get(0).value());
+            assertEquals(new PaneInfo(PaneInfo.Timing.ON_TIME, 0, true), pane(panes.get(0)));
+            assertEquals(0, f.driver.metrics().get("counts", WeirMetrics.OPEN_WINDOWS));
+        }
+    }
 }
