@@ -25,9 +25,11 @@ import java.util.TreeMap;
  * each key (values by event time) in its own store while a window could still need them: a record at
  * {@code t} can enter windows ending by {@code t + d + 1}, which accept records until the watermark
  * reaches {@code t + d + L}. A new window starts from the fold of the kept records it covers; an
- * existing one just adds the new record. Store layout: {@code [0][key length][key][t]} holds the
- * values at {@code t}, and the time index {@code [1][t][key length][key]} finds what to purge
- * without scanning every key.
+ * existing one just adds the new record. A record's right window does not hold the record: it is
+ * only created, from the kept records that follow it ({@link #windowsCreatedBy}).
+ *
+ * <p>Store layout: {@code [0][key length][key][t]} holds the values at {@code t}, and the time index
+ * {@code [1][t][key length][key]} finds what to purge without scanning every key.
  */
 final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
 
@@ -66,9 +68,6 @@ final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
         nearby = read(keyBytes, t - difference - 1, t + difference + 1);
         TreeMap<Long, Window> windows = new TreeMap<>();
         addWindow(windows, t - difference);
-        if (hasRecordIn(t + 1, t + difference, t)) {
-            addWindow(windows, t + 1);
-        }
         for (long r : nearby.subMap(t - difference - 1, true, t + difference, true).keySet()) {
             if (r >= t) {
                 addWindow(windows, r - difference);
@@ -79,13 +78,23 @@ final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
         return new ArrayList<>(windows.values());
     }
 
+    /** The record's right window, when a kept record follows it within the difference: it does not hold the record. */
+    @Override
+    public List<Window> windowsCreatedBy(long t) {
+        return hasRecordIn(t + 1, t + difference, t) ? List.of(window(t + 1)) : List.of();
+    }
+
     /** Whether a kept record, or the new one at {@code newRecord}, has event time in {@code [from, to]}. */
     private boolean hasRecordIn(long from, long to, long newRecord) {
         return (newRecord >= from && newRecord <= to) || !nearby.subMap(from, true, to, true).isEmpty();
     }
 
     private void addWindow(TreeMap<Long, Window> windows, long start) {
-        windows.put(start, new Window(start, start + difference + 1));
+        windows.put(start, window(start));
+    }
+
+    private Window window(long start) {
+        return new Window(start, start + difference + 1);
     }
 
     @Override

@@ -153,7 +153,28 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             }
             store.put(storeKey, state.encode(aggSerializer, serdeTopic));
         }
+        for (Window window : windows.windowsCreatedBy(record.timestamp())) {
+            createIfAbsent(record.key(), keyBytes, window);
+        }
         windows.offered(keyBytes, record, watermark);
+    }
+
+    /**
+     * Gives state to a window the record brought into existence without entering it, unless the
+     * window already has state or is past its allowed lateness. Such a window created after the
+     * watermark passed its end will never have an ON_TIME pane, so it emits a LATE one at once.
+     */
+    private void createIfAbsent(K key, byte[] keyBytes, Window window) {
+        byte[] storeKey = WindowKeys.encode(window.end(), window.start(), keyBytes);
+        if (watermark >= purgeTime(window) || store.get(storeKey) != null) {
+            return;
+        }
+        WindowState<A> state = new WindowState<>(windows.initial(key, window), 0, false);
+        opened(window.end());
+        if (watermark >= window.maxTimestamp()) {
+            state = emit(key, window, state, PaneInfo.Timing.LATE);
+        }
+        store.put(storeKey, state.encode(aggSerializer, serdeTopic));
     }
 
     @Override

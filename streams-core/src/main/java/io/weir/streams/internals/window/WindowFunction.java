@@ -19,6 +19,14 @@ interface WindowFunction<K, V, A> {
     /** The windows a record of {@code key} at event time {@code t} belongs to, oldest first. */
     List<Window> windowsFor(K key, byte[] keyBytes, long t);
 
+    /**
+     * The windows a record at {@code t} brings into existence without belonging to them (a sliding
+     * window's right window); asked right after {@link #windowsFor} for the same record.
+     */
+    default List<Window> windowsCreatedBy(long t) {
+        return List.of();
+    }
+
     /** The aggregate {@code window} starts from when it holds no state yet (before this record is added). */
     A initial(K key, Window window);
 
