@@ -24,9 +24,11 @@ import java.util.TreeMap;
  * <p>Which windows exist depends on the key's other records, so this function keeps the records of
  * each key (values by event time) in its own store while a window could still need them: a record at
  * {@code t} can enter windows ending by {@code t + d + 1}, which accept records until the watermark
- * reaches {@code t + d + L}. A new window starts from the fold of the kept records it covers; an
- * existing one just adds the new record. A record's right window does not hold the record: it is
- * only created, from the kept records that follow it ({@link #windowsCreatedBy}).
+ * reaches {@code t + d + L}, and it decides whether its right window, ending at {@code t + d + 2},
+ * exists, which accepts records until {@code t + d + 1 + L}. A new window starts from the fold of
+ * the kept records it covers; an existing one just adds the new record. A record's right window does
+ * not hold the record: it is only created, from the kept records that follow it
+ * ({@link #windowsCreatedBy}).
  *
  * <p>Store layout: {@code [0][key length][key][t]} holds the values at {@code t}, and the time index
  * {@code [1][t][key length][key]} finds what to purge without scanning every key.
@@ -133,15 +135,18 @@ final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
         store.put(indexKey(t, keyBytes), new byte[0]);
     }
 
-    /** From this watermark on no window can take a record at {@code t}: its windows end by {@code t + d + 1}. */
+    /**
+     * From this watermark on no window needs a record at {@code t}: the last one that does, its right
+     * window {@code [t + 1, t + d + 2)}, is past its allowed lateness.
+     */
     private long neededUntil(long t) {
-        return TimeMath.plus(t + difference, allowedLateness);
+        return TimeMath.plus(t + difference + 1, allowedLateness);
     }
 
     @Override
     public void purge(long watermark) {
         long cutoff = watermark == Long.MAX_VALUE ? Long.MAX_VALUE
-                : TimeMath.minus(TimeMath.minus(watermark, difference), allowedLateness);
+                : TimeMath.minus(TimeMath.minus(watermark, difference + 1), allowedLateness);
         if (cutoff <= purgedUpTo) {
             return;
         }
