@@ -118,7 +118,7 @@ public final class TestDriver implements AutoCloseable {
                     TaskStores taskStores = new TaskStores(stores, stateDir.resolve(app).resolve(id.toString()),
                             config.cacheMaxBytesPerTask());
                     tasks.put(id, new StreamTask(id, app, sub, taskStores, collector, new TaskMetrics(), processingTime,
-                            upstream));
+                            upstream, Map.of()));
                 }
             }
         } catch (RuntimeException e) {
@@ -243,7 +243,7 @@ public final class TestDriver implements AutoCloseable {
     }
 
     private void commit(StreamTask task) {
-        task.commit(Map::of);
+        task.completeCommit(task.prepareCommit(), Map.of());
     }
 
     /** The input is complete: every watermark moves to +infinity (every window fires), then all tasks commit. */

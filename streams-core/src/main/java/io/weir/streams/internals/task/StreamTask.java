@@ -50,10 +50,13 @@ public final class StreamTask implements AutoCloseable {
     /**
      * @param upstreamTasks for each repartition topic this task reads (by its name in Kafka), how many
      *                      upstream tasks write it
+     * @param committedTime the event time committed with each input partition's offset by an earlier
+     *                      owner of this task ({@link #committedTime()}), so lateness is judged as before;
+     *                      empty for a new task
      */
     public StreamTask(TaskId id, String applicationId, SubtopologySpec spec, TaskStores stores,
                       RecordCollector collector, TaskMetrics metrics, long processingTime,
-                      Map<String, Integer> upstreamTasks) {
+                      Map<String, Integer> upstreamTasks, Map<TopicPartition, String> committedTime) {
         this.id = id;
         this.applicationId = applicationId;
         this.stores = stores;
@@ -88,6 +91,8 @@ public final class StreamTask implements AutoCloseable {
                 }
             }
         }
+        committedTime.forEach(tracker::restore);
+        watermark = tracker.advance();
         for (Node node : topological) {
             node.processor.init(node);
         }
@@ -159,11 +164,11 @@ public final class StreamTask implements AutoCloseable {
     }
 
     /**
-     * Commits in the two phases of DESIGN's "State on the hot path": the caches' dirty entries go to
-     * the changelogs through the collector, then {@code afterSend} runs (the runtime commits its
-     * transaction there) and returns each store's metadata, then the stores receive their writes.
+     * First phase of a commit (DESIGN's "State on the hot path"): the caches' dirty entries go to the
+     * changelogs through the collector. The caller then makes the commit durable (the runtime commits
+     * its transaction) and calls {@link #completeCommit}.
      */
-    public void commit(java.util.function.Supplier<Map<String, Map<String, byte[]>>> afterSend) {
+    public List<TaskStores.StoreFlush> prepareCommit() {
         List<TaskStores.StoreFlush> flushes = stores.prepareCommit();
         for (TaskStores.StoreFlush flush : flushes) {
             StoreSpec spec = stores.spec(flush.store());
@@ -175,7 +180,20 @@ public final class StreamTask implements AutoCloseable {
                 collector.send(topic, id.partition(), change.key(), change.value(), new RecordHeaders(), processingTime);
             }
         }
-        stores.completeCommit(flushes, afterSend.get());
+        return flushes;
+    }
+
+    /** Second phase: the stores receive the writes, each with its metadata (e.g. changelog offsets). */
+    public void completeCommit(List<TaskStores.StoreFlush> flushes, Map<String, Map<String, byte[]>> metadata) {
+        stores.completeCommit(flushes, metadata);
+    }
+
+    /**
+     * The event time to commit with each input partition's offset: enough for a later owner to judge
+     * lateness exactly as this one did (see {@link WatermarkTracker#committedTime}).
+     */
+    public Map<TopicPartition, String> committedTime() {
+        return tracker.committedTime();
     }
 
     public long watermark() {

@@ -167,6 +167,54 @@ public final class WatermarkTracker {
         return inputs.values().stream().allMatch(InputTime::idle);
     }
 
+    /**
+     * Per input partition, the text committed with its offset: the task's watermark {@code w}, and the
+     * partition's highest event time {@code m} (user topics) or its writers' watermarks {@code u}
+     * (repartition topics). Restoring it reproduces this tracker's judgement of lateness.
+     */
+    public Map<TopicPartition, String> committedTime() {
+        Map<TopicPartition, String> out = new LinkedHashMap<>();
+        inputs.forEach((tp, input) -> {
+            StringBuilder text = new StringBuilder("w=").append(watermark);
+            if (input instanceof EventTimeInput e) {
+                text.append(";m=").append(e.maxSeen);
+            } else if (input instanceof UpstreamInput u) {
+                text.append(";u=");
+                for (int i = 0; i < u.watermarks.length; i++) {
+                    text.append(i == 0 ? "" : ",").append(u.watermarks[i]);
+                }
+            }
+            out.put(tp, text.toString());
+        });
+        return out;
+    }
+
+    /** Restores what {@link #committedTime()} gave for {@code partition}; unknown text is ignored. */
+    public void restore(TopicPartition partition, String committed) {
+        if (committed == null || committed.isEmpty()) {
+            return;
+        }
+        InputTime input = input(partition);
+        for (String field : committed.split(";")) {
+            int eq = field.indexOf('=');
+            if (eq < 0) {
+                continue;
+            }
+            String name = field.substring(0, eq);
+            String value = field.substring(eq + 1);
+            if (name.equals("w")) {
+                watermark = Math.max(watermark, Long.parseLong(value));
+            } else if (name.equals("m") && input instanceof EventTimeInput e) {
+                e.maxSeen = Math.max(e.maxSeen, Long.parseLong(value));
+            } else if (name.equals("u") && input instanceof UpstreamInput u) {
+                String[] parts = value.split(",");
+                for (int i = 0; i < Math.min(parts.length, u.watermarks.length); i++) {
+                    u.watermarks[i] = Math.max(u.watermarks[i], Long.parseLong(parts[i]));
+                }
+            }
+        }
+    }
+
     /** {@code W(p)} of one partition (Long.MIN_VALUE before its first record or mark). */
     public long partitionWatermark(TopicPartition partition) {
         return input(partition).watermark();

@@ -119,6 +119,11 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 opened(WindowKeys.end(it.next().key()));
             }
         }
+        // Restored state may hold windows the previous owner had already purged (the changelog keeps
+        // no tombstone for a range delete); the restored watermark says which. Windows whose end it
+        // passed fired before that owner's commit, so nothing fires here.
+        purge(watermark);
+        windows.purge(watermark);
     }
 
     @Override

@@ -1,0 +1,143 @@
+package io.weir.streams;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The settings of a {@link WeirStreams} instance, in Kafka's config style. Every key is defined once
+ * in {@link #DEFINITION} (type, default, validator, documentation), which also generates the
+ * configuration reference in the docs. A value that fails validation is reported with its key.
+ *
+ * <p>Client settings pass through: {@code consumer.*}, {@code producer.*} and {@code admin.*} keys go
+ * to those clients with the prefix removed, and common client keys without a prefix (security,
+ * SASL, SSL, {@code client.dns.lookup}, ...) go to all three. Weir's own choices for its clients
+ * (group id, isolation level, transactional id, ...) cannot be overridden: they carry the guarantees.
+ */
+public final class StreamsConfig extends AbstractConfig {
+
+    public static final String APPLICATION_ID = "application.id";
+    public static final String BOOTSTRAP_SERVERS = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
+    public static final String PROCESSING_GUARANTEE = "processing.guarantee";
+    public static final String NUM_STREAM_THREADS = "num.stream.threads";
+    public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+    public static final String STATE_DIR = "state.dir";
+    public static final String REPLICATION_FACTOR = "replication.factor";
+    public static final String CACHE_MAX_BYTES_PER_TASK = "cache.max.bytes.per.task";
+    public static final String POLL_MS = "poll.ms";
+
+    public static final String EXACTLY_ONCE = "exactly_once";
+    public static final String AT_LEAST_ONCE = "at_least_once";
+
+    public static final String CONSUMER_PREFIX = "consumer.";
+    public static final String PRODUCER_PREFIX = "producer.";
+    public static final String ADMIN_PREFIX = "admin.";
+
+    private static final long EXACTLY_ONCE_COMMIT_INTERVAL_MS = 100;
+    private static final long AT_LEAST_ONCE_COMMIT_INTERVAL_MS = 30_000;
+
+    /** Every key Weir reads, with its documentation. */
+    public static final ConfigDef DEFINITION = new ConfigDef()
+            .define(APPLICATION_ID, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                    "The application's name: the consumer group id, and the prefix of every internal topic "
+                            + "(changelogs, repartition topics) and of the state directory. Instances with the same id share the work.")
+            .define(BOOTSTRAP_SERVERS, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonNullValidator(), Importance.HIGH,
+                    CommonClientConfigs.BOOTSTRAP_SERVERS_DOC)
+            .define(PROCESSING_GUARANTEE, Type.STRING, EXACTLY_ONCE, ValidString.in(EXACTLY_ONCE, AT_LEAST_ONCE), Importance.MEDIUM,
+                    "exactly_once: output, changelog writes, side outputs and consumed offsets are committed in one Kafka "
+                            + "transaction per thread; read the output with isolation.level=read_committed. at_least_once: "
+                            + "plain commits, lower latency, and after a failure some output may repeat.")
+            .define(NUM_STREAM_THREADS, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+                    "Processing threads per instance, each with its own consumer and producer.")
+            .define(COMMIT_INTERVAL_MS, Type.LONG, null, Importance.MEDIUM,
+                    "How often a thread commits (ms). Default 100 under exactly_once (output becomes visible at commit), "
+                            + "30000 under at_least_once.")
+            .define(STATE_DIR, Type.STRING, Path.of(System.getProperty("java.io.tmpdir"), "weir").toString(), Importance.MEDIUM,
+                    "Where RocksDB stores live: <state.dir>/<application.id>/<task>/<store>.")
+            .define(REPLICATION_FACTOR, Type.SHORT, (short) -1, Importance.MEDIUM,
+                    "Replication factor of the internal topics Weir creates; -1 uses the broker's default.")
+            .define(CACHE_MAX_BYTES_PER_TASK, Type.LONG, 10L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.LOW,
+                    "Write-back cache size per task; a task commits early when its cache is full.")
+            .define(POLL_MS, Type.LONG, 100L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                    "The longest a thread blocks in poll() waiting for records.");
+
+    /** Keys of client settings that go to every client without a prefix. */
+    private static final Set<String> SHARED_CLIENT_KEYS = Set.of(
+            CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, CommonClientConfigs.CLIENT_DNS_LOOKUP_CONFIG,
+            CommonClientConfigs.RECONNECT_BACKOFF_MS_CONFIG, CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG,
+            CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG,
+            CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, CommonClientConfigs.METADATA_MAX_AGE_CONFIG);
+
+    private final Map<String, Object> originals;
+
+    public StreamsConfig(Map<String, ?> props) {
+        super(DEFINITION, props, false);
+        this.originals = new HashMap<>(props);
+        if (getLong(COMMIT_INTERVAL_MS) != null && getLong(COMMIT_INTERVAL_MS) < 1) {
+            throw new ConfigException(COMMIT_INTERVAL_MS, getLong(COMMIT_INTERVAL_MS), "must be at least 1");
+        }
+    }
+
+    public String applicationId() {
+        return getString(APPLICATION_ID);
+    }
+
+    public String bootstrapServers() {
+        return String.join(",", getList(BOOTSTRAP_SERVERS));
+    }
+
+    public boolean exactlyOnce() {
+        return EXACTLY_ONCE.equals(getString(PROCESSING_GUARANTEE));
+    }
+
+    public long commitIntervalMs() {
+        Long configured = getLong(COMMIT_INTERVAL_MS);
+        return configured != null ? configured : exactlyOnce() ? EXACTLY_ONCE_COMMIT_INTERVAL_MS : AT_LEAST_ONCE_COMMIT_INTERVAL_MS;
+    }
+
+    public int threads() {
+        return getInt(NUM_STREAM_THREADS);
+    }
+
+    public Path stateDir() {
+        return Path.of(getString(STATE_DIR));
+    }
+
+    public short replicationFactor() {
+        return getShort(REPLICATION_FACTOR);
+    }
+
+    public long cacheMaxBytesPerTask() {
+        return getLong(CACHE_MAX_BYTES_PER_TASK);
+    }
+
+    public long pollMs() {
+        return getLong(POLL_MS);
+    }
+
+    /** Settings for one client: bootstrap, shared client keys, then the client's prefixed keys. */
+    public Map<String, Object> clientConfig(String prefix) {
+        Map<String, Object> out = new HashMap<>();
+        out.put(BOOTSTRAP_SERVERS, bootstrapServers());
+        originals.forEach((key, value) -> {
+            if (SHARED_CLIENT_KEYS.contains(key) || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+                out.put(key, value);
+            }
+        });
+        originals.forEach((key, value) -> {
+            if (key.startsWith(prefix)) {
+                out.put(key.substring(prefix.length()), value);
+            }
+        });
+        return out;
+    }
+}
