@@ -90,8 +90,9 @@ public final class TestDriver implements AutoCloseable {
             }
         };
         try {
+            Map<Integer, Integer> taskCounts = this.topology.taskCounts(config::partitions);
             for (SubtopologySpec sub : this.topology.subtopologies()) {
-                int partitions = partitionsOf(sub);
+                int partitions = taskCounts.get(sub.id());
                 for (String topic : sub.sourceTopics(app)) {
                     topics.put(topic, new TopicLog(topic, partitions));
                 }
@@ -111,9 +112,9 @@ public final class TestDriver implements AutoCloseable {
             for (SubtopologySpec sub : this.topology.subtopologies()) {
                 Map<String, Integer> upstream = new HashMap<>();
                 sub.sources().stream().filter(SourceSpec::repartition).forEach(source ->
-                        upstream.put(source.topic(app), partitionsOf(this.topology.writerOf(source.topic()))));
+                        upstream.put(source.topic(app), taskCounts.get(this.topology.writerOf(source.topic()).id())));
                 List<StoreSpec> stores = sub.stores().stream().map(this.topology.stores()::get).toList();
-                for (int p = 0; p < partitionsOf(sub); p++) {
+                for (int p = 0; p < taskCounts.get(sub.id()); p++) {
                     TaskId id = new TaskId(sub.id(), p);
                     TaskStores taskStores = new TaskStores(stores, stateDir.resolve(app).resolve(id.toString()),
                             config.cacheMaxBytesPerTask());
@@ -125,23 +126,6 @@ public final class TestDriver implements AutoCloseable {
             close();
             throw e;
         }
-    }
-
-    /**
-     * The number of tasks of a sub-topology: the partition count of its user source topics (which
-     * must agree), or for one reading only repartition topics, the task count of their writers.
-     */
-    private int partitionsOf(SubtopologySpec sub) {
-        Map<String, Integer> counts = new TreeMap<>();
-        for (SourceSpec source : sub.sources()) {
-            counts.put(source.topic(), source.repartition()
-                    ? partitionsOf(topology.writerOf(source.topic())) : config.partitions(source.topic()));
-        }
-        if (new java.util.HashSet<>(counts.values()).size() > 1) {
-            throw new IllegalArgumentException("Topics read by the same tasks must have the same number of partitions "
-                    + "(co-partitioning), but " + counts);
-        }
-        return counts.values().iterator().next();
     }
 
     private static Path tempDir() {

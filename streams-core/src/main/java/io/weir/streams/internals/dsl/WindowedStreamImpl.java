@@ -9,6 +9,7 @@ import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.WindowedTable;
 import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.Require;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.window.Aggregation;
@@ -92,7 +93,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         if (windows instanceof SlidingWindows sliding) {
             String recordStore = storeName + "-records";
             processor = slidingProcessor(sliding, aggregation, storeName, recordStore, keySerde, aggSerde, lateness);
-            graph.addStore(new StoreSpec(recordStore, materialized.storeType(), true));
+            graph.addStore(new StoreSpec(recordStore, materialized.storeType(), true, retention(sliding.timeDifference().toMillis() + 1)));
             stores.add(recordStore);
         } else {
             WindowAssigner assigner = windows instanceof TumblingWindows tumbling
@@ -100,13 +101,29 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
             processor = () -> WindowAggregateProcessor.fixed(assigner, lateness, aggregation, storeName, lateTopic,
                     keySerde, aggSerde);
         }
-        graph.addStore(new StoreSpec(storeName, materialized.storeType(), true));
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), true, retention(span())));
         Set<String> outputs = new HashSet<>();
         if (lateTopic != null) {
             outputs.add(lateTopic);
         }
         String node = graph.addNode(storeName, stream.nodes, processor, stores, outputs);
         return () -> new EventStreamImpl<>(graph, List.of(node), WindowedSerdes.of(keySerde), aggSerde, true);
+    }
+
+    /** The longest a window is open: its size (tumbling, hopping) or the sliding time difference plus one. */
+    private long span() {
+        if (windows instanceof TumblingWindows t) {
+            return t.size().toMillis();
+        }
+        if (windows instanceof HoppingWindows h) {
+            return h.size().toMillis();
+        }
+        return ((SlidingWindows) windows).timeDifference().toMillis() + 1;
+    }
+
+    /** Changelog retention: the window span plus allowed lateness plus a day of slack, as Kafka Streams keeps. */
+    private long retention(long span) {
+        return TimeMath.plus(TimeMath.plus(span, windows.allowedLateness().toMillis()), 24L * 60 * 60 * 1000);
     }
 
     private <A> Supplier<Processor<K, V>> slidingProcessor(SlidingWindows sliding, Aggregation<K, V, A> aggregation,

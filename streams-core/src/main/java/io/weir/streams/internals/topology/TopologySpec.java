@@ -79,6 +79,47 @@ public final class TopologySpec {
         throw new IllegalStateException("No sub-topology writes '" + logicalName + "'");
     }
 
+    /**
+     * The number of tasks of each sub-topology, by id: the partition count of its user source topics
+     * (which must agree: co-partitioning), or for one reading only repartition topics, the task count
+     * of their writers.
+     *
+     * @param partitionsOfUserTopic the partition count of a user topic, or null if it does not exist
+     * @throws IllegalStateException naming the topic when one is missing or counts disagree
+     */
+    public Map<Integer, Integer> taskCounts(java.util.function.Function<String, Integer> partitionsOfUserTopic) {
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        for (SubtopologySpec sub : subtopologies) {
+            taskCount(sub, partitionsOfUserTopic, counts);
+        }
+        return counts;
+    }
+
+    private int taskCount(SubtopologySpec sub, java.util.function.Function<String, Integer> partitionsOfUserTopic,
+                          Map<Integer, Integer> counts) {
+        Integer known = counts.get(sub.id());
+        if (known != null) {
+            return known;
+        }
+        Map<String, Integer> perTopic = new java.util.TreeMap<>();
+        for (SourceSpec source : sub.sources()) {
+            Integer n = source.repartition()
+                    ? Integer.valueOf(taskCount(writerOf(source.topic()), partitionsOfUserTopic, counts))
+                    : partitionsOfUserTopic.apply(source.topic());
+            if (n == null) {
+                throw new IllegalStateException("Source topic '" + source.topic() + "' does not exist");
+            }
+            perTopic.put(source.topic(), n);
+        }
+        if (new java.util.HashSet<>(perTopic.values()).size() > 1) {
+            throw new IllegalStateException("Topics read by the same tasks must have the same number of partitions "
+                    + "(co-partitioning), but " + perTopic);
+        }
+        int n = perTopic.values().iterator().next();
+        counts.put(sub.id(), n);
+        return n;
+    }
+
     /** Union-find over source and node names, then one sub-topology per component, numbered by first source. */
     private List<SubtopologySpec> split() {
         Map<String, String> parent = new HashMap<>();

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.window;
 
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;

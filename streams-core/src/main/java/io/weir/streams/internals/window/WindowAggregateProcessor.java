@@ -1,5 +1,6 @@
 package io.weir.streams.internals.window;
 
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Window;

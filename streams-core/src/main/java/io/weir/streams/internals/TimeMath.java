@@ -1,21 +1,21 @@
-package io.weir.streams.internals.window;
+package io.weir.streams.internals;
 
 /**
  * Event-time arithmetic that saturates instead of wrapping: watermarks start at Long.MIN_VALUE, end
  * at Long.MAX_VALUE, and allowed lateness may be huge, so plain {@code +} and {@code -} would wrap
  * into the opposite end of time and purge or keep the wrong windows.
  */
-final class TimeMath {
+public final class TimeMath {
 
     private TimeMath() {
     }
 
-    static long plus(long a, long b) {
+    public static long plus(long a, long b) {
         long r = a + b;
         return ((a ^ r) & (b ^ r)) < 0 ? (a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : r;
     }
 
-    static long minus(long a, long b) {
+    public static long minus(long a, long b) {
         long r = a - b;
         return ((a ^ b) & (a ^ r)) < 0 ? (a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : r;
     }

@@ -1,0 +1,194 @@
+package io.weir.streams;
+
+import io.weir.streams.internals.runtime.InternalTopicManager;
+import io.weir.streams.internals.runtime.StreamThreads;
+import io.weir.streams.internals.topology.TopologySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.List;
+
+/**
+ * One instance of a Weir application. Start as many instances (in as many processes) with the same
+ * {@code application.id} as you want: they form a consumer group and share the work, task by task.
+ *
+ * <pre>{@code
+ * WeirStreams app = new WeirStreams(builder.build(), Map.of(
+ *         "application.id", "fraud-alerts", "bootstrap.servers", "localhost:9092"));
+ * Runtime.getRuntime().addShutdownHook(new Thread(() -> app.close(Duration.ofSeconds(30))));
+ * app.start();
+ * }</pre>
+ *
+ * <p>{@link #start()} returns at once; a background thread creates the internal topics (retrying with
+ * backoff while Kafka is unreachable, and logging why), then starts {@code num.stream.threads} stream
+ * threads. A missing source topic, or co-partitioned topics that differ in partition count, move the
+ * instance to {@link State#ERROR} with the topic named in {@link #error()}. Thread-safe.
+ */
+public final class WeirStreams implements AutoCloseable {
+
+    /** The lifecycle of an instance. */
+    public enum State {
+        CREATED, REBALANCING, RUNNING, PENDING_SHUTDOWN, NOT_RUNNING, ERROR
+    }
+
+    /** Called on every state change, on the thread that caused it. */
+    @FunctionalInterface
+    public interface StateListener {
+        void onChange(State newState, State oldState);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(WeirStreams.class);
+
+    private final TopologySpec topology;
+    private final StreamsConfig config;
+    private final String processId = UUID.randomUUID().toString();
+    private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile StreamsUncaughtExceptionHandler handler = e -> StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
+    private volatile RestoreListener restoreListener = new RestoreListener() { };
+    private volatile State state = State.CREATED;
+    private volatile Throwable error;
+    private StreamThreads threads;
+    private Thread starter;
+
+    /**
+     * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
+     */
+    public WeirStreams(Topology topology, Map<String, ?> config) {
+        this.topology = Objects.requireNonNull(topology, "topology").spec();
+        this.config = new StreamsConfig(config);
+    }
+
+    public void setStateListener(StateListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void setUncaughtExceptionHandler(StreamsUncaughtExceptionHandler handler) {
+        this.handler = Objects.requireNonNull(handler, "handler");
+    }
+
+    public void setRestoreListener(RestoreListener listener) {
+        this.restoreListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** Why the instance is in {@link State#ERROR}, or null. */
+    public Throwable error() {
+        return error;
+    }
+
+    /** Starts the instance in the background (see the class docs). Call once. */
+    public synchronized void start() {
+        if (state != State.CREATED) {
+            throw new IllegalStateException("start() was already called (state " + state + ")");
+        }
+        transition(State.REBALANCING);
+        starter = new Thread(this::prepareAndRun, "weir-" + config.applicationId() + "-start");
+        starter.setDaemon(true);
+        starter.start();
+    }
+
+    private void prepareAndRun() {
+        Map<Integer, Integer> taskCounts;
+        try (InternalTopicManager topics = new InternalTopicManager(config)) {
+            taskCounts = topics.prepare(topology, this::stopping);
+        } catch (RuntimeException e) {
+            if (!stopping()) {
+                fail(e);
+            }
+            return;
+        }
+        synchronized (this) {
+            if (stopping()) {
+                return;
+            }
+            threads = new StreamThreads(config, topology, taskCounts, processId, restoreListener, handler,
+                    this::transitionIfActive, this::fail);
+            threads.start();
+        }
+    }
+
+    private boolean stopping() {
+        return state == State.PENDING_SHUTDOWN || state == State.NOT_RUNNING || state == State.ERROR;
+    }
+
+    private void fail(Throwable e) {
+        log.error("Weir application {} failed: {}", config.applicationId(), e.getMessage(), e);
+        error = e;
+        transition(State.ERROR);
+        StreamThreads t;
+        synchronized (this) {
+            t = threads;
+        }
+        if (t != null) {
+            t.stopAll(Duration.ofSeconds(30));
+        }
+    }
+
+    private synchronized void transitionIfActive(State next) {
+        if (!stopping() && state != State.CREATED) {
+            transition(next);
+        }
+    }
+
+    private void transition(State next) {
+        State old;
+        synchronized (this) {
+            old = state;
+            if (old == next) {
+                return;
+            }
+            state = next;
+        }
+        log.info("Weir application {}: {} -> {}", config.applicationId(), old, next);
+        for (StateListener l : listeners) {
+            l.onChange(next, old);
+        }
+    }
+
+    /** The metrics of every task on this instance, summed by {@code node/metric}. */
+    public Map<String, Long> metrics() {
+        StreamThreads t;
+        synchronized (this) {
+            t = threads;
+        }
+        return t == null ? Map.of() : t.metricsSnapshot();
+    }
+
+    /**
+     * Stops the instance: every thread commits what it processed, closes its tasks (state stays on
+     * disk for the next start) and its clients. Waits at most {@code timeout}.
+     *
+     * @return whether everything stopped within the timeout
+     */
+    public boolean close(Duration timeout) {
+        State before = state;
+        if (before == State.NOT_RUNNING) {
+            return true;
+        }
+        if (before != State.ERROR) {
+            transition(State.PENDING_SHUTDOWN);
+        }
+        StreamThreads t;
+        synchronized (this) {
+            t = threads;
+        }
+        boolean stopped = t == null || t.stopAll(timeout);
+        if (before != State.ERROR) {
+            transition(State.NOT_RUNNING);
+        }
+        return stopped;
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(60));
+    }
+}

@@ -1,0 +1,58 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TopologySpec;
+
+import java.util.Set;
+
+/**
+ * What one stream thread shares with the {@link WeirPartitionAssignor} its consumer instantiates:
+ * the topology, the tasks the thread owns (sent in its subscription, for stickiness), and the
+ * result of the last assignment. Handed over through the consumer's config under {@link #CONFIG_KEY}.
+ * Written by the thread and by the assignor, which the consumer calls on the same thread.
+ */
+public final class AssignorContext {
+
+    public static final String CONFIG_KEY = "weir.internal.assignor.context";
+
+    private final TopologySpec topology;
+    private final String applicationId;
+    private volatile Set<TaskId> ownedTasks = Set.of();
+    private volatile Set<TaskId> assignedTasks = Set.of();
+    private volatile String error;
+
+    public AssignorContext(TopologySpec topology, String applicationId) {
+        this.topology = topology;
+        this.applicationId = applicationId;
+    }
+
+    TopologySpec topology() {
+        return topology;
+    }
+
+    String applicationId() {
+        return applicationId;
+    }
+
+    Set<TaskId> ownedTasks() {
+        return ownedTasks;
+    }
+
+    public void ownedTasks(Set<TaskId> tasks) {
+        this.ownedTasks = Set.copyOf(tasks);
+    }
+
+    public Set<TaskId> assignedTasks() {
+        return assignedTasks;
+    }
+
+    void assigned(Set<TaskId> tasks, String assignmentError) {
+        this.assignedTasks = Set.copyOf(tasks);
+        this.error = assignmentError;
+    }
+
+    /** Why the group leader could not assign tasks (a missing topic, unequal partition counts), or null. */
+    public String assignmentError() {
+        return error;
+    }
+}

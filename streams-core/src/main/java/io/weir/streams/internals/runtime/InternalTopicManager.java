@@ -1,0 +1,158 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.StreamsConfig;
+import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologySpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Before an instance's threads start: reads the source topics' partition counts, derives the task
+ * count of every sub-topology, and creates the changelog and repartition topics with those counts
+ * (or checks them, when they exist). Retries with backoff while Kafka is unreachable, logging why;
+ * fails at once, naming the topic, when a source topic is missing or counts disagree. Owns its Admin.
+ */
+public final class InternalTopicManager implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(InternalTopicManager.class);
+    private static final long MAX_BACKOFF_MS = 30_000;
+
+    private final StreamsConfig config;
+    private final Admin admin;
+
+    public InternalTopicManager(StreamsConfig config) {
+        this.config = config;
+        this.admin = Admin.create(config.clientConfig(StreamsConfig.ADMIN_PREFIX));
+    }
+
+    /** Returns the task count of every sub-topology, by id, once every internal topic exists. */
+    public Map<Integer, Integer> prepare(TopologySpec topology, BooleanSupplier stopping) {
+        long backoff = 500;
+        while (true) {
+            try {
+                Map<Integer, Integer> taskCounts = topology.taskCounts(partitionCounts(topology.sourceTopics())::get);
+                createInternalTopics(topology, taskCounts);
+                return taskCounts;
+            } catch (RetryLater e) {
+                if (stopping.getAsBoolean()) {
+                    throw new IllegalStateException("Stopped while waiting for Kafka", e.getCause());
+                }
+                log.warn("Cannot prepare the topics of application {} at {} yet ({}); retrying in {} ms",
+                        config.applicationId(), config.bootstrapServers(), e.getCause().toString(), backoff);
+                sleep(backoff);
+                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+            }
+        }
+    }
+
+    private Map<String, Integer> partitionCounts(Set<String> topics) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (String topic : topics) {
+            try {
+                TopicDescription d = admin.describeTopics(Set.of(topic)).allTopicNames().get(15, TimeUnit.SECONDS).get(topic);
+                counts.put(topic, d.partitions().size());
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    continue;
+                }
+                throw new RetryLater(e.getCause());
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new RetryLater(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while reading topic metadata", e);
+            }
+        }
+        return counts;
+    }
+
+    private void createInternalTopics(TopologySpec topology, Map<Integer, Integer> taskCounts) {
+        Map<String, NewTopic> wanted = new LinkedHashMap<>();
+        Optional<Short> replication = config.replicationFactor() < 0 ? Optional.empty() : Optional.of(config.replicationFactor());
+        String app = config.applicationId();
+        for (SubtopologySpec sub : topology.subtopologies()) {
+            int partitions = taskCounts.get(sub.id());
+            for (String storeName : sub.stores()) {
+                StoreSpec store = topology.stores().get(storeName);
+                if (store.logged()) {
+                    Map<String, String> configs = store.retentionMs() < 0
+                            ? Map.of("cleanup.policy", "compact")
+                            : Map.of("cleanup.policy", "compact,delete", "retention.ms", Long.toString(store.retentionMs()));
+                    wanted.put(store.changelogTopic(app),
+                            new NewTopic(store.changelogTopic(app), Optional.of(partitions), replication).configs(configs));
+                }
+            }
+            for (SourceSpec source : sub.sources()) {
+                if (source.repartition()) {
+                    wanted.put(source.topic(app), new NewTopic(source.topic(app), Optional.of(partitions), replication)
+                            .configs(Map.of("cleanup.policy", "delete")));
+                }
+            }
+        }
+        Map<String, Integer> existing = partitionCounts(wanted.keySet());
+        for (NewTopic topic : wanted.values()) {
+            Integer have = existing.get(topic.name());
+            if (have == null) {
+                create(topic);
+            } else if (have != topic.numPartitions()) {
+                throw new IllegalStateException("Internal topic '" + topic.name() + "' has " + have + " partitions but the "
+                        + "topology needs " + topic.numPartitions() + "; delete it (its state is rebuilt) or restore "
+                        + "the source topics' partition count");
+            }
+        }
+    }
+
+    private void create(NewTopic topic) {
+        try {
+            admin.createTopics(Set.of(topic)).all().get(30, TimeUnit.SECONDS);
+            log.info("Created internal topic {} ({} partitions)", topic.name(), topic.numPartitions());
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new RetryLater(e.getCause());
+            }
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new RetryLater(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while creating " + topic.name(), e);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting to retry", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+
+    /** A failure that waiting may cure (Kafka unreachable, a timeout). */
+    private static final class RetryLater extends RuntimeException {
+        RetryLater(Throwable cause) {
+            super(cause);
+        }
+    }
+}

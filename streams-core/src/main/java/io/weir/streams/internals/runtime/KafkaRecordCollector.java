@@ -1,0 +1,65 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.internals.processor.RecordCollector;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Sends a thread's records through its producer (inside the open transaction under exactly-once).
+ * Remembers the last offset written to each partition, so a commit can tell each store which
+ * changelog offset its contents reach, and the first send failure, which fails the next commit
+ * (nothing is skipped silently). Used by one thread; callbacks arrive on the producer's I/O thread.
+ */
+final class KafkaRecordCollector implements RecordCollector {
+
+    private final Producer<byte[], byte[]> producer;
+    private final Runnable beforeSend;
+    private final Map<TopicPartition, Long> lastOffsets = new ConcurrentHashMap<>();
+    private final Map<String, Integer> partitionCounts = new HashMap<>();
+    private volatile Exception sendError;
+
+    /** @param beforeSend runs before every send (opens the transaction under exactly-once) */
+    KafkaRecordCollector(Producer<byte[], byte[]> producer, Runnable beforeSend) {
+        this.producer = producer;
+        this.beforeSend = beforeSend;
+    }
+
+    @Override
+    public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+        beforeSend.run();
+        producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value, headers), (metadata, e) -> {
+            if (e != null) {
+                if (sendError == null) {
+                    sendError = e;
+                }
+            } else {
+                lastOffsets.merge(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
+            }
+        });
+    }
+
+    @Override
+    public int partitionsFor(String topic) {
+        return partitionCounts.computeIfAbsent(topic, t -> producer.partitionsFor(t).size());
+    }
+
+    /** The highest offset written to {@code partition} so far, or null. */
+    Long lastOffset(TopicPartition partition) {
+        return lastOffsets.get(partition);
+    }
+
+    /** Throws the first send failure since the last call, if any. */
+    void checkForErrors() {
+        Exception e = sendError;
+        if (e != null) {
+            sendError = null;
+            throw new IllegalStateException("Producing a record failed: " + e, e);
+        }
+    }
+}

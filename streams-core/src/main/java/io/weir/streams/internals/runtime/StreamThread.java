@@ -1,0 +1,355 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.RestoreListener;
+import io.weir.streams.StreamsConfig;
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.task.RawRecord;
+import io.weir.streams.internals.task.StreamTask;
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologySpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * One processing thread of an instance: a consumer in the application's group (with
+ * {@link WeirPartitionAssignor}), a producer (transactional under exactly-once), a restore consumer,
+ * and the tasks the group assigned it. It owns all of them and closes them when it ends.
+ *
+ * <p>Loop: poll; process each record in its task; let processing time advance; every
+ * {@code commit.interval.ms} (or when a task's cache is full) commit. A commit under exactly-once:
+ * the tasks' changelog records are sent, the consumed offsets (with the event time each partition
+ * reached) go into the transaction with {@code sendOffsetsToTransaction}, the transaction commits,
+ * and only then do the stores receive their writes with the changelog offsets they match. Under
+ * at-least-once the producer is flushed and the offsets committed with {@code commitSync}.
+ *
+ * <p>Rebalances use the eager protocol: before partitions are revoked every task commits and closes
+ * (its state stays on disk, so a task that comes back restores only what it missed).
+ */
+final class StreamThread extends Thread {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamThread.class);
+
+    /** What the instance learns from its threads. */
+    interface Listener {
+        void onRunning(StreamThread thread);
+
+        void onRebalancing(StreamThread thread);
+    }
+
+    private final StreamsConfig config;
+    private final TopologySpec topology;
+    private final String applicationId;
+    private final Set<String> sourceTopics;
+    private final Map<Integer, Integer> taskCounts;
+    private final Listener listener;
+    private final AssignorContext assignor;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaConsumer<byte[], byte[]> restoreConsumer;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final KafkaRecordCollector collector;
+    private final StoreRestorer restorer;
+    private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
+    private final Map<TopicPartition, TaskId> taskOfPartition = new HashMap<>();
+    private final Map<TopicPartition, Long> consumed = new HashMap<>();
+    private final Map<TaskId, TaskMetrics> metrics = new ConcurrentHashMap<>();
+    private final boolean exactlyOnce;
+    private volatile boolean running = true;
+    private boolean transactionOpen;
+    private long lastCommit;
+    private Throwable failure;
+    private final Consumer<Throwable> onFailure;
+
+    StreamThread(String name, StreamsConfig config, TopologySpec topology, Map<Integer, Integer> taskCounts,
+                 String transactionalId, RestoreListener restoreListener, Listener listener, Consumer<Throwable> onFailure) {
+        super(name);
+        this.config = config;
+        this.topology = topology;
+        this.applicationId = config.applicationId();
+        this.taskCounts = taskCounts;
+        this.listener = listener;
+        this.onFailure = onFailure;
+        this.exactlyOnce = config.exactlyOnce();
+        this.assignor = new AssignorContext(topology, applicationId);
+        Set<String> topics = new HashSet<>();
+        topology.sources().forEach(s -> topics.add(s.topic(applicationId)));
+        this.sourceTopics = topics;
+
+        Map<String, Object> consumerConfig = config.clientConfig(StreamsConfig.CONSUMER_PREFIX);
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, applicationId);
+        consumerConfig.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        consumerConfig.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, WeirPartitionAssignor.class.getName());
+        consumerConfig.put(AssignorContext.CONFIG_KEY, assignor);
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-consumer");
+        this.consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+
+        Map<String, Object> restoreConfig = config.clientConfig(StreamsConfig.CONSUMER_PREFIX);
+        restoreConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        restoreConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        restoreConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        restoreConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-restore-consumer");
+        this.restoreConsumer = new KafkaConsumer<>(restoreConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+
+        Map<String, Object> producerConfig = config.clientConfig(StreamsConfig.PRODUCER_PREFIX);
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, name + "-producer");
+        if (exactlyOnce) {
+            producerConfig.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+            producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        }
+        producerConfig.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        this.producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+        this.collector = new KafkaRecordCollector(producer, this::ensureTransaction);
+        this.restorer = new StoreRestorer(restoreConsumer, restoreListener);
+    }
+
+    @Override
+    public void run() {
+        try {
+            if (exactlyOnce) {
+                producer.initTransactions();
+            }
+            consumer.subscribe(sourceTopics, new Rebalance());
+            lastCommit = System.currentTimeMillis();
+            while (running) {
+                org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(Duration.ofMillis(config.pollMs()));
+                } catch (WakeupException e) {
+                    if (running) {
+                        throw e;
+                    }
+                    break;
+                }
+                if (assignor.assignmentError() != null) {
+                    throw new IllegalStateException(assignor.assignmentError());
+                }
+                long now = System.currentTimeMillis();
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    StreamTask task = tasks.get(taskOfPartition.get(tp));
+                    task.process(new RawRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value(),
+                            r.headers()), now);
+                    consumed.put(tp, r.offset() + 1);
+                }
+                for (StreamTask task : tasks.values()) {
+                    task.advanceProcessingTime(now);
+                }
+                if (now - lastCommit >= config.commitIntervalMs() || tasks.values().stream().anyMatch(StreamTask::needsCommit)) {
+                    commit();
+                    lastCommit = now;
+                }
+            }
+            commit();
+        } catch (Throwable e) {
+            failure = e;
+        } finally {
+            shutdown();
+        }
+        if (failure != null) {
+            log.error("Stream thread {} failed", getName(), failure);
+            onFailure.accept(failure);
+        }
+    }
+
+    private void ensureTransaction() {
+        if (exactlyOnce && !transactionOpen) {
+            producer.beginTransaction();
+            transactionOpen = true;
+        }
+    }
+
+    /** Commits every task: see the class docs for the order of the steps. */
+    private void commit() {
+        if (tasks.isEmpty() || (consumed.isEmpty() && !transactionOpen)) {
+            return;
+        }
+        Map<TaskId, List<TaskStores.StoreFlush>> prepared = new TreeMap<>();
+        tasks.forEach((id, task) -> prepared.put(id, task.prepareCommit()));
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        consumed.forEach((tp, next) -> {
+            StreamTask task = tasks.get(taskOfPartition.get(tp));
+            offsets.put(tp, new OffsetAndMetadata(next, task.committedTime().get(tp)));
+        });
+        if (exactlyOnce) {
+            ensureTransaction();
+            if (!offsets.isEmpty()) {
+                producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+            }
+            producer.commitTransaction();
+            transactionOpen = false;
+        } else {
+            producer.flush();
+            if (!offsets.isEmpty()) {
+                consumer.commitSync(offsets);
+            }
+        }
+        collector.checkForErrors();
+        consumed.clear();
+        prepared.forEach((id, flushes) -> tasks.get(id).completeCommit(flushes, changelogOffsets(id, flushes)));
+    }
+
+    /** Per store of a task, the changelog offset its contents reach after this commit. */
+    private Map<String, Map<String, byte[]>> changelogOffsets(TaskId id, List<TaskStores.StoreFlush> flushes) {
+        Map<String, Map<String, byte[]>> metadata = new HashMap<>();
+        for (TaskStores.StoreFlush flush : flushes) {
+            StoreSpec spec = topology.stores().get(flush.store());
+            Long last = collector.lastOffset(new TopicPartition(spec.changelogTopic(applicationId), id.partition()));
+            if (spec.logged() && last != null && !flush.flush().changes().isEmpty()) {
+                // The next offset after the last change: this transaction's commit marker or a later record.
+                metadata.put(flush.store(), Map.of(StoreRestorer.OFFSET_KEY, StoreRestorer.offsetBytes(last + 1)));
+            }
+        }
+        return metadata;
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            listener.onRebalancing(StreamThread.this);
+            if (!tasks.isEmpty()) {
+                commit();
+                closeTasks();
+            }
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (assignor.assignmentError() != null) {
+                return;
+            }
+            Set<TaskId> assigned = assignor.assignedTasks();
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
+            for (TaskId id : assigned) {
+                tasks.put(id, createTask(id, committed));
+            }
+            assignor.ownedTasks(tasks.keySet());
+            log.info("Thread {} runs tasks {}", getName(), tasks.keySet());
+            listener.onRunning(StreamThread.this);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            closeTasksDirty();
+        }
+    }
+
+    private StreamTask createTask(TaskId id, Map<TopicPartition, OffsetAndMetadata> committed) {
+        SubtopologySpec sub = topology.subtopologies().get(id.subtopology());
+        List<StoreSpec> storeSpecs = new ArrayList<>();
+        sub.stores().forEach(name -> storeSpecs.add(topology.stores().get(name)));
+        TaskStores stores = new TaskStores(storeSpecs,
+                config.stateDir().resolve(applicationId).resolve(id.toString()), config.cacheMaxBytesPerTask());
+        try {
+            restorer.restore(id, stores, applicationId);
+            Map<TopicPartition, String> committedTime = new HashMap<>();
+            Map<String, Integer> upstream = new HashMap<>();
+            for (SourceSpec source : sub.sources()) {
+                TopicPartition tp = new TopicPartition(source.topic(applicationId), id.partition());
+                taskOfPartition.put(tp, id);
+                OffsetAndMetadata c = committed.get(tp);
+                if (c != null && c.metadata() != null) {
+                    committedTime.put(tp, c.metadata());
+                }
+                if (source.repartition()) {
+                    upstream.put(tp.topic(), taskCounts.get(topology.writerOf(source.topic()).id()));
+                }
+            }
+            TaskMetrics taskMetrics = metrics.computeIfAbsent(id, k -> new TaskMetrics());
+            return new StreamTask(id, applicationId, sub, stores, collector, taskMetrics, System.currentTimeMillis(),
+                    upstream, committedTime);
+        } catch (RuntimeException e) {
+            stores.close();
+            throw e;
+        }
+    }
+
+    private void closeTasks() {
+        for (StreamTask task : tasks.values()) {
+            try {
+                task.close();
+            } catch (RuntimeException e) {
+                log.warn("Closing task {} failed", task.id(), e);
+            }
+        }
+        tasks.clear();
+        taskOfPartition.clear();
+        consumed.clear();
+    }
+
+    /** After a lost assignment or a failed commit: drop uncommitted work; the stores keep only what was committed. */
+    private void closeTasksDirty() {
+        for (StreamTask task : tasks.values()) {
+            task.stores().names().forEach(n -> task.stores().cache(n).discard());
+        }
+        closeTasks();
+        if (transactionOpen) {
+            try {
+                producer.abortTransaction();
+            } catch (RuntimeException e) {
+                log.warn("Aborting the open transaction failed", e);
+            }
+            transactionOpen = false;
+        }
+    }
+
+    private void shutdown() {
+        if (failure != null) {
+            closeTasksDirty();
+        } else {
+            closeTasks();
+        }
+        closeQuietly(consumer);
+        closeQuietly(restoreConsumer);
+        closeQuietly(producer);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.warn("Closing {} failed", c.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Asks the thread to commit and stop; returns at once. */
+    void requestStop() {
+        running = false;
+        consumer.wakeup();
+    }
+
+    /** Counters of this thread's tasks, summed by node/metric. */
+    Map<String, Long> metricsSnapshot() {
+        Map<String, Long> sum = new TreeMap<>();
+        metrics.values().forEach(m -> m.snapshot().forEach((k, v) -> sum.merge(k, v, Long::sum)));
+        return sum;
+    }
+}

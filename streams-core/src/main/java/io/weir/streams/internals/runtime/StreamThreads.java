@@ -1,0 +1,144 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.RestoreListener;
+import io.weir.streams.StreamsConfig;
+import io.weir.streams.StreamsUncaughtExceptionHandler;
+import io.weir.streams.WeirStreams;
+import io.weir.streams.internals.topology.TopologySpec;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The stream threads of one instance: starts them, derives the instance's RUNNING / REBALANCING
+ * state from theirs, applies the uncaught-exception handler when one fails (replace it, or fail the
+ * instance), and stops them all. Thread-safe.
+ */
+public final class StreamThreads {
+
+    private final StreamsConfig config;
+    private final TopologySpec topology;
+    private final Map<Integer, Integer> taskCounts;
+    private final String processId;
+    private final RestoreListener restoreListener;
+    private final StreamsUncaughtExceptionHandler handler;
+    private final Consumer<WeirStreams.State> state;
+    private final Consumer<Throwable> fatal;
+    private final List<StreamThread> threads = new ArrayList<>();
+    private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
+    private int generation;
+    private boolean stopping;
+
+    public StreamThreads(StreamsConfig config, TopologySpec topology, Map<Integer, Integer> taskCounts, String processId,
+                         RestoreListener restoreListener, StreamsUncaughtExceptionHandler handler,
+                         Consumer<WeirStreams.State> state, Consumer<Throwable> fatal) {
+        this.config = config;
+        this.topology = topology;
+        this.taskCounts = taskCounts;
+        this.processId = processId;
+        this.restoreListener = restoreListener;
+        this.handler = handler;
+        this.state = state;
+        this.fatal = fatal;
+    }
+
+    public synchronized void start() {
+        for (int i = 0; i < config.threads(); i++) {
+            threads.add(newThread(i));
+        }
+        threads.forEach(Thread::start);
+    }
+
+    private StreamThread newThread(int index) {
+        String name = "weir-" + config.applicationId() + "-thread-" + index + (generation == 0 ? "" : "-g" + generation);
+        String transactionalId = config.applicationId() + "-" + processId + "-" + index + "-" + generation;
+        StreamThread[] self = new StreamThread[1];
+        self[0] = new StreamThread(name, config, topology, taskCounts, transactionalId, restoreListener,
+                new StreamThread.Listener() {
+                    @Override
+                    public void onRunning(StreamThread thread) {
+                        running.add(thread);
+                        if (running.size() == config.threads()) {
+                            state.accept(WeirStreams.State.RUNNING);
+                        }
+                    }
+
+                    @Override
+                    public void onRebalancing(StreamThread thread) {
+                        running.remove(thread);
+                        state.accept(WeirStreams.State.REBALANCING);
+                    }
+                }, e -> onFailure(index, self[0], e));
+        self[0].setDaemon(false);
+        return self[0];
+    }
+
+    private void onFailure(int index, StreamThread failed, Throwable e) {
+        running.remove(failed);
+        StreamsUncaughtExceptionHandler.Response response;
+        try {
+            response = handler.handle(e);
+        } catch (RuntimeException handlerFailure) {
+            response = StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
+        }
+        synchronized (this) {
+            if (stopping) {
+                return;
+            }
+            if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD) {
+                generation++;
+                StreamThread replacement = newThread(index);
+                threads.set(index, replacement);
+                state.accept(WeirStreams.State.REBALANCING);
+                replacement.start();
+                return;
+            }
+        }
+        fatal.accept(e);
+    }
+
+    /** Asks every thread to commit and stop, and waits up to {@code timeout}; returns whether all stopped. */
+    public boolean stopAll(Duration timeout) {
+        List<StreamThread> toStop;
+        synchronized (this) {
+            stopping = true;
+            toStop = new ArrayList<>(threads);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (StreamThread t : toStop) {
+            if (t != Thread.currentThread()) {
+                t.requestStop();
+            }
+        }
+        boolean all = true;
+        for (StreamThread t : toStop) {
+            if (t == Thread.currentThread()) {
+                continue;
+            }
+            try {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            all &= !t.isAlive();
+        }
+        return all;
+    }
+
+    public Map<String, Long> metricsSnapshot() {
+        Map<String, Long> sum = new TreeMap<>();
+        List<StreamThread> snapshot;
+        synchronized (this) {
+            snapshot = new ArrayList<>(threads);
+        }
+        snapshot.forEach(t -> t.metricsSnapshot().forEach((k, v) -> sum.merge(k, v, Long::sum)));
+        return sum;
+    }
+}

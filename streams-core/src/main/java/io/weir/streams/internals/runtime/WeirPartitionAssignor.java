@@ -1,0 +1,168 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologySpec;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Configurable;
+import org.apache.kafka.common.TopicPartition;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Weir's assignor for the consumer group of an application (classic group protocol). It assigns
+ * tasks, not partitions: a task (sub-topology, partition number) gets that partition of every topic
+ * its sub-topology reads, so co-partitioned topics meet in one task.
+ *
+ * <p>Sticky and balanced: each member keeps the tasks it reports owning (its subscription carries
+ * them) up to its fair share, {@code ceil(tasks / members)}; the remaining tasks go one by one to the
+ * member with the fewest. A task therefore stays where its local state is whenever the balance
+ * allows. When tasks cannot be formed (a source topic is missing, co-partitioned topics differ in
+ * partition count) every member receives no task and the reason, and fails with it.
+ */
+public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, Configurable {
+
+    private static final short VERSION = 1;
+
+    private AssignorContext context;
+
+    @Override
+    public void configure(Map<String, ?> configs) {
+        Object c = configs.get(AssignorContext.CONFIG_KEY);
+        if (!(c instanceof AssignorContext)) {
+            throw new IllegalArgumentException("WeirPartitionAssignor needs '" + AssignorContext.CONFIG_KEY
+                    + "' in the consumer config; it is used only by Weir's own consumers");
+        }
+        this.context = (AssignorContext) c;
+    }
+
+    @Override
+    public String name() {
+        return "weir";
+    }
+
+    @Override
+    public ByteBuffer subscriptionUserData(Set<String> topics) {
+        return encode(context.ownedTasks(), null);
+    }
+
+    @Override
+    public GroupAssignment assign(Cluster metadata, GroupSubscription groupSubscription) {
+        Map<String, Subscription> members = new TreeMap<>(groupSubscription.groupSubscription());
+        TopologySpec topology = context.topology();
+        String app = context.applicationId();
+        Map<Integer, Integer> taskCounts;
+        try {
+            taskCounts = topology.taskCounts(metadata::partitionCountForTopic);
+        } catch (IllegalStateException e) {
+            Map<String, Assignment> failed = new HashMap<>();
+            members.keySet().forEach(m -> failed.put(m, new Assignment(List.of(), encode(Set.of(), e.getMessage()))));
+            return new GroupAssignment(failed);
+        }
+        Set<TaskId> all = new TreeSet<>();
+        taskCounts.forEach((sub, count) -> {
+            for (int p = 0; p < count; p++) {
+                all.add(new TaskId(sub, p));
+            }
+        });
+        Map<String, Set<TaskId>> tasksOf = balance(all, members);
+        Map<String, Assignment> out = new HashMap<>();
+        tasksOf.forEach((member, tasks) -> {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (TaskId task : tasks) {
+                SubtopologySpec sub = topology.subtopologies().get(task.subtopology());
+                for (SourceSpec source : sub.sources()) {
+                    partitions.add(new TopicPartition(source.topic(app), task.partition()));
+                }
+            }
+            out.put(member, new Assignment(partitions, encode(tasks, null)));
+        });
+        return new GroupAssignment(out);
+    }
+
+    /** Sticky up to the fair share, then the rest to the least loaded member (ties by member id). */
+    static Map<String, Set<TaskId>> balance(Set<TaskId> all, Map<String, Subscription> members) {
+        int capacity = (all.size() + members.size() - 1) / Math.max(1, members.size());
+        Map<String, Set<TaskId>> tasksOf = new TreeMap<>();
+        Set<TaskId> placed = new HashSet<>();
+        members.forEach((member, subscription) -> {
+            Set<TaskId> mine = new TreeSet<>();
+            for (TaskId previous : decode(subscription.userData()).tasks()) {
+                if (mine.size() < capacity && all.contains(previous) && placed.add(previous)) {
+                    mine.add(previous);
+                }
+            }
+            tasksOf.put(member, mine);
+        });
+        for (TaskId task : all) {
+            if (placed.contains(task)) {
+                continue;
+            }
+            String least = null;
+            for (Map.Entry<String, Set<TaskId>> e : tasksOf.entrySet()) {
+                if (least == null || e.getValue().size() < tasksOf.get(least).size()) {
+                    least = e.getKey();
+                }
+            }
+            tasksOf.get(least).add(task);
+        }
+        return tasksOf;
+    }
+
+    @Override
+    public void onAssignment(Assignment assignment, ConsumerGroupMetadata metadata) {
+        Decoded decoded = decode(assignment.userData());
+        context.assigned(decoded.tasks(), decoded.error());
+    }
+
+    /** Tasks and an optional error, as {@code [version][count][(sub, partition)...][error length][error]}. */
+    static ByteBuffer encode(Set<TaskId> tasks, String error) {
+        byte[] message = error == null ? new byte[0] : error.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer buffer = ByteBuffer.allocate(2 + 4 + tasks.size() * 8 + 4 + message.length);
+        buffer.putShort(VERSION).putInt(tasks.size());
+        for (TaskId t : tasks) {
+            buffer.putInt(t.subtopology()).putInt(t.partition());
+        }
+        buffer.putInt(error == null ? -1 : message.length).put(message);
+        return buffer.flip();
+    }
+
+    record Decoded(Set<TaskId> tasks, String error) {
+    }
+
+    static Decoded decode(ByteBuffer data) {
+        if (data == null || data.remaining() == 0) {
+            return new Decoded(Set.of(), null);
+        }
+        ByteBuffer buffer = data.duplicate();
+        short version = buffer.getShort();
+        if (version != VERSION) {
+            throw new IllegalStateException("Unknown Weir assignment version " + version);
+        }
+        int n = buffer.getInt();
+        Set<TaskId> tasks = new TreeSet<>();
+        for (int i = 0; i < n; i++) {
+            tasks.add(new TaskId(buffer.getInt(), buffer.getInt()));
+        }
+        int length = buffer.getInt();
+        String error = null;
+        if (length >= 0) {
+            byte[] message = new byte[length];
+            buffer.get(message);
+            error = new String(message, StandardCharsets.UTF_8);
+        }
+        return new Decoded(tasks, error);
+    }
+}
