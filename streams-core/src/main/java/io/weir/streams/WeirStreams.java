@@ -1,6 +1,7 @@
 package io.weir.streams;
 
 import io.weir.streams.internals.runtime.InternalTopicManager;
+import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.slf4j.Logger;
@@ -9,7 +10,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.List;
 
@@ -46,7 +46,7 @@ public final class WeirStreams implements AutoCloseable {
 
     private final TopologySpec topology;
     private final StreamsConfig config;
-    private final String processId = UUID.randomUUID().toString();
+    private final String processId;
     private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
     private volatile StreamsUncaughtExceptionHandler handler = e -> StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
     private volatile RestoreListener restoreListener = new RestoreListener() { };
@@ -61,6 +61,7 @@ public final class WeirStreams implements AutoCloseable {
     public WeirStreams(Topology topology, Map<String, ?> config) {
         this.topology = Objects.requireNonNull(topology, "topology").spec();
         this.config = new StreamsConfig(config);
+        this.processId = ProcessId.load(this.config.stateDir().resolve(this.config.applicationId()));
     }
 
     public void setStateListener(StateListener listener) {

@@ -72,8 +72,9 @@ final class StreamThread extends Thread {
     private final AssignorContext assignor;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaConsumer<byte[], byte[]> restoreConsumer;
-    private final KafkaProducer<byte[], byte[]> producer;
-    private final KafkaRecordCollector collector;
+    private final Map<String, Object> producerConfig;
+    private KafkaProducer<byte[], byte[]> producer;
+    private KafkaRecordCollector collector;
     private final StoreRestorer restorer;
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
     private final Map<TopicPartition, TaskId> taskOfPartition = new HashMap<>();
@@ -119,24 +120,55 @@ final class StreamThread extends Thread {
         restoreConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-restore-consumer");
         this.restoreConsumer = new KafkaConsumer<>(restoreConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
-        Map<String, Object> producerConfig = config.clientConfig(StreamsConfig.PRODUCER_PREFIX);
+        producerConfig = config.clientConfig(StreamsConfig.PRODUCER_PREFIX);
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, name + "-producer");
         if (exactlyOnce) {
             producerConfig.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
             producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            // A transaction left open by a dead instance that does not come back blocks read_committed
+            // readers until it times out: keep that short, as Kafka Streams does.
+            producerConfig.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 10_000);
         }
         producerConfig.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        this.producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
-        this.collector = new KafkaRecordCollector(producer, this::ensureTransaction);
+        newProducer();
         this.restorer = new StoreRestorer(restoreConsumer, restoreListener);
+    }
+
+    /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
+    private void newProducer() {
+        producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+        collector = new KafkaRecordCollector(producer, this::ensureTransaction);
+        transactionOpen = false;
+        if (exactlyOnce) {
+            producer.initTransactions();
+        }
+    }
+
+    /**
+     * Another member owns some of our tasks now (we missed a rebalance, or a zombie of us was fenced):
+     * drop what was not committed, get a new producer, and rejoin the group to get tasks again.
+     */
+    private void recover(RuntimeException cause) {
+        log.warn("Thread {} lost its tasks ({}); closing them dirty and rejoining the group", getName(), cause.toString());
+        closeTasksDirty();
+        closeQuietly(producer);
+        newProducer();
+        consumer.unsubscribe();
+        consumer.subscribe(sourceTopics, new Rebalance());
+    }
+
+    private static boolean tasksMigrated(RuntimeException e) {
+        return e instanceof org.apache.kafka.common.errors.ProducerFencedException
+                || e instanceof org.apache.kafka.common.errors.InvalidProducerEpochException
+                || e instanceof org.apache.kafka.clients.consumer.CommitFailedException
+                || e instanceof org.apache.kafka.common.errors.RebalanceInProgressException
+                || e instanceof org.apache.kafka.common.errors.IllegalGenerationException
+                || e instanceof org.apache.kafka.common.errors.UnknownMemberIdException;
     }
 
     @Override
     public void run() {
         try {
-            if (exactlyOnce) {
-                producer.initTransactions();
-            }
             consumer.subscribe(sourceTopics, new Rebalance());
             lastCommit = System.currentTimeMillis();
             while (running) {
@@ -164,7 +196,14 @@ final class StreamThread extends Thread {
                     task.advanceProcessingTime(now);
                 }
                 if (now - lastCommit >= config.commitIntervalMs() || tasks.values().stream().anyMatch(StreamTask::needsCommit)) {
-                    commit();
+                    try {
+                        commit();
+                    } catch (RuntimeException e) {
+                        if (!tasksMigrated(e)) {
+                            throw e;
+                        }
+                        recover(e);
+                    }
                     lastCommit = now;
                 }
             }

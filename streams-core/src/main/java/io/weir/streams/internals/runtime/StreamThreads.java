@@ -57,7 +57,10 @@ public final class StreamThreads {
 
     private StreamThread newThread(int index) {
         String name = "weir-" + config.applicationId() + "-thread-" + index + (generation == 0 ? "" : "-g" + generation);
-        String transactionalId = config.applicationId() + "-" + processId + "-" + index + "-" + generation;
+        // Stable across restarts and thread replacement: a new producer with the same id fences the old
+        // one and aborts its open transaction at once, instead of read_committed readers waiting for it
+        // to time out.
+        String transactionalId = config.applicationId() + "-" + processId + "-" + index;
         StreamThread[] self = new StreamThread[1];
         self[0] = new StreamThread(name, config, topology, taskCounts, transactionalId, restoreListener,
                 new StreamThread.Listener() {
