@@ -1,0 +1,133 @@
+package io.weir.benchmarks;
+
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.EmitStrategy;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.TimeWindowedKStream;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.kstream.WindowedSerdes;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.test.TestRecord;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * Kafka Streams' {@link TopologyTestDriver} on the same topology, with Kafka Streams' defaults
+ * (10 MiB record cache, at-least-once). The driver commits after every record it processes, and a
+ * commit flushes the record cache, so every update of a window reaches the changelog
+ * {@code ks-bench-counts-changelog} and, under the default emit strategy, the output.
+ *
+ * <p>The store type is given as {@link Materialized.StoreType}, so Kafka Streams picks the store it
+ * builds for that emit strategy by itself: for RocksDB and {@code onWindowClose()} that is its
+ * time-ordered window store, made for emitting closed windows; otherwise the store
+ * {@code Stores.persistentTimestampedWindowStore} or {@code Stores.inMemoryWindowStore} gives.
+ *
+ * <p>The driver's wall clock follows the records' arrival times in steps of 100 ms: advancing it
+ * makes the driver commit once more, so per-record steps would double Kafka Streams' commits, while
+ * 100 ms matches Weir's commit interval. {@code onWindowClose()} looks for closed windows at most
+ * once per second of that clock, as it does in production.
+ */
+final class KafkaStreamsEngine implements Engine {
+
+    static final String APPLICATION_ID = "ks-bench";
+    private static final String STORE = "counts";
+    private static final long WINDOW_MS = Duration.ofMinutes(1).toMillis();
+    private static final long WALL_CLOCK_STEP_MS = 100;
+
+    private final Path stateDir;
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<String, String> input;
+    private final TestOutputTopic<byte[], byte[]> results;
+    private final TestOutputTopic<byte[], byte[]> changelog;
+    private final Deserializer<Windowed<String>> keyDeserializer =
+            WindowedSerdes.timeWindowedSerdeFrom(String.class, WINDOW_MS).deserializer();
+    private final Deserializer<Long> countDeserializer = Serdes.Long().deserializer();
+    private long wallClock = Workload.START;
+
+    KafkaStreamsEngine(Materialized.StoreType storeType, boolean onWindowClose) {
+        StreamsBuilder builder = new StreamsBuilder();
+        TimeWindowedKStream<String, String> windowed = builder.stream(Topics.INPUT, Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
+                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(WINDOW_MS), Duration.ofMillis(Workload.MAX_DELAY_MS)));
+        if (onWindowClose) {
+            windowed = windowed.emitStrategy(EmitStrategy.onWindowClose());
+        }
+        windowed.count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE).withStoreType(storeType))
+                .toStream()
+                .to(Topics.OUTPUT, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, WINDOW_MS), Serdes.Long()));
+        try {
+            stateDir = Files.createTempDirectory("ks-bench-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        driver = new TopologyTestDriver(builder.build(), props, Instant.ofEpochMilli(Workload.START));
+        input = driver.createInputTopic(Topics.INPUT, Serdes.String().serializer(), Serdes.String().serializer());
+        results = driver.createOutputTopic(Topics.OUTPUT, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        changelog = driver.createOutputTopic(APPLICATION_ID + "-" + STORE + "-changelog", new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+
+    @Override
+    public void pipe(String key, long eventTime, long arrivalTime) {
+        if (arrivalTime - wallClock >= WALL_CLOCK_STEP_MS) {
+            long target = arrivalTime - (arrivalTime - wallClock) % WALL_CLOCK_STEP_MS;
+            driver.advanceWallClockTime(Duration.ofMillis(target - wallClock));
+            wallClock = target;
+        }
+        input.pipeInput(key, Workload.VALUE, eventTime);
+    }
+
+    @Override
+    public void drain(OutputTally tally) {
+        List<TestRecord<byte[], byte[]>> read = results.readRecordsToList();
+        if (tally.decodes()) {
+            for (TestRecord<byte[], byte[]> r : read) {
+                Windowed<String> windowed = keyDeserializer.deserialize(Topics.OUTPUT, r.key());
+                tally.result(windowed.key(), windowed.window().start(), countDeserializer.deserialize(Topics.OUTPUT, r.value()));
+            }
+        } else {
+            tally.results(read.size());
+        }
+        tally.changelogRecords(changelog.readRecordsToList().size());
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.close();
+        } finally {
+            deleteRecursively(stateDir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
