@@ -94,20 +94,23 @@ public final class TestDriver implements AutoCloseable {
             for (SubtopologySpec sub : this.topology.subtopologies()) {
                 int partitions = taskCounts.get(sub.id());
                 for (String topic : sub.sourceTopics(app)) {
-                    topics.put(topic, new TopicLog(topic, partitions));
+                    // An input (or repartition topic) the topology does not also write to a reader cannot be
+                    // read: keep its offsets only; repartitioned records reach their task through the queue.
+                    topics.put(topic, writtenTopics.contains(topic) ? writtenLog(topic, partitions)
+                            : TopicLog.offsetsOnly(topic, partitions));
                 }
                 sub.sources().forEach(source -> subtopologyOfSource.put(source.topic(app), sub));
                 for (String store : sub.stores()) {
                     StoreSpec spec = this.topology.stores().get(store);
                     if (spec.logged()) {
                         String changelog = spec.changelogTopic(app);
-                        topics.put(changelog, new TopicLog(changelog, partitions));
+                        topics.put(changelog, writtenLog(changelog, partitions));
                         writtenTopics.add(changelog);
                     }
                 }
             }
             for (String topic : this.topology.outputTopics()) {
-                topics.computeIfAbsent(topic, t -> new TopicLog(t, config.partitions(t)));
+                topics.computeIfAbsent(topic, t -> writtenLog(t, config.partitions(t)));
             }
             for (SubtopologySpec sub : this.topology.subtopologies()) {
                 Map<String, Integer> upstream = new HashMap<>();
@@ -126,6 +129,10 @@ public final class TestDriver implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    private TopicLog writtenLog(String topic, int partitions) {
+        return config.keepReadRecords() ? TopicLog.keepingAll(topic, partitions) : TopicLog.keepingUnread(topic, partitions);
     }
 
     private static Path tempDir() {

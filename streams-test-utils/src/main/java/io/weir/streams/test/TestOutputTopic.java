@@ -11,40 +11,39 @@ import java.util.stream.Collectors;
 /**
  * Reads one topic a {@link TestDriver}'s topology writes (a sink, a side output or a changelog), in
  * the order records were written. Each reader has its own position: reading consumes for this reader
- * only. Single-threaded, like the driver.
+ * only. A driver made with {@link TestDriverConfig#withKeepReadRecords withKeepReadRecords(false)}
+ * forgets the records every reader of the topic has read. Single-threaded, like the driver.
  */
 public final class TestOutputTopic<K, V> {
 
     private final TopicLog log;
+    private final TopicLog.Reader reader;
     private final Deserializer<K> keyDeserializer;
     private final Deserializer<V> valueDeserializer;
-    private int position;
 
     TestOutputTopic(TopicLog log, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
         this.log = log;
+        this.reader = log.newReader();
         this.keyDeserializer = keyDeserializer;
         this.valueDeserializer = valueDeserializer;
     }
 
     /** Every record not read yet, then marks them read. */
     public List<OutputRecord<K, V>> readAll() {
-        List<TopicLog.Entry> entries = log.entries();
-        List<OutputRecord<K, V>> out = new ArrayList<>(entries.size() - position);
-        while (position < entries.size()) {
-            out.add(decode(entries.get(position), position));
-            position++;
+        List<OutputRecord<K, V>> out = new ArrayList<>(reader.remaining());
+        while (reader.hasNext()) {
+            out.add(readOne());
         }
         return out;
     }
 
     /** The next record; fails if there is none. */
     public OutputRecord<K, V> readOne() {
-        List<TopicLog.Entry> entries = log.entries();
-        if (position >= entries.size()) {
+        if (!reader.hasNext()) {
             throw new IllegalStateException("No unread record on topic '" + log.name() + "'");
         }
-        OutputRecord<K, V> record = decode(entries.get(position), position);
-        position++;
+        OutputRecord<K, V> record = decode(reader.peek(), reader.position());
+        reader.advance();
         return record;
     }
 
@@ -61,15 +60,15 @@ public final class TestOutputTopic<K, V> {
     }
 
     public boolean isEmpty() {
-        return position >= log.entries().size();
+        return !reader.hasNext();
     }
 
     /** How many records are unread. */
     public int size() {
-        return log.entries().size() - position;
+        return reader.remaining();
     }
 
-    private OutputRecord<K, V> decode(TopicLog.Entry e, int index) {
+    private OutputRecord<K, V> decode(TopicLog.Entry e, long index) {
         K key;
         V value;
         try {
