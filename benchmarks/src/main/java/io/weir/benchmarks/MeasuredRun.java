@@ -1,5 +1,7 @@
 package io.weir.benchmarks;
 
+import java.lang.management.ManagementFactory;
+
 /**
  * Runs one variant in this JVM: a warm-up run on a fresh driver (so the JIT has compiled the hot
  * paths), then the measured run on another fresh driver, fed the whole workload. Output is drained
@@ -24,19 +26,26 @@ final class MeasuredRun {
         OutputTally tally = OutputTally.counting();
         try (Engine engine = spec.variant().open()) {
             double seconds;
+            double cpuSeconds;
             long peakUsed;
             long peakAfterGc;
             try (HeapMonitor monitor = new HeapMonitor()) {
+                long cpuStart = processCpuNanos();
                 long start = System.nanoTime();
                 pipe(engine, workload, records, tally);
                 seconds = (System.nanoTime() - start) / 1e9;
+                cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
                 peakUsed = monitor.peakUsedBytes();
                 peakAfterGc = monitor.peakAfterGcBytes();
             }
             long liveEnd = HeapMonitor.liveBytes();
-            return new RunResult(spec, records, seconds, baseline, peakUsed, peakAfterGc, liveEnd, tally.results(),
+            return new RunResult(spec, records, seconds, cpuSeconds, baseline, peakUsed, peakAfterGc, liveEnd, tally.results(),
                     tally.changelogRecords());
         }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** Pipes the first {@code n} records of {@code workload}, draining into {@code tally} as it goes and at the end. */

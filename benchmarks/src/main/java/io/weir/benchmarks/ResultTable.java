@@ -12,7 +12,7 @@ import java.util.function.Predicate;
 final class ResultTable {
 
     private static final double MIB = 1024.0 * 1024.0;
-    private static final String ROW = "%-20s %-13s %9s %13s %11s %12s %9s %11s %10s %9s %10s %10s%n";
+    private static final String ROW = "%-19s %-13s %9s %10s %6s %6s %11s %12s %8s %8s %11s %7s %10s %10s%n";
 
     private ResultTable() {
     }
@@ -24,18 +24,22 @@ final class ResultTable {
                 + "(%s, Java %s, %d cores)%n%n", options.records(), Workload.OUT_OF_ORDER_FRACTION * 100,
                 Workload.MAX_DELAY_MS / 1000, options.warmup(), WindowedCountBenchmark.CHILD_HEAP,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors()));
-        out.append(String.format(Locale.ROOT, ROW, "variant", "emits", "keys", "records/s", "x KS close", "x KS update",
+        out.append(String.format(Locale.ROOT, ROW, "variant", "emits", "keys", "records/s", "wall s", "CPU s", "x KS close", "x KS update",
                 "base MB", "peak MB", "peak GC MB", "end MB", "results", "changelog"));
         for (RunResult r : results) {
             out.append(String.format(Locale.ROOT, ROW, r.spec().variant().id(), r.spec().variant().emits(),
                     String.format(Locale.ROOT, "%,d", r.spec().keys()),
                     String.format(Locale.ROOT, "%,.0f", r.recordsPerSecond()),
+                    String.format(Locale.ROOT, "%.1f", r.seconds()),
+                    String.format(Locale.ROOT, "%.1f", r.cpuSeconds()),
                     ratio(r, results, Variant::isKafkaStreamsOnWindowClose),
                     ratio(r, results, Variant::isKafkaStreamsEveryUpdate),
                     mib(r.baselineBytes()), mib(r.peakUsedBytes()), mib(r.peakAfterGcBytes()), mib(r.liveEndBytes()),
                     String.format(Locale.ROOT, "%,d", r.results()), String.format(Locale.ROOT, "%,d", r.changelogRecords())));
         }
         out.append(String.format(Locale.ROOT, "%n"
+                + "wall s: the measured run (records/s = records / wall s); CPU s: CPU time the JVM used meanwhile, all "
+                + "threads (GC, JIT, RocksDB's own).%n"
                 + "base MB: heap after a full GC before the measured run (the input arrays, the JVM); every heap figure "
                 + "includes it.%n"
                 + "peak MB: heap used, sampled every 50 ms (garbage included); peak GC MB: the most left after any "
