@@ -41,6 +41,27 @@ class RocksDbBytesStoreTest {
     }
 
     @Test
+    void getReadsFromTheMemtablesAndFromDiskAlike() {
+        try (RocksDbBytesStore store = RocksDbBytesStore.open("s", dir)) {
+            store.write(new StoreBatch().put(b("on-disk"), b("v1")).put(b("empty-on-disk"), new byte[0])
+                    .put(b("deleted-on-disk"), b("v2")).put(b("range-deleted-on-disk"), b("v3")));
+            store.flush();
+        }
+        try (RocksDbBytesStore store = RocksDbBytesStore.open("s", dir)) {
+            store.write(new StoreBatch().put(b("in-memtable"), b("v4")).put(b("empty-in-memtable"), new byte[0])
+                    .delete(b("deleted-on-disk")).deleteRange(b("range-deleted-on-disk"), b("range-deleted-on-disk0")));
+
+            assertArrayEquals(b("v1"), store.get(b("on-disk")));
+            assertArrayEquals(new byte[0], store.get(b("empty-on-disk")));
+            assertArrayEquals(b("v4"), store.get(b("in-memtable")));
+            assertArrayEquals(new byte[0], store.get(b("empty-in-memtable")));
+            assertNull(store.get(b("deleted-on-disk")));
+            assertNull(store.get(b("range-deleted-on-disk")));
+            assertNull(store.get(b("never-written")));
+        }
+    }
+
+    @Test
     void aCrashKeepsFlushedBatchesWithTheirMetadataAndLosesLaterOnesWithTheirs() throws Exception {
         Path storeDir = crashAfter(CrashingWriter.Mode.FLUSH_THEN_WRITE);
 
