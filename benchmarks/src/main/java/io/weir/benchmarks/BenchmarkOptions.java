@@ -16,7 +16,7 @@ import java.util.List;
  *   --child           print the results as lines for a parent JVM, not as a table (used when forking)
  * </pre>
  */
-record BenchmarkOptions(int records, int keys, List<RunSpec> runs, int warmup, boolean inProcess, boolean child) {
+record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inProcess, boolean child) {
 
     static final String USAGE = "options: --records N (2000000)  --keys N (10000)  --variants all|ID[@KEYS],... (all)  "
             + "--warmup N (200000)  --in-process\nvariants: "
@@ -50,7 +50,7 @@ record BenchmarkOptions(int records, int keys, List<RunSpec> runs, int warmup, b
                 runs.add(RunSpec.parse(v.trim(), keys));
             }
         }
-        return new BenchmarkOptions(records, keys, List.copyOf(runs), warmup, inProcess || child, child);
+        return new BenchmarkOptions(records, List.copyOf(runs), warmup, inProcess || child, child);
     }
 
     /** The arguments that make a forked JVM run {@code run} with these settings. */

@@ -8,25 +8,21 @@ import java.util.stream.Collectors;
 
 /** An engine, a store type and what the engine emits: one row of the benchmark's table. */
 enum Variant {
-    WEIR_ROCKSDB("weir-rocksdb", Library.WEIR, Store.ROCKSDB, "on-time pane"),
-    WEIR_IN_MEMORY("weir-inmemory", Library.WEIR, Store.IN_MEMORY, "on-time pane"),
-    KS_ROCKSDB_CLOSE("ks-rocksdb-close", Library.KAFKA_STREAMS, Store.ROCKSDB, "onWindowClose"),
-    KS_ROCKSDB_UPDATE("ks-rocksdb-update", Library.KAFKA_STREAMS, Store.ROCKSDB, "every update"),
-    KS_IN_MEMORY_CLOSE("ks-inmemory-close", Library.KAFKA_STREAMS, Store.IN_MEMORY, "onWindowClose"),
-    KS_IN_MEMORY_UPDATE("ks-inmemory-update", Library.KAFKA_STREAMS, Store.IN_MEMORY, "every update");
-
-    enum Library { WEIR, KAFKA_STREAMS }
+    WEIR_ROCKSDB("weir-rocksdb", Store.ROCKSDB, "on-time pane"),
+    WEIR_IN_MEMORY("weir-inmemory", Store.IN_MEMORY, "on-time pane"),
+    KS_ROCKSDB_CLOSE("ks-rocksdb-close", Store.ROCKSDB, "onWindowClose"),
+    KS_ROCKSDB_UPDATE("ks-rocksdb-update", Store.ROCKSDB, "every update"),
+    KS_IN_MEMORY_CLOSE("ks-inmemory-close", Store.IN_MEMORY, "onWindowClose"),
+    KS_IN_MEMORY_UPDATE("ks-inmemory-update", Store.IN_MEMORY, "every update");
 
     enum Store { ROCKSDB, IN_MEMORY }
 
     private final String id;
-    private final Library library;
     private final Store store;
     private final String emits;
 
-    Variant(String id, Library library, Store store, String emits) {
+    Variant(String id, Store store, String emits) {
         this.id = id;
-        this.library = library;
         this.store = store;
         this.emits = emits;
     }
@@ -34,10 +30,6 @@ enum Variant {
     /** The name on the command line. */
     String id() {
         return id;
-    }
-
-    Library library() {
-        return library;
     }
 
     Store store() {

@@ -61,10 +61,6 @@ final class Workload {
         return eventTimes.length;
     }
 
-    int keys() {
-        return keyNames.length;
-    }
-
     String key(int i) {
         return keyNames[keyOf[i]];
     }
