@@ -287,6 +287,14 @@ final class StreamThread extends Thread {
             }
             Set<TaskId> assigned = assignor.assignedTasks();
             Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
+            // Start exactly where the event time we restore was committed: the consumer would otherwise
+            // fetch the committed offsets again, and a commit landing in between would pair one
+            // commit's offsets with another's event time.
+            committed.forEach((tp, offset) -> {
+                if (offset != null) {
+                    consumer.seek(tp, offset);
+                }
+            });
             for (TaskId id : assigned) {
                 tasks.put(id, createTask(id, committed));
             }
