@@ -61,8 +61,9 @@ public final class StreamsConfig extends AbstractConfig {
             .define(COMMIT_INTERVAL_MS, Type.LONG, null, Importance.MEDIUM,
                     "How often a thread commits (ms). Default 100 under exactly_once (output becomes visible at commit), "
                             + "30000 under at_least_once.")
-            .define(STATE_DIR, Type.STRING, Path.of(System.getProperty("java.io.tmpdir"), "weir").toString(), Importance.MEDIUM,
-                    "Where RocksDB stores live: <state.dir>/<application.id>/<task>/<store>.")
+            .define(STATE_DIR, Type.STRING, null, Importance.MEDIUM,
+                    "Where RocksDB stores live: <state.dir>/<application.id>/<task>/<store>. Default: "
+                            + "<java.io.tmpdir>/weir.")
             .define(REPLICATION_FACTOR, Type.SHORT, (short) -1, Importance.MEDIUM,
                     "Replication factor of the internal topics Weir creates; -1 uses the broker's default.")
             .define(CACHE_MAX_BYTES_PER_TASK, Type.LONG, 10L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.LOW,
@@ -109,7 +110,8 @@ public final class StreamsConfig extends AbstractConfig {
     }
 
     public Path stateDir() {
-        return Path.of(getString(STATE_DIR));
+        String configured = getString(STATE_DIR);
+        return configured != null ? Path.of(configured) : Path.of(System.getProperty("java.io.tmpdir"), "weir");
     }
 
     public short replicationFactor() {
