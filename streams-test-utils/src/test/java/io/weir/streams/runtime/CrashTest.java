@@ -3,15 +3,11 @@ package io.weir.streams.runtime;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Windowed;
-import io.weir.streams.serde.Serdes;
-import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -27,7 +23,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -118,7 +113,7 @@ class CrashTest {
                     }
                 }
                 for (int p = 0; p < PARTITIONS; p++) {
-                    producer.send(new ProducerRecord<>("crash-in", p, 10_000_000L, "zz-flush", "v"));
+                    producer.send(new ProducerRecord<>("crash-in", p, 10_000_000L, CommittedPanes.FLUSH_KEY, "v"));
                 }
             }
         });
@@ -149,7 +144,7 @@ class CrashTest {
                 p.destroyForcibly().waitFor();
             }
         }
-        Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes = readCommitted(broker, "crash-out");
+        Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes = CommittedPanes.read(broker, "crash-out");
         Map<String, Long> finals = new TreeMap<>();
         panes.forEach((k, list) -> {
             assertEquals(1, list.size(), "one pane for " + k + " despite " + KILLS + " kills: " + list);
@@ -160,26 +155,4 @@ class CrashTest {
         assertTrue(expected.size() > 1_000, "the run covered many windows: " + expected.size());
     }
 
-    private static Map<String, List<ConsumerRecord<Windowed<String>, Long>>> readCommitted(KafkaBroker broker, String topic) {
-        Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes = new TreeMap<>();
-        try (KafkaConsumer<Windowed<String>, Long> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000),
-                WindowedSerdes.string().deserializer(), Serdes.Long().deserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                for (ConsumerRecord<Windowed<String>, Long> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (!r.key().key().equals("zz-flush")) {
-                        panes.computeIfAbsent(r.key().key() + "@" + r.key().window().start(), k -> new ArrayList<>()).add(r);
-                    }
-                }
-            }
-        }
-        return panes;
-    }
 }

@@ -3,19 +3,13 @@ package io.weir.streams.runtime;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.dsl.Windowed;
-import io.weir.streams.serde.Serdes;
-import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RuntimeIntegrationTest {
 
     private static final int PARTITIONS = 3;
-    private static final String FLUSH_KEY = "zz-flush";
 
     /** Produces {@code count} records over 10 keys, event times spread evenly over {@code [fromMs, fromMs + spanMs)}. */
     private static Map<String, Long> produce(KafkaBroker broker, String topic, int count, long seed, long fromMs, long spanMs) {
@@ -62,32 +54,9 @@ class RuntimeIntegrationTest {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
             for (int p = 0; p < PARTITIONS; p++) {
-                producer.send(new ProducerRecord<>(topic, p, t, FLUSH_KEY, "v"));
+                producer.send(new ProducerRecord<>(topic, p, t, CommittedPanes.FLUSH_KEY, "v"));
             }
         }
-    }
-
-    /** Every committed result on {@code topic}: (key@windowStart) -> panes in order. */
-    private static Map<String, List<ConsumerRecord<Windowed<String>, Long>>> readCommitted(KafkaBroker broker, String topic) {
-        Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes = new TreeMap<>();
-        try (KafkaConsumer<Windowed<String>, Long> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                WindowedSerdes.string().deserializer(), Serdes.Long().deserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                for (ConsumerRecord<Windowed<String>, Long> r : consumer.poll(Duration.ofMillis(200))) {
-                    Window w = r.key().window();
-                    panes.computeIfAbsent(r.key().key() + "@" + w.start(), k -> new ArrayList<>()).add(r);
-                }
-            }
-        }
-        panes.keySet().removeIf(k -> k.startsWith(FLUSH_KEY));
-        return panes;
     }
 
     private static Map<String, Long> finalCounts(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes) {
@@ -116,8 +85,8 @@ class RuntimeIntegrationTest {
                     && b.state() == WeirStreams.State.RUNNING);
             flush(broker, "e2e-in", 1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(readCommitted(broker, "e2e-out"))));
-            assertOneOnTimePaneEach(readCommitted(broker, "e2e-out"));
+                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "e2e-out"))));
+            assertOneOnTimePaneEach(CommittedPanes.read(broker, "e2e-out"));
             long consumedA = a.metrics().getOrDefault("source:e2e-in/records-consumed", 0L);
             long consumedB = b.metrics().getOrDefault("source:e2e-in/records-consumed", 0L);
             assertEquals(3_000 + PARTITIONS, consumedA + consumedB, "every record processed once");
@@ -149,8 +118,8 @@ class RuntimeIntegrationTest {
             b.start();
             flush(broker, "restart-in", 1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(readCommitted(broker, "restart-out"))));
-            assertOneOnTimePaneEach(readCommitted(broker, "restart-out"));
+                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "restart-out"))));
+            assertOneOnTimePaneEach(CommittedPanes.read(broker, "restart-out"));
             assertEquals(1L, b.metrics().get("counts/late-records-dropped"), "judged late with the restored event time");
         }
     }

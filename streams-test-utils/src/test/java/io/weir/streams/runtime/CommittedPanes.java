@@ -1,0 +1,50 @@
+package io.weir.streams.runtime;
+
+import io.weir.streams.dsl.Windowed;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.test.kafka.KafkaBroker;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Reads a windowed-count output topic as a read_committed consumer would see it, to its end. */
+final class CommittedPanes {
+
+    /** The key of the records tests send to close every window. */
+    static final String FLUSH_KEY = "zz-flush";
+
+    private CommittedPanes() {
+    }
+
+    /** Every committed pane, by {@code key@windowStart}, in offset order; flush keys left out. */
+    static Map<String, List<ConsumerRecord<Windowed<String>, Long>>> read(KafkaBroker broker, String topic) {
+        Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes = new TreeMap<>();
+        try (KafkaConsumer<Windowed<String>, Long> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000),
+                WindowedSerdes.string().deserializer(), Serdes.Long().deserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                for (ConsumerRecord<Windowed<String>, Long> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (!r.key().key().equals(FLUSH_KEY)) {
+                        panes.computeIfAbsent(r.key().key() + "@" + r.key().window().start(), k -> new ArrayList<>()).add(r);
+                    }
+                }
+            }
+        }
+        return panes;
+    }
+}
