@@ -32,6 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RuntimeIntegrationTest {
 
     private static final int PARTITIONS = 3;
+    /**
+     * Event times in the recent past, ending before now: the broker deletes records by timestamp
+     * (retention.ms), so 1970 would vanish mid-test, and rejects timestamps too far in the future.
+     */
+    private static final long BASE_TIME = BaseTime.recentPast();
 
     /** Produces {@code count} records over 10 keys, event times spread evenly over {@code [fromMs, fromMs + spanMs)}. */
     private static Map<String, Long> produce(KafkaBroker broker, String topic, int count, long seed, long fromMs, long spanMs) {
@@ -41,7 +46,7 @@ class RuntimeIntegrationTest {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < count; i++) {
                 String key = "k" + random.nextInt(10);
-                long t = fromMs + (long) i * spanMs / count;
+                long t = BASE_TIME + fromMs + (long) i * spanMs / count;
                 producer.send(new ProducerRecord<>(topic, null, t, key, "v"));
                 expected.merge(key + "@" + (t - t % WindowedCountApp.WINDOW), 1L, Long::sum);
             }
@@ -54,7 +59,7 @@ class RuntimeIntegrationTest {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
             for (int p = 0; p < PARTITIONS; p++) {
-                producer.send(new ProducerRecord<>(topic, p, t, CommittedPanes.FLUSH_KEY, "v"));
+                producer.send(new ProducerRecord<>(topic, p, BASE_TIME + t, CommittedPanes.FLUSH_KEY, "v"));
             }
         }
     }
@@ -109,7 +114,7 @@ class RuntimeIntegrationTest {
         // A record for a window the first instance closed: late, if event time survived the restart.
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>("restart-in", 0, 1_000L, "k0", "late"));
+            producer.send(new ProducerRecord<>("restart-in", 0, BASE_TIME + 1_000L, "k0", "late"));
         }
         // The rest of the minute: the window [50 s, 60 s) gets records before and after the restart.
         produce(broker, "restart-in", 1_000, 3, 55_000, 55_000).forEach((k, v) -> expected.merge(k, v, Long::sum));

@@ -102,7 +102,9 @@ public final class InternalTopicManager implements AutoCloseable {
             for (SourceSpec source : sub.sources()) {
                 if (source.repartition()) {
                     wanted.put(source.topic(app), new NewTopic(source.topic(app), Optional.of(partitions), replication)
-                            .configs(Map.of("cleanup.policy", "delete")));
+                            // Records carry event times, which may be far in the past (a replay): time-based
+                            // retention would delete them unread. Purging read records is not built yet.
+                            .configs(Map.of("cleanup.policy", "delete", "retention.ms", "-1")));
                 }
             }
         }
