@@ -177,11 +177,28 @@ public final class WeirStreams implements AutoCloseable {
         if (before != State.ERROR) {
             transition(State.PENDING_SHUTDOWN);
         }
+        long deadline = System.nanoTime() + timeout.toNanos();
         StreamThreads t;
+        Thread start;
+        synchronized (this) {
+            t = threads;
+            start = starter;
+        }
+        boolean stopped = true;
+        if (start != null && start != Thread.currentThread()) {
+            // Still preparing topics (e.g. waiting for an unreachable Kafka): stop waiting.
+            start.interrupt();
+            try {
+                start.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stopped = !start.isAlive();
+        }
         synchronized (this) {
             t = threads;
         }
-        boolean stopped = t == null || t.stopAll(timeout);
+        stopped &= t == null || t.stopAll(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         if (before != State.ERROR) {
             transition(State.NOT_RUNNING);
         }

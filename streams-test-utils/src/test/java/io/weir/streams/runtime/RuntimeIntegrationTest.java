@@ -138,4 +138,20 @@ class RuntimeIntegrationTest {
             assertTrue(app.error().getMessage().contains("'no-such-topic' does not exist"), app.error().getMessage());
         }
     }
+
+    @Test
+    void anUnreachableBrokerAtStartIsRetriedUntilCloseWithoutFailing(@TempDir Path dir) {
+        String nobody = "127.0.0.1:" + io.weir.streams.internals.testkit.FreePorts.pick();
+        WeirStreams app = new WeirStreams(WindowedCountApp.topology("in", "out"), Map.of(
+                StreamsConfig.APPLICATION_ID, "unreachable", StreamsConfig.BOOTSTRAP_SERVERS, nobody,
+                StreamsConfig.STATE_DIR, dir.toString(), "admin.default.api.timeout.ms", 2_000,
+                "admin.request.timeout.ms", 1_000));
+        app.start();
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10))
+                .until(() -> app.state() == WeirStreams.State.REBALANCING && app.error() == null);
+        assertTrue(app.close(Duration.ofSeconds(20)), "close stops the retrying start");
+        assertEquals(WeirStreams.State.NOT_RUNNING, app.state());
+        assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals("weir-unreachable-start")),
+                "no thread left behind");
+    }
 }
