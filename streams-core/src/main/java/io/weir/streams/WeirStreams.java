@@ -178,10 +178,8 @@ public final class WeirStreams implements AutoCloseable {
             transition(State.PENDING_SHUTDOWN);
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        StreamThreads t;
         Thread start;
         synchronized (this) {
-            t = threads;
             start = starter;
         }
         boolean stopped = true;
@@ -195,6 +193,8 @@ public final class WeirStreams implements AutoCloseable {
             }
             stopped = !start.isAlive();
         }
+        StreamThreads t;
+        // Read after the start thread ended: it may have created the threads meanwhile.
         synchronized (this) {
             t = threads;
         }

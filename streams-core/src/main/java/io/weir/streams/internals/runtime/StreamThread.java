@@ -234,9 +234,11 @@ final class StreamThread extends Thread {
         Map<TaskId, List<TaskStores.StoreFlush>> prepared = new TreeMap<>();
         tasks.forEach((id, task) -> prepared.put(id, task.prepareCommit()));
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<TaskId, Map<TopicPartition, String>> times = new HashMap<>();
         consumed.forEach((tp, next) -> {
-            StreamTask task = tasks.get(taskOfPartition.get(tp));
-            offsets.put(tp, new OffsetAndMetadata(next, task.committedTime().get(tp)));
+            TaskId id = taskOfPartition.get(tp);
+            String time = times.computeIfAbsent(id, t -> tasks.get(t).committedTime()).get(tp);
+            offsets.put(tp, new OffsetAndMetadata(next, time));
         });
         if (exactlyOnce) {
             ensureTransaction();
