@@ -1,5 +1,6 @@
 package io.weir.streams.runtime;
 
+import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
@@ -14,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Reads a windowed-count output topic as a read_committed consumer would see it, to its end. */
 final class CommittedPanes {
@@ -46,5 +49,20 @@ final class CommittedPanes {
             }
         }
         return panes;
+    }
+
+    /** The last pane's value per {@code key@windowStart}. */
+    static Map<String, Long> finalCounts(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes) {
+        Map<String, Long> out = new TreeMap<>();
+        panes.forEach((k, list) -> out.put(k, list.get(list.size() - 1).value()));
+        return out;
+    }
+
+    /** Exactly-once output of an on-time-only count: one ON_TIME pane per window, no repeat. */
+    static void assertOneOnTimePaneEach(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes) {
+        panes.forEach((k, list) -> {
+            assertEquals(1, list.size(), "exactly one pane for " + k + ": " + list);
+            assertEquals(PaneInfo.Timing.ON_TIME, PaneInfo.from(list.get(0).headers()).orElseThrow().timing());
+        });
     }
 }

@@ -1,21 +1,13 @@
 package io.weir.streams.runtime;
 
 import io.weir.streams.StreamsConfig;
-import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,15 +15,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -51,61 +42,24 @@ class CrashTest {
     private static final int PARTITIONS = 3;
     private static final int RECORDS = 200_000;
     private static final int KILLS = 5;
+    /** The stream is released to the producer in KILLS + 1 segments; kill k lands inside segment k. */
+    private static final int SEGMENT = RECORDS / (KILLS + 1);
     /**
      * Event times in the recent past, ending before now: the broker deletes records by timestamp
      * (retention.ms), so 1970 would vanish mid-test, and rejects timestamps too far in the future.
      */
     private static final long BASE_TIME = BaseTime.recentPast();
 
-    private static Process launch(KafkaBroker broker, String app, String in, String out, Path state, String guarantee)
-            throws IOException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), CrashTestApp.class.getName(),
-                broker.bootstrapServers(), app, in, out, state.toString(), guarantee)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(state)))
-                .start();
-        return p;
-    }
-
-    /** Child logs go under target/ (build output), kept for a failing run's post-mortem. */
-    private static java.io.File logFile(Path state) throws IOException {
-        Path dir = Path.of("target", "crash-test-logs");
-        java.nio.file.Files.createDirectories(dir);
-        return dir.resolve(state.getFileName() + ".log").toFile();
-    }
-
-    /** Appends a child's thread dump to its log, for the post-mortem of a stalled run. */
-    private static void threadDump(Process p, Path state) throws Exception {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        new ProcessBuilder(jcmd.toString(), Long.toString(p.pid()), "Thread.print").redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(state))).start().waitFor(30, TimeUnit.SECONDS);
-    }
-
-    /** The sum of the input partitions' end offsets: everything the instances must have committed. */
-    private static long inputEnd(KafkaBroker broker, String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(topic, p));
-            }
-            return c.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
-        }
-    }
-
-    private static long committed(Admin admin, String group) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-        return offsets.values().stream().filter(java.util.Objects::nonNull).mapToLong(OffsetAndMetadata::offset).sum();
-    }
-
     /** What a run produced: the committed panes by key@window, and the true counts. */
     private record Outcome(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes, Map<String, Long> expected) {
     }
 
-    /** Produces the stream while killing instances at random moments; returns once all input is committed. */
+    /**
+     * Produces the stream while killing instances at random moments; returns once all input is
+     * committed. The stream is released to the producer segment by segment, and each kill comes when
+     * a random 20–80% of the current segment is produced, so every kill lands mid-stream with more
+     * input to come, at any moment between two commits.
+     */
     private static Outcome run(KafkaBroker broker, String guarantee, Path dirA, Path dirB) throws Exception {
         String app = "crash-" + guarantee;
         String in = app + "-in";
@@ -115,16 +69,18 @@ class CrashTest {
         Map<String, Long> expected = new TreeMap<>();
         AtomicLong produced = new AtomicLong();
         AtomicLong failedSends = new AtomicLong();
-        Process[] instances = {launch(broker, app, in, out, dirA, guarantee),
-                launch(broker, app, in, out, dirB, guarantee)};
+        ChildInstance[] instances = {ChildInstance.launch(broker, app, in, out, dirA, guarantee),
+                ChildInstance.launch(broker, app, in, out, dirB, guarantee)};
         Path[] dirs = {dirA, dirB};
         Random random = new Random(42);
+        Semaphore released = new Semaphore(0);
         CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> {
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                     ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new StringSerializer())) {
                 Random keys = new Random(7);
                 for (int i = 0; i < RECORDS; i++) {
+                    released.acquireUninterruptibly();
                     String key = "k" + keys.nextInt(20);
                     long t = BASE_TIME + i * 5L;
                     // Only what the broker acknowledged is input; a send that failed is not expected out.
@@ -148,33 +104,39 @@ class CrashTest {
                 }
             }
         });
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+        try (GroupOffsets offsets = new GroupOffsets(broker)) {
+            long committedAtKill = 0;
             for (int kill = 0; kill < KILLS; kill++) {
-                long before = committed(admin, app);
-                long step = 5_000 + random.nextInt(20_000);
-                await().atMost(Duration.ofSeconds(120)).until(() -> committed(admin, app) >= Math.min(before + step,
-                        RECORDS * 9L / 10));
+                released.release(SEGMENT);
+                // Paced by the producer, not by commits, so a kill falls anywhere between two commits;
+                // and only once the instances have committed something since the last kill.
+                long target = (long) kill * SEGMENT + SEGMENT * (20 + random.nextInt(61)) / 100;
+                long previous = committedAtKill;
+                await().atMost(Duration.ofSeconds(120)).until(() -> produced.get() >= target
+                        && offsets.committed(app) > previous);
+                committedAtKill = offsets.committed(app);
                 int victim = random.nextInt(2);
                 log.info("Kill {}: instance {} at ~{} committed input records ({} produced)", kill + 1, victim,
-                        committed(admin, app), produced.get());
-                instances[victim].destroyForcibly().waitFor();
-                instances[victim] = launch(broker, app, in, out, dirs[victim], guarantee);
+                        offsets.committed(app), produced.get());
+                instances[victim].kill();
+                instances[victim] = ChildInstance.launch(broker, app, in, out, dirs[victim], guarantee);
             }
+            released.release(RECORDS - KILLS * SEGMENT);
             producing.get(180, TimeUnit.SECONDS);
-            long inputEnd = inputEnd(broker, in);
+            long inputEnd = offsets.end(in);
             log.info("Input: {} records acknowledged, {} sends failed, log end {}", produced.get(), failedSends.get(), inputEnd);
             try {
                 await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1))
-                        .until(() -> committed(admin, app), n -> n >= inputEnd);
+                        .until(() -> offsets.committed(app), n -> n >= inputEnd);
             } catch (org.awaitility.core.ConditionTimeoutException stalled) {
-                for (int i = 0; i < instances.length; i++) {
-                    threadDump(instances[i], dirs[i]);
+                for (ChildInstance instance : instances) {
+                    instance.threadDump();
                 }
                 throw stalled;
             }
         } finally {
-            for (Process p : instances) {
-                p.destroyForcibly().waitFor();
+            for (ChildInstance instance : instances) {
+                instance.kill();
             }
         }
         return new Outcome(CommittedPanes.read(broker, out), expected);
@@ -184,13 +146,8 @@ class CrashTest {
     void killedInstancesLoseNothingAndDuplicateNothingUnderExactlyOnce(KafkaBroker broker, @TempDir Path dirA,
                                                                       @TempDir Path dirB) throws Exception {
         Outcome outcome = run(broker, StreamsConfig.EXACTLY_ONCE, dirA, dirB);
-        Map<String, Long> finals = new TreeMap<>();
-        outcome.panes().forEach((k, list) -> {
-            assertEquals(1, list.size(), "one pane for " + k + " despite " + KILLS + " kills: " + list);
-            assertEquals(PaneInfo.Timing.ON_TIME, PaneInfo.from(list.get(0).headers()).orElseThrow().timing());
-            finals.put(k, list.get(0).value());
-        });
-        assertEquals(outcome.expected(), finals, "every window's count exact");
+        CommittedPanes.assertOneOnTimePaneEach(outcome.panes());
+        assertEquals(outcome.expected(), CommittedPanes.finalCounts(outcome.panes()), "every window's count exact");
         assertTrue(outcome.expected().size() > 1_000, "the run covered many windows: " + outcome.expected().size());
     }
 
@@ -202,8 +159,7 @@ class CrashTest {
     @Test
     void atLeastOnceLosesNothingButMayRepeat(KafkaBroker broker, @TempDir Path dirA, @TempDir Path dirB) throws Exception {
         Outcome outcome = run(broker, StreamsConfig.AT_LEAST_ONCE, dirA, dirB);
-        Map<String, Long> last = new TreeMap<>();
-        outcome.panes().forEach((k, list) -> last.put(k, list.get(list.size() - 1).value()));
+        Map<String, Long> last = CommittedPanes.finalCounts(outcome.panes());
         assertEquals(outcome.expected().keySet(), last.keySet(), "every window has a result");
         long repeatedPanes = outcome.panes().values().stream().filter(list -> list.size() > 1).count();
         long overCounted = outcome.expected().entrySet().stream().filter(e -> last.get(e.getKey()) > e.getValue()).count();

@@ -2,15 +2,8 @@ package io.weir.streams.runtime;
 
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirStreams;
-import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,11 +11,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.TreeMap;
 
+import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
+import static io.weir.streams.runtime.CommittedPanes.finalCounts;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,63 +24,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RuntimeIntegrationTest {
 
     private static final int PARTITIONS = 3;
-    /**
-     * Event times in the recent past, ending before now: the broker deletes records by timestamp
-     * (retention.ms), so 1970 would vanish mid-test, and rejects timestamps too far in the future.
-     */
-    private static final long BASE_TIME = BaseTime.recentPast();
-
-    /** Produces {@code count} records over 10 keys, event times spread evenly over {@code [fromMs, fromMs + spanMs)}. */
-    private static Map<String, Long> produce(KafkaBroker broker, String topic, int count, long seed, long fromMs, long spanMs) {
-        Map<String, Long> expected = new TreeMap<>();
-        Random random = new Random(seed);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                String key = "k" + random.nextInt(10);
-                long t = BASE_TIME + fromMs + (long) i * spanMs / count;
-                producer.send(new ProducerRecord<>(topic, null, t, key, "v"));
-                expected.merge(key + "@" + (t - t % WindowedCountApp.WINDOW), 1L, Long::sum);
-            }
-            producer.flush();
-        }
-        return expected;
-    }
-
-    private static void flush(KafkaBroker broker, String topic, long t) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
-            for (int p = 0; p < PARTITIONS; p++) {
-                producer.send(new ProducerRecord<>(topic, p, BASE_TIME + t, CommittedPanes.FLUSH_KEY, "v"));
-            }
-        }
-    }
-
-    private static Map<String, Long> finalCounts(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes) {
-        Map<String, Long> out = new TreeMap<>();
-        panes.forEach((k, list) -> out.put(k, list.get(list.size() - 1).value()));
-        return out;
-    }
-
-    private static void assertOneOnTimePaneEach(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes) {
-        panes.forEach((k, list) -> {
-            assertEquals(1, list.size(), "exactly one pane for " + k + ": " + list);
-            assertEquals(PaneInfo.Timing.ON_TIME, PaneInfo.from(list.get(0).headers()).orElseThrow().timing());
-        });
-    }
 
     @Test
     void twoInstancesShareTheTasksAndTheCommittedOutputIsExact(KafkaBroker broker, @TempDir Path dirA, @TempDir Path dirB) {
         broker.createTopic("e2e-in", PARTITIONS);
         broker.createTopic("e2e-out", PARTITIONS);
-        Map<String, Long> expected = produce(broker, "e2e-in", 3_000, 1, 0, 60_000);
+        CountInput input = new CountInput(broker, "e2e-in", PARTITIONS);
+        Map<String, Long> expected = input.produce(3_000, 0, 60_000, CountInput.randomKeys(10, 1));
         try (WeirStreams a = WindowedCountApp.instance(broker, "e2e", "e2e-in", "e2e-out", dirA, StreamsConfig.EXACTLY_ONCE);
              WeirStreams b = WindowedCountApp.instance(broker, "e2e", "e2e-in", "e2e-out", dirB, StreamsConfig.EXACTLY_ONCE)) {
             a.start();
             b.start();
             await().atMost(Duration.ofSeconds(60)).until(() -> a.state() == WeirStreams.State.RUNNING
                     && b.state() == WeirStreams.State.RUNNING);
-            flush(broker, "e2e-in", 1_000_000);
+            input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
                     assertEquals(expected, finalCounts(CommittedPanes.read(broker, "e2e-out"))));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "e2e-out"));
@@ -103,7 +52,8 @@ class RuntimeIntegrationTest {
     void stateAndEventTimeSurviveARestartOnANewMachine(KafkaBroker broker, @TempDir Path first, @TempDir Path second) {
         broker.createTopic("restart-in", PARTITIONS);
         broker.createTopic("restart-out", PARTITIONS);
-        Map<String, Long> expected = new HashMap<>(produce(broker, "restart-in", 1_000, 2, 0, 55_000));
+        CountInput input = new CountInput(broker, "restart-in", PARTITIONS);
+        Map<String, Long> expected = new HashMap<>(input.produce(1_000, 0, 55_000, CountInput.randomKeys(10, 2)));
         try (WeirStreams a = WindowedCountApp.instance(broker, "restart", "restart-in", "restart-out", first,
                 StreamsConfig.EXACTLY_ONCE)) {
             a.start();
@@ -112,16 +62,13 @@ class RuntimeIntegrationTest {
             a.close(Duration.ofSeconds(30));
         }
         // A record for a window the first instance closed: late, if event time survived the restart.
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>("restart-in", 0, BASE_TIME + 1_000L, "k0", "late"));
-        }
+        input.send(0, 1_000, "k0");
         // The rest of the minute: the window [50 s, 60 s) gets records before and after the restart.
-        produce(broker, "restart-in", 1_000, 3, 55_000, 55_000).forEach((k, v) -> expected.merge(k, v, Long::sum));
+        input.produce(1_000, 55_000, 55_000, CountInput.randomKeys(10, 3)).forEach((k, v) -> expected.merge(k, v, Long::sum));
         try (WeirStreams b = WindowedCountApp.instance(broker, "restart", "restart-in", "restart-out", second,
                 StreamsConfig.EXACTLY_ONCE)) {
             b.start();
-            flush(broker, "restart-in", 1_000_000);
+            input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
                     assertEquals(expected, finalCounts(CommittedPanes.read(broker, "restart-out"))));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "restart-out"));

@@ -37,6 +37,12 @@ final class WindowedCountApp {
     }
 
     static WeirStreams instance(KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee) {
+        return instance(broker, app, in, out, stateDir, guarantee, Map.of());
+    }
+
+    /** @param extra further settings, which win over the defaults here */
+    static WeirStreams instance(KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee,
+                                Map<String, ?> extra) {
         Map<String, Object> config = new HashMap<>();
         config.put(StreamsConfig.APPLICATION_ID, app);
         config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
@@ -44,6 +50,7 @@ final class WindowedCountApp {
         config.put(StreamsConfig.PROCESSING_GUARANTEE, guarantee);
         config.put("consumer.session.timeout.ms", 10_000);
         config.put("consumer.heartbeat.interval.ms", 1_000);
+        config.putAll(extra);
         return new WeirStreams(topology(in, out), config);
     }
 }
