@@ -163,6 +163,15 @@ public final class WeirStreams implements AutoCloseable {
         return t == null ? Map.of() : t.metricsSnapshot();
     }
 
+    /** This instance's stream threads and the tasks each runs now; empty before the threads start. */
+    public List<ThreadMetadata> localThreads() {
+        StreamThreads t;
+        synchronized (this) {
+            t = threads;
+        }
+        return t == null ? List.of() : t.metadata();
+    }
+
     /**
      * Stops the instance: every thread commits what it processed, closes its tasks (state stays on
      * disk for the next start) and its clients. Waits at most {@code timeout}.

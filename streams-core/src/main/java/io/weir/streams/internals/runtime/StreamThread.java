@@ -2,6 +2,7 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.ThreadMetadata;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
@@ -36,6 +37,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * One processing thread of an instance: a consumer in the application's group (with
@@ -80,6 +82,8 @@ final class StreamThread extends Thread {
     private final Map<TopicPartition, TaskId> taskOfPartition = new HashMap<>();
     private final Map<TopicPartition, Long> consumed = new HashMap<>();
     private final Map<TaskId, TaskMetrics> metrics = new ConcurrentHashMap<>();
+    /** The running tasks, published for other threads ({@link #metadata()}). */
+    private volatile Set<String> activeTasks = Set.of();
     private final boolean exactlyOnce;
     private volatile boolean running = true;
     private boolean transactionOpen;
@@ -301,6 +305,7 @@ final class StreamThread extends Thread {
                 tasks.put(id, createTask(id, committed));
             }
             assignor.ownedTasks(tasks.keySet());
+            activeTasks = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
             log.info("Thread {} runs tasks {}", getName(), tasks.keySet());
             listener.onRunning(StreamThread.this);
         }
@@ -350,6 +355,7 @@ final class StreamThread extends Thread {
             }
         }
         tasks.clear();
+        activeTasks = Set.of();
         taskOfPartition.clear();
         consumed.clear();
     }
@@ -393,6 +399,11 @@ final class StreamThread extends Thread {
     void requestStop() {
         running = false;
         consumer.wakeup();
+    }
+
+    /** This thread's name and running tasks; callable from any thread. */
+    ThreadMetadata metadata() {
+        return new ThreadMetadata(getName(), activeTasks);
     }
 
     /** Counters of this thread's tasks, summed by node/metric. */

@@ -3,6 +3,7 @@ package io.weir.streams.internals.runtime;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.StreamsUncaughtExceptionHandler;
+import io.weir.streams.ThreadMetadata;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.topology.TopologySpec;
 
@@ -133,6 +134,13 @@ public final class StreamThreads {
             all &= !t.isAlive();
         }
         return all;
+    }
+
+    /** The current threads (a replaced thread's successor, not the failed one). */
+    public List<ThreadMetadata> metadata() {
+        synchronized (this) {
+            return threads.stream().map(StreamThread::metadata).toList();
+        }
     }
 
     public Map<String, Long> metricsSnapshot() {
