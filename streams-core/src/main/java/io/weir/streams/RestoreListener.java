@@ -4,7 +4,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Reports a task's state restoration from its changelog, before the task processes. Called on the
- * restoring stream thread: keep it quick.
+ * restoring stream thread: keep it quick. A store whose changelog holds nothing past the store's
+ * own offset (after a clean close, or a kill right after a commit) is not reported at all.
  */
 public interface RestoreListener {
 

@@ -63,12 +63,6 @@ final class StoreRestorer {
         }
         long end = consumer.endOffsets(List.of(changelog)).get(changelog);
         long from = consumer.position(changelog);
-        if (from >= end) {
-            consumer.assign(List.of());
-            return;
-        }
-        log.info("Restoring store {} from {} offsets [{}, {})", name, changelog, from, end);
-        listener.onRestoreStart(changelog, name, from, end);
         long total = 0;
         long lastProgress = System.nanoTime();
         while (consumer.position(changelog) < end) {
@@ -80,6 +74,12 @@ final class StoreRestorer {
             }
             long position = consumer.position(changelog);
             if (n > 0) {
+                // Announced with the first record, not before: the range left after a commit usually
+                // holds only that transaction's marker, which is nothing to restore.
+                if (total == 0) {
+                    log.info("Restoring store {} from {} offsets [{}, {})", name, changelog, from, end);
+                    listener.onRestoreStart(changelog, name, from, end);
+                }
                 store.write(batch.putMetadata(OFFSET_KEY, offsetBytes(position)));
                 total += n;
                 lastProgress = System.nanoTime();
@@ -89,9 +89,14 @@ final class StoreRestorer {
                         + STALL_LIMIT.toMinutes() + " minutes at offset " + position + " of " + end);
             }
         }
-        store.write(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(consumer.position(changelog))));
+        long position = consumer.position(changelog);
+        if (position != from) {
+            store.write(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
+        }
         consumer.assign(List.of());
-        log.info("Restored store {}: {} records", name, total);
-        listener.onRestoreEnd(changelog, name, total);
+        if (total > 0) {
+            log.info("Restored store {}: {} records", name, total);
+            listener.onRestoreEnd(changelog, name, total);
+        }
     }
 }

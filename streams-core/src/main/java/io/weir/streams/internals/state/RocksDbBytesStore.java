@@ -26,10 +26,12 @@ import org.slf4j.LoggerFactory;
  * A {@link BytesStore} in a RocksDB database of its own directory: data in the default column family,
  * batch metadata (such as changelog offsets) in the {@value #METADATA_COLUMN_FAMILY} column family.
  *
- * <p>Durability: writes skip the WAL, so RocksDB persists only what a memtable flush writes, and
- * flushes are atomic across both column families. What survives a crash is therefore always whole
- * batches with the metadata written with them: the changelog past the stored offsets restores the
- * rest. {@link #flush()} and a clean {@link #close()} persist everything written.
+ * <p>Durability: each batch is appended to RocksDB's write-ahead log without a sync, and flushes are
+ * atomic across both column families. A killed process therefore loses no written batch; a machine
+ * crash may lose the last ones, and recovery stops before the first damaged batch. Either way what
+ * survives is whole batches with the metadata written with them: the changelog past the stored
+ * offsets restores the rest. {@link #flush()} and a clean {@link #close()} also write the memtables
+ * to SST files.
  *
  * <p>A {@link #range} iterator reads a snapshot and holds native memory: close it promptly. Closing the
  * store closes the iterators still open (their later use throws {@link IllegalStateException}).
@@ -130,7 +132,7 @@ public final class RocksDbBytesStore implements BytesStore {
 
     /**
      * Applies the batch as one RocksDB {@link WriteBatch}; a null value in a put or in the metadata
-     * deletes that key. Not durable until the next flush (see the class comment).
+     * deletes that key. Survives a killed process once this returns (see the class comment).
      */
     @Override
     public void write(StoreBatch batch) {

@@ -8,6 +8,7 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Filter;
 import org.rocksdb.LRUCache;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -35,9 +36,11 @@ final class RocksDbOptions implements AutoCloseable {
     // fewer reads, a smaller index and better compression than the 4 KiB default.
     private static final long BLOCK_SIZE_BYTES = 16 * 1024;
 
-    // Below the 64 MiB default: many stores share a small machine, and a smaller memtable also
-    // bounds how much is replayed from the changelog after a crash.
+    // Below the 64 MiB default: many stores share a small machine.
     private static final long WRITE_BUFFER_BYTES = 16 * MIB;
+
+    // Several memtables' worth, so the WAL rarely forces small flushes.
+    private static final long MAX_TOTAL_WAL_BYTES = 64 * MIB;
 
     // One more than the default: writes go on into a third memtable while two wait to be flushed,
     // so a burst does not stall the stream thread.
@@ -74,13 +77,23 @@ final class RocksDbOptions implements AutoCloseable {
                 .setCreateIfMissing(true)
                 // The metadata column family is made on a store's first open.
                 .setCreateMissingColumnFamilies(true)
-                // Without a WAL, only flushes persist data: flushing both column families as one
-                // unit keeps the stored changelog offsets (metadata) consistent with the data.
+                // Flushing both column families as one unit keeps the stored changelog offsets
+                // (metadata) consistent with the data in the SST files, whatever the WAL holds.
                 .setAtomicFlush(true)
+                // After a machine crash the unsynced WAL may end mid-batch: recover every whole
+                // batch before the damage and stop there. Data and offsets share each batch, so the
+                // store is some committed state; the changelog replays the rest.
+                .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+                // Bounds the WAL (and the reopen time replaying it): past this, the memtables it
+                // covers are flushed.
+                .setMaxTotalWalSize(MAX_TOTAL_WAL_BYTES)
                 .setMaxBackgroundJobs(MAX_BACKGROUND_JOBS);
-        // The changelog topic is the store's log: after a crash its tail past the stored offsets is
-        // replayed, so a WAL would only write every change a second time.
-        writeOptions = new WriteOptions().setDisableWAL(true);
+        // The WAL, not synced: a batch is in the OS page cache when write() returns, so a killed
+        // process loses nothing and its restart replays from the changelog only what came after
+        // its last commit. Without it, a kill would lose every memtable (up to 48 MiB a store)
+        // and restart would replay all of that from Kafka. Syncing would add a disk flush per
+        // commit to guard against power loss, which the changelog already covers.
+        writeOptions = new WriteOptions().setDisableWAL(false).setSync(false);
     }
 
     ColumnFamilyOptions columnFamily() {

@@ -11,12 +11,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,25 +66,49 @@ class RocksDbBytesStoreTest {
     }
 
     @Test
-    void aCrashKeepsFlushedBatchesWithTheirMetadataAndLosesLaterOnesWithTheirs() throws Exception {
+    void aKilledProcessKeepsEveryWrittenBatchWithItsMetadata() throws Exception {
         Path storeDir = crashAfter(CrashingWriter.Mode.FLUSH_THEN_WRITE);
 
         try (RocksDbBytesStore store = RocksDbBytesStore.open("s", storeDir)) {
-            assertEquals(List.of("flushed"), keys(store, null, null));
-            assertArrayEquals(b("1"), store.metadata("offset"));
+            assertEquals(List.of("flushed", "unflushed"), keys(store, null, null));
+            assertArrayEquals(b("2"), store.metadata("offset"));
         }
     }
 
     @Test
-    void aCrashAfterAutomaticFlushesLeavesDataAndMetadataOfTheSameBatch() throws Exception {
+    void aKilledProcessKeepsBatchesInFlushedAndUnflushedMemtablesAlike() throws Exception {
         Path storeDir = crashAfter(CrashingWriter.Mode.FILL_MEMTABLES);
 
         try (RocksDbBytesStore store = RocksDbBytesStore.open("s", storeDir)) {
+            assertArrayEquals(b(Integer.toString(CrashingWriter.FILL_BATCHES)), store.metadata("offset"));
+            assertEquals(IntStream.rangeClosed(1, CrashingWriter.FILL_BATCHES).mapToObj(CrashingWriter::key).toList(),
+                    keys(store, null, null));
+        }
+    }
+
+    /**
+     * A machine crash can lose the unsynced end of the write-ahead log, tearing the last batch:
+     * recovery stops before it, and the store is whole batches with the metadata written with them.
+     */
+    @Test
+    void aTornWriteAheadLogRecoversWholeBatchesUpToTheDamage() throws Exception {
+        Path storeDir = crashAfter(CrashingWriter.Mode.FILL_MEMTABLES);
+        Path newestLog;
+        try (Stream<Path> files = Files.list(storeDir)) {
+            newestLog = files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                    .max(Comparator.comparing(f -> f.getFileName().toString())).orElseThrow();
+        }
+        try (FileChannel log = FileChannel.open(newestLog, StandardOpenOption.WRITE)) {
+            log.truncate(log.size() - 100_000);
+        }
+
+        try (RocksDbBytesStore store = RocksDbBytesStore.open("s", storeDir)) {
             byte[] offset = store.metadata("offset");
-            assertTrue(offset != null, "no automatic flush persisted the metadata");
+            assertTrue(offset != null, "nothing recovered");
             int lastBatch = Integer.parseInt(new String(offset, StandardCharsets.UTF_8));
-            List<String> expected = IntStream.rangeClosed(1, lastBatch).mapToObj(CrashingWriter::key).toList();
-            assertEquals(expected, keys(store, null, null));
+            assertTrue(lastBatch < CrashingWriter.FILL_BATCHES, "the torn batch " + CrashingWriter.FILL_BATCHES + " survived");
+            assertEquals(IntStream.rangeClosed(1, lastBatch).mapToObj(CrashingWriter::key).toList(),
+                    keys(store, null, null));
         }
     }
 
@@ -184,16 +212,17 @@ class RocksDbBytesStoreTest {
         static final int HALT_STATUS = 42;
 
         enum Mode {
-            /** One batch flushed explicitly, then one that only reaches the memtables. */
+            /** One batch flushed explicitly, then one that only reaches the memtables and the log. */
             FLUSH_THEN_WRITE,
             /**
              * 1 MiB batches past three full 16 MiB memtables: RocksDB stalls writes at three unflushed
-             * memtables, so at least one automatic flush has completed before the last write returns.
+             * memtables, so at least one automatic flush has completed before the last write returns;
+             * the last batches are only in memtables and the log.
              */
             FILL_MEMTABLES
         }
 
-        private static final int FILL_BATCHES = 64;
+        static final int FILL_BATCHES = 64;
 
         static String key(int batch) {
             return String.format("k-%03d", batch);
