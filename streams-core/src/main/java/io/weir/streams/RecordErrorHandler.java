@@ -2,33 +2,45 @@ package io.weir.streams;
 
 /**
  * Decides what happens to an input record that cannot be read: its key or value does not
- * deserialize, or its event time is invalid (negative). Whatever the decision, the record is never
- * skipped silently: every skip is counted ({@code records-skipped} in the task's metrics) and logged
- * with the record's coordinates (never its payload).
+ * deserialize, or its event time is invalid (negative, or the timestamp extractor failed). Set per
+ * source with {@code Consumed.withErrorHandler}; the default is {@link #fail()}.
+ *
+ * <p>A handler may decide per record, e.g. dead-letter what does not deserialize and skip what has no
+ * valid event time:
+ * <pre>{@code
+ * error -> error.reason() == RecordError.Reason.INVALID_EVENT_TIME
+ *         ? ErrorDecision.CONTINUE : ErrorDecision.deadLetter("payments-dlq")
+ * }</pre>
+ *
+ * <p>Counted per source node: {@code records-skipped} for {@link ErrorDecision#CONTINUE},
+ * {@code records-dead-lettered} for a dead letter. The input offset of a skipped or dead-lettered record
+ * is committed like any other. A handler that throws fails the stream thread.
  */
 @FunctionalInterface
 public interface RecordErrorHandler {
 
-    /** What to do with a record that could not be read. */
-    enum Decision {
-        /** Stop processing with an error naming the record's topic, partition and offset. */
-        FAIL,
-        /** Count and log the record, then go on with the next one. */
-        CONTINUE
-    }
-
     /**
      * @param error the failure, whose message names the record's coordinates
+     * @return what to do with the record; never null
      */
-    Decision handle(RecordError error);
+    ErrorDecision handle(RecordError error);
 
     /** Fail on the first unreadable record (the default). */
     static RecordErrorHandler fail() {
-        return error -> Decision.FAIL;
+        return error -> ErrorDecision.FAIL;
     }
 
     /** Count, log at WARN with the record's coordinates, and continue. */
     static RecordErrorHandler logAndContinue() {
-        return error -> Decision.CONTINUE;
+        return error -> ErrorDecision.CONTINUE;
+    }
+
+    /**
+     * Write every unreadable record to {@code topic}, as consumed (key, value and headers untouched),
+     * with headers describing the failure ({@link DeadLetterRecord}); count it, log it, continue.
+     */
+    static RecordErrorHandler deadLetterTo(String topic) {
+        ErrorDecision decision = ErrorDecision.deadLetter(topic);
+        return error -> decision;
     }
 }

@@ -10,10 +10,12 @@ package io.weir.streams.dsl;
  *       from (LATE only; a record refused from several hopping windows appears once per window);</li>
  *   <li>{@value #WATERMARK_HEADER}: the operator's watermark when the record arrived;</li>
  *   <li>{@value #EVENT_TIME_HEADER}: the record's event time;</li>
- *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER}:
- *       where it was read.</li>
+ *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER},
+ *       {@value #SOURCE_TIMESTAMP_HEADER}: where it was read, and its Kafka timestamp.</li>
  * </ul>
- * Numbers are decimal strings in UTF-8. The record's timestamp is its event time.
+ * Numbers are decimal strings in UTF-8. The record's timestamp is its event time. A record derived
+ * from another operator's window result has no input record: it is written with a null key and value
+ * and without the source headers.
  */
 public final class LateRecord {
 
@@ -34,4 +36,5 @@ public final class LateRecord {
     public static final String SOURCE_TOPIC_HEADER = "weir.source.topic";
     public static final String SOURCE_PARTITION_HEADER = "weir.source.partition";
     public static final String SOURCE_OFFSET_HEADER = "weir.source.offset";
+    public static final String SOURCE_TIMESTAMP_HEADER = "weir.source.timestamp";
 }

@@ -1,29 +1,41 @@
 package io.weir.streams.dsl;
 
+import io.weir.streams.ProductionErrorHandler;
 import org.apache.kafka.common.serialization.Serde;
+
+import java.util.Objects;
 
 /**
  * How records are written to a topic. Serdes left unset are taken from the stream when it knows them
  * (its source's serdes, or a windowed result's); a stream whose serdes are unknown at a sink fails
- * at build time naming the topic. Immutable.
+ * at build time naming the topic. Records that cannot be produced (a serializer throws, a record is
+ * too large for the topic) go to the error handler, {@link ProductionErrorHandler#fail()} by default.
+ * Immutable.
  */
 public final class Produced<K, V> {
 
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
+    private final ProductionErrorHandler errorHandler;
 
-    private Produced(Serde<K> keySerde, Serde<V> valueSerde) {
+    private Produced(Serde<K> keySerde, Serde<V> valueSerde, ProductionErrorHandler errorHandler) {
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
+        this.errorHandler = errorHandler;
     }
 
     public static <K, V> Produced<K, V> with(Serde<K> keySerde, Serde<V> valueSerde) {
-        return new Produced<>(keySerde, valueSerde);
+        return new Produced<>(keySerde, valueSerde, ProductionErrorHandler.fail());
     }
 
     /** Serdes from the stream. */
     public static <K, V> Produced<K, V> inferred() {
-        return new Produced<>(null, null);
+        return new Produced<>(null, null, ProductionErrorHandler.fail());
+    }
+
+    /** What to do with records this sink cannot produce, e.g. {@code ProductionErrorHandler.deadLetterTo("alerts-dlq")}. */
+    public Produced<K, V> withErrorHandler(ProductionErrorHandler handler) {
+        return new Produced<>(keySerde, valueSerde, Objects.requireNonNull(handler, "handler"));
     }
 
     public Serde<K> keySerde() {
@@ -32,5 +44,9 @@ public final class Produced<K, V> {
 
     public Serde<V> valueSerde() {
         return valueSerde;
+    }
+
+    public ProductionErrorHandler errorHandler() {
+        return errorHandler;
     }
 }

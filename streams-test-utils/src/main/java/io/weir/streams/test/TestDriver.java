@@ -46,7 +46,8 @@ import java.util.TreeMap;
  *
  * <p>Topics: each input topic has the partitions its config gives (default 1) and one task per
  * partition number; outputs are readable immediately, in write order. Side outputs and changelogs
- * ({@code <application.id>-<store>-changelog}) are topics like any other.
+ * ({@code <application.id>-<store>-changelog}) are topics like any other, and so are dead-letter topics,
+ * from the first record an error handler sends there.
  *
  * <p>Single-threaded. Owns its tasks, stores and state dir: {@link #close()} releases them all.
  */
@@ -155,7 +156,8 @@ public final class TestDriver implements AutoCloseable {
     /** A reader of {@code topic}, a topic the topology writes (sink, side output or changelog). */
     public <K, V> TestOutputTopic<K, V> output(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!writtenTopics.contains(topic)) {
-            throw new IllegalArgumentException("'" + topic + "' is not written by this topology; it writes " + writtenTopics);
+            throw new IllegalArgumentException("'" + topic + "' is not written by this topology; it writes " + writtenTopics
+                    + " (a dead-letter topic is readable once a record was written to it)");
         }
         return new TestOutputTopic<>(topics.get(topic), keySerde.deserializer(), valueSerde.deserializer());
     }
@@ -191,10 +193,12 @@ public final class TestDriver implements AutoCloseable {
     }
 
     private void collect(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
-        TopicLog log = topics.get(topic);
-        if (log == null) {
-            throw new IllegalStateException("The topology wrote to '" + topic + "', which it did not declare");
-        }
+        // The only topics a topology writes without declaring them are dead-letter topics, which error
+        // handlers choose at run time: they exist from their first record on.
+        TopicLog log = topics.computeIfAbsent(topic, t -> {
+            writtenTopics.add(t);
+            return writtenLog(t, config.partitions(t));
+        });
         TopicLog.Entry entry = log.append(partition, key, value, new RecordHeaders(headers.toArray()), timestamp);
         if (subtopologyOfSource.containsKey(topic)) {
             pending.add(Map.entry(topic, entry));

@@ -6,7 +6,7 @@ import java.util.TreeMap;
 /**
  * The metrics of a {@link TestDriver}'s tasks, summed over tasks, by processor node and name (see
  * {@link io.weir.streams.WeirMetrics}). The node of a windowed aggregation is named after its store;
- * a source node is {@code source:<topic>}. A snapshot: it does not change afterwards.
+ * a source node is {@code source:<topic>}, a sink node {@code sink:<topic>}. A snapshot: it does not change afterwards.
  */
 public final class TestMetrics {
 

@@ -158,8 +158,8 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
             throw new IllegalStateException("to(\"" + topic + "\"): the stream's " + (k == null ? "key" : "value")
                     + " serde is unknown after a map; pass Produced.with(keySerde, valueSerde)");
         }
-        graph.addNode(graph.newName("sink"), nodes, () -> new SinkProcessor<>(topic, k.serializer(), v.serializer()),
-                Set.of(), Set.of(topic));
+        graph.addNode(graph.sinkName(topic), nodes,
+                () -> new SinkProcessor<>(topic, k.serializer(), v.serializer(), produced.errorHandler()), Set.of(), Set.of(topic));
     }
 
     @Override

@@ -50,6 +50,15 @@ public final class GraphBuilder {
         return kind + "-" + (++counter);
     }
 
+    /** The name of a sink writing {@code topic}: {@code sink:<topic>}, {@code sink:<topic>-2} for a second sink of it, ... */
+    public String sinkName(String topic) {
+        String name = "sink:" + topic;
+        for (int n = 2; nodeNames.containsKey(name); n++) {
+            name = "sink:" + topic + "-" + n;
+        }
+        return name;
+    }
+
     /** Adds a processor node under {@code name} with the given parents; returns its name. */
     public String addNode(String name, List<String> parents, Supplier<? extends Processor<?, ?>> processor,
                           Set<String> storeNames, Set<String> outputTopics) {

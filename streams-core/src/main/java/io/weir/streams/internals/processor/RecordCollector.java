@@ -11,6 +11,10 @@ public interface RecordCollector {
     /**
      * @param partition the partition, or null to choose one from the key as Kafka's default
      *                  partitioner does
+     * @throws org.apache.kafka.common.errors.RecordTooLargeException before anything is sent, when the
+     *         record is larger than {@code topic} accepts: nothing of it is in the output (or the open
+     *         transaction), so a caller may skip it. Failures reported once the record was handed to
+     *         Kafka are not thrown here: they fail the next commit.
      */
     void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp);
 

@@ -5,23 +5,22 @@ import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Turns one source topic's raw records into typed records with event times, applying the source's
- * error handler to records whose key, value or event time cannot be read, and flagging event times
+ * error handler to records whose key, value or event time cannot be read (a dead letter goes through
+ * the task's collector, so it is part of the task's output), and flagging event times
  * beyond the maximum future skew. Single-threaded.
  */
 final class SourceReader<K, V> {
-
-    private static final Logger log = LoggerFactory.getLogger(SourceReader.class);
 
     private final SourceSpec spec;
     private final Deserializer<K> keyDeserializer;
@@ -30,10 +29,10 @@ final class SourceReader<K, V> {
     private final RecordErrorHandler handler;
     private final long maxFutureSkew;
     private final TaskMetrics.Counter consumed;
-    private final TaskMetrics.Counter skipped;
+    private final ErrorOutcome errors;
 
     @SuppressWarnings("unchecked")
-    SourceReader(SourceSpec spec, TaskMetrics metrics) {
+    SourceReader(SourceSpec spec, TaskMetrics metrics, RecordCollector collector) {
         this.spec = spec;
         Consumed<K, V> c = (Consumed<K, V>) spec.consumed();
         this.keyDeserializer = c.keySerde().deserializer();
@@ -42,11 +41,12 @@ final class SourceReader<K, V> {
         this.handler = c.errorHandler();
         this.maxFutureSkew = c.watermarkStrategy().maxFutureSkew().map(java.time.Duration::toMillis).orElse(-1L);
         this.consumed = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_CONSUMED);
-        this.skipped = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_SKIPPED);
+        this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED);
     }
 
     /**
-     * The typed record, or null when the record could not be read and the handler chose to continue.
+     * The typed record, or null when the record could not be read and the handler chose to skip it or
+     * dead-letter it.
      *
      * @throws RecordError when the handler chose to fail
      */
@@ -83,11 +83,9 @@ final class SourceReader<K, V> {
     private Record<K, V> reject(RawRecord raw, RecordError.Reason reason, String detail, Throwable cause) {
         RecordError error = new RecordError(reason, raw.topic(), raw.partition(), raw.offset(), raw.key(), raw.value(),
                 detail, cause);
-        if (handler.handle(error) == RecordErrorHandler.Decision.FAIL) {
-            throw error;
-        }
-        skipped.increment();
-        log.warn("Skipped a record: {} (source node {})", error.getMessage(), spec.nodeName());
+        SourceInfo source = new SourceInfo(raw.topic(), raw.partition(), raw.offset(), raw.timestamp(),
+                raw.key(), raw.value(), raw.headers(), false);
+        errors.apply(handler.handle(error), error, reason, null, source, raw.timestamp());
         return null;
     }
 }

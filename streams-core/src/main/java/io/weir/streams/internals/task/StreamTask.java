@@ -65,7 +65,7 @@ public final class StreamTask implements AutoCloseable {
         this.processingTime = processingTime;
         for (SourceSpec source : spec.sources()) {
             String topic = source.topic(applicationId);
-            readers.put(topic, new SourceReader<>(source, metrics));
+            readers.put(topic, new SourceReader<>(source, metrics, collector));
             sourceNodeOfTopic.put(topic, source.nodeName());
             TopicPartition tp = new TopicPartition(topic, id.partition());
             if (source.repartition()) {

@@ -4,20 +4,14 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.processor.DivertedRecord;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
-import io.weir.streams.internals.processor.SourceInfo;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-
-import java.nio.charset.StandardCharsets;
 
 /**
  * Refuses records for a windowed operator: counts each refusal and, when the operator has a
  * late-data topic, writes the input record's original bytes there with headers saying why (see
- * {@link LateRecord}). A record derived from another operator's window result has no original bytes
- * and is written with a null key and value.
+ * {@link LateRecord} and {@link DivertedRecord}).
  */
 final class LateDataOutput {
 
@@ -52,31 +46,14 @@ final class LateDataOutput {
         if (topic == null) {
             return;
         }
-        SourceInfo source = record.source();
-        Headers headers = new RecordHeaders();
-        if (source != null) {
-            for (Header h : source.rawHeaders()) {
-                headers.add(h);
-            }
-        }
-        add(headers, LateRecord.REASON_HEADER, reason.name());
+        DivertedRecord out = new DivertedRecord(record.source()).header(LateRecord.REASON_HEADER, reason.name());
         if (window != null) {
-            add(headers, LateRecord.WINDOW_START_HEADER, Long.toString(window.start()));
-            add(headers, LateRecord.WINDOW_END_HEADER, Long.toString(window.end()));
+            out.header(LateRecord.WINDOW_START_HEADER, Long.toString(window.start()))
+                    .header(LateRecord.WINDOW_END_HEADER, Long.toString(window.end()));
         }
-        add(headers, LateRecord.WATERMARK_HEADER, Long.toString(watermark));
-        add(headers, LateRecord.EVENT_TIME_HEADER, Long.toString(record.timestamp()));
-        if (source != null) {
-            add(headers, LateRecord.SOURCE_TOPIC_HEADER, source.topic());
-            add(headers, LateRecord.SOURCE_PARTITION_HEADER, Integer.toString(source.partition()));
-            add(headers, LateRecord.SOURCE_OFFSET_HEADER, Long.toString(source.offset()));
-        }
-        context.collector().send(topic, null, source == null ? null : source.rawKey(),
-                source == null ? null : source.rawValue(), headers, record.timestamp());
+        out.header(LateRecord.WATERMARK_HEADER, Long.toString(watermark))
+                .header(LateRecord.EVENT_TIME_HEADER, Long.toString(record.timestamp()))
+                .sendTo(context.collector(), topic, record.timestamp());
         written.increment();
-    }
-
-    private static void add(Headers headers, String name, String value) {
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,0 +1,35 @@
+package io.weir.streams;
+
+import io.weir.streams.dsl.LateRecord;
+
+/**
+ * The shape of a record on a dead-letter topic ({@link ErrorDecision#deadLetter}): the input record's
+ * key and value bytes and headers exactly as consumed (for a failed production, the input record the
+ * failed record derives from), plus these headers, like a late-data side output's ({@link LateRecord}):
+ * <ul>
+ *   <li>{@value #REASON_HEADER}: a {@link RecordError.Reason} or {@link ProductionError.Reason} name;</li>
+ *   <li>{@value #EXCEPTION_HEADER} and {@value #MESSAGE_HEADER}: the class of the exception that caused
+ *       the failure (the error itself when nothing underlies it) and the error's message;</li>
+ *   <li>{@value #SINK_TOPIC_HEADER}: the topic the record could not be produced to (production errors
+ *       only);</li>
+ *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER},
+ *       {@value #SOURCE_TIMESTAMP_HEADER}: where the input record was read and its Kafka timestamp.</li>
+ * </ul>
+ * Text in UTF-8, numbers as decimal strings. The record's timestamp is the input record's Kafka
+ * timestamp. A record derived from a window result has no input record: its dead letter has a null
+ * key and value, no source headers, and the result's event time as its timestamp.
+ */
+public final class DeadLetterRecord {
+
+    private DeadLetterRecord() {
+    }
+
+    public static final String REASON_HEADER = "weir.error.reason";
+    public static final String EXCEPTION_HEADER = "weir.error.exception";
+    public static final String MESSAGE_HEADER = "weir.error.message";
+    public static final String SINK_TOPIC_HEADER = "weir.error.sink.topic";
+    public static final String SOURCE_TOPIC_HEADER = LateRecord.SOURCE_TOPIC_HEADER;
+    public static final String SOURCE_PARTITION_HEADER = LateRecord.SOURCE_PARTITION_HEADER;
+    public static final String SOURCE_OFFSET_HEADER = LateRecord.SOURCE_OFFSET_HEADER;
+    public static final String SOURCE_TIMESTAMP_HEADER = LateRecord.SOURCE_TIMESTAMP_HEADER;
+}

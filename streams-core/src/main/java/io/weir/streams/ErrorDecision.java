@@ -1,0 +1,72 @@
+package io.weir.streams;
+
+import io.weir.streams.internals.Require;
+
+import java.util.Objects;
+
+/**
+ * What an error handler ({@link RecordErrorHandler}, {@link ProductionErrorHandler}) decided for one
+ * record: {@link #FAIL}, {@link #CONTINUE}, or {@link #deadLetter(String) dead-letter it to a topic}.
+ * Whatever the decision, the record is never lost silently: a skip or a dead letter is counted and
+ * logged at WARN with the record's coordinates (never its payload). Immutable.
+ *
+ * <p>A dead letter is written through the task's output, like any other output of the task: under
+ * exactly-once it commits in the same transaction as the task's other outputs and its input offsets
+ * (never lost, never duplicated); under at-least-once it is flushed before the input offsets are
+ * committed (never lost; repeated if the input is reprocessed after a crash). Its shape is described by
+ * {@link DeadLetterRecord}.
+ */
+public final class ErrorDecision {
+
+    /** What happens to the record. */
+    public enum Action {
+        /** The stream thread fails with the error; nothing after the record's last commit is kept. */
+        FAIL,
+        /** The record is counted as skipped, logged, and processing goes on with the next one. */
+        CONTINUE,
+        /** The record goes to {@link #deadLetterTopic()}, is counted and logged, and processing goes on. */
+        DEAD_LETTER
+    }
+
+    /** Stop with an error naming the record's coordinates. */
+    public static final ErrorDecision FAIL = new ErrorDecision(Action.FAIL, null);
+    /** Skip the record: count it, log it at WARN, go on. */
+    public static final ErrorDecision CONTINUE = new ErrorDecision(Action.CONTINUE, null);
+
+    private final Action action;
+    private final String deadLetterTopic;
+
+    private ErrorDecision(Action action, String deadLetterTopic) {
+        this.action = action;
+        this.deadLetterTopic = deadLetterTopic;
+    }
+
+    /** Write the record to {@code topic} with headers describing the failure, then go on. */
+    public static ErrorDecision deadLetter(String topic) {
+        return new ErrorDecision(Action.DEAD_LETTER, Require.name("deadLetterTopic", topic));
+    }
+
+    public Action action() {
+        return action;
+    }
+
+    /** The dead-letter topic, or null unless the action is {@link Action#DEAD_LETTER}. */
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ErrorDecision d && d.action == action && Objects.equals(d.deadLetterTopic, deadLetterTopic);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(action, deadLetterTopic);
+    }
+
+    @Override
+    public String toString() {
+        return action == Action.DEAD_LETTER ? "DEAD_LETTER(" + deadLetterTopic + ")" : action.name();
+    }
+}

@@ -1,0 +1,73 @@
+package io.weir.streams;
+
+/**
+ * A record a sink could not produce, before any of it reached Kafka: its key or value did not
+ * serialize, or it is larger than its topic accepts. The message names the sink topic, the reason and
+ * the coordinates of the input record it derives from (never its payload).
+ *
+ * <p>Only failures that leave nothing behind are described by a {@code ProductionError} and offered to
+ * a {@link ProductionErrorHandler}. A failure reported by Kafka for a record already handed to the
+ * producer (a fenced producer, a failed transaction, a broker that refused the batch, a timeout) is
+ * never offered: under exactly-once it has made the open transaction abortable, so skipping the
+ * record could only be done by losing the transaction's other records; the stream thread fails instead.
+ */
+public final class ProductionError extends RuntimeException {
+
+    /** Why the record could not be produced. */
+    public enum Reason {
+        KEY_SERIALIZATION,
+        VALUE_SERIALIZATION,
+        /**
+         * Larger than the smallest of the sink topic's {@code max.message.bytes}, the producer's
+         * {@code max.request.size} and {@code buffer.memory}, judged on the uncompressed size of a batch
+         * holding the record alone (as the producer judges {@code max.request.size}).
+         */
+        RECORD_TOO_LARGE
+    }
+
+    private final Reason reason;
+    private final String sinkTopic;
+    private final String sourceTopic;
+    private final int sourcePartition;
+    private final long sourceOffset;
+
+    /**
+     * @param sourceTopic the topic of the input record the failed record derives from, or null when it
+     *                    derives from a window result
+     */
+    public ProductionError(Reason reason, String sinkTopic, String sourceTopic, int sourcePartition, long sourceOffset,
+                           Throwable cause) {
+        super(reason + " producing to topic '" + sinkTopic + "' the record derived from "
+                + (sourceTopic == null ? "a window result" : sourceTopic + "-" + sourcePartition + "@" + sourceOffset)
+                + ": " + cause, cause);
+        this.reason = reason;
+        this.sinkTopic = sinkTopic;
+        this.sourceTopic = sourceTopic;
+        this.sourcePartition = sourcePartition;
+        this.sourceOffset = sourceOffset;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    /** The topic the record was to be written to. */
+    public String sinkTopic() {
+        return sinkTopic;
+    }
+
+    /** The topic of the input record this record derives from, or null for a window result. */
+    public String sourceTopic() {
+        return sourceTopic;
+    }
+
+    /** The partition of that input record, or -1 for a window result. */
+    public int sourcePartition() {
+        return sourcePartition;
+    }
+
+    /** The offset of that input record, or -1 for a window result. */
+    public long sourceOffset() {
+        return sourceOffset;
+    }
+}
