@@ -49,7 +49,8 @@ import java.util.stream.Collectors;
  * the tasks' changelog records are sent, the consumed offsets (with the event time each partition
  * reached) go into the transaction with {@code sendOffsetsToTransaction}, the transaction commits,
  * and only then do the stores receive their writes with the changelog offsets they match. Under
- * at-least-once the producer is flushed and the offsets committed with {@code commitSync}.
+ * at-least-once the producer is flushed, its send failures checked, and only then the offsets committed
+ * with {@code commitSync}.
  *
  * <p>Rebalances use the eager protocol: before partitions are revoked every task commits and closes
  * (its state stays on disk, so a task that comes back restores only what it missed).
@@ -251,13 +252,15 @@ final class StreamThread extends Thread {
             }
             producer.commitTransaction();
             transactionOpen = false;
+            collector.checkForErrors();
         } else {
             producer.flush();
+            // Before the offsets: a record that failed must be read again, not committed past.
+            collector.checkForErrors();
             if (!offsets.isEmpty()) {
                 consumer.commitSync(offsets);
             }
         }
-        collector.checkForErrors();
         consumed.clear();
         prepared.forEach((id, flushes) -> tasks.get(id).completeCommit(flushes, changelogOffsets(id, flushes)));
     }
