@@ -14,24 +14,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * Sends a thread's records through its producer (inside the open transaction under exactly-once).
  * Remembers the last offset written to each partition, so a commit can tell each store which
  * changelog offset its contents reach, and the first send failure, which fails the next commit
- * (nothing is skipped silently). Used by one thread; callbacks arrive on the producer's I/O thread.
+ * (nothing is skipped silently). A record too large for its topic is refused before it is sent
+ * ({@link RecordSizeLimits}). Used by one thread; callbacks arrive on the producer's I/O thread.
  */
 final class KafkaRecordCollector implements RecordCollector {
 
     private final Producer<byte[], byte[]> producer;
     private final Runnable beforeSend;
+    private final RecordSizeLimits sizeLimits;
     private final Map<TopicPartition, Long> lastOffsets = new ConcurrentHashMap<>();
     private final Map<String, Integer> partitionCounts = new HashMap<>();
     private volatile Exception sendError;
 
-    /** @param beforeSend runs before every send (opens the transaction under exactly-once) */
-    KafkaRecordCollector(Producer<byte[], byte[]> producer, Runnable beforeSend) {
+    /**
+     * @param beforeSend runs before every send (opens the transaction under exactly-once)
+     * @param sizeLimits refuses records too large for their topic before they are sent
+     */
+    KafkaRecordCollector(Producer<byte[], byte[]> producer, Runnable beforeSend, RecordSizeLimits sizeLimits) {
         this.producer = producer;
         this.beforeSend = beforeSend;
+        this.sizeLimits = sizeLimits;
     }
 
     @Override
     public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+        sizeLimits.check(topic, key, value, headers);
         beforeSend.run();
         producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value, headers), (metadata, e) -> {
             if (e != null) {

@@ -12,6 +12,8 @@ import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,7 +52,7 @@ import java.util.stream.Collectors;
  * reached) go into the transaction with {@code sendOffsetsToTransaction}, the transaction commits,
  * and only then do the stores receive their writes with the changelog offsets they match. Under
  * at-least-once the producer is flushed, its send failures checked, and only then the offsets committed
- * with {@code commitSync}.
+ * with {@code commitSync}. An admin client reads the output topics' size limits ({@link RecordSizeLimits}).
  *
  * <p>Rebalances use the eager protocol: before partitions are revoked every task commits and closes
  * (its state stays on disk, so a task that comes back restores only what it missed).
@@ -76,6 +78,8 @@ final class StreamThread extends Thread {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaConsumer<byte[], byte[]> restoreConsumer;
     private final Map<String, Object> producerConfig;
+    private final Admin admin;
+    private final RecordSizeLimits sizeLimits;
     private KafkaProducer<byte[], byte[]> producer;
     private KafkaRecordCollector collector;
     private final StoreRestorer restorer;
@@ -135,6 +139,10 @@ final class StreamThread extends Thread {
             producerConfig.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 10_000);
         }
         producerConfig.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        Map<String, Object> adminConfig = config.clientConfig(StreamsConfig.ADMIN_PREFIX);
+        adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, name + "-admin");
+        this.admin = Admin.create(adminConfig);
+        this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
         newProducer();
         this.restorer = new StoreRestorer(restoreConsumer, restoreListener);
     }
@@ -142,7 +150,7 @@ final class StreamThread extends Thread {
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
     private void newProducer() {
         producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
-        collector = new KafkaRecordCollector(producer, this::ensureTransaction);
+        collector = new KafkaRecordCollector(producer, this::ensureTransaction, sizeLimits);
         transactionOpen = false;
         if (exactlyOnce) {
             producer.initTransactions();
@@ -388,6 +396,7 @@ final class StreamThread extends Thread {
         closeQuietly(consumer);
         closeQuietly(restoreConsumer);
         closeQuietly(producer);
+        closeQuietly(admin);
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -1,0 +1,106 @@
+package io.weir.streams.internals.runtime;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Refuses, before it is sent, a record larger than its topic accepts. Kafka's producer reports such a
+ * record only after it took it (for a record over {@code max.request.size} or {@code buffer.memory}),
+ * or once the broker refused its batch (over the topic's {@code max.message.bytes}); a transactional
+ * producer then makes the whole open transaction abortable. Checked here first, the record can be
+ * skipped or dead-lettered and the transaction's other records still commit.
+ *
+ * <p>The limit of a topic is the smallest of its {@code max.message.bytes} (read once, with the Admin
+ * client, on the first record sent to it), the producer's {@code max.request.size} and its
+ * {@code buffer.memory}. A record is measured as an uncompressed batch holding it alone: an upper bound
+ * of what the producer and the broker measure, as exact as the producer's own check, conservative when
+ * the producer compresses. When the topic's config cannot be read, only the producer's limits apply
+ * (logged once). Used by one thread.
+ */
+final class RecordSizeLimits {
+
+    private static final Logger log = LoggerFactory.getLogger(RecordSizeLimits.class);
+    /** A record batch's header (format v2). */
+    private static final int BATCH_OVERHEAD = 61;
+    /** Length, attributes, timestamp delta and offset delta of a record, at their largest varint sizes. */
+    private static final int RECORD_OVERHEAD = 21;
+    private static final int VARINT_MAX = 5;
+
+    private final Admin admin;
+    private final long producerLimit;
+    private final Map<String, Long> limits = new HashMap<>();
+
+    RecordSizeLimits(Admin admin, Map<String, Object> producerConfig) {
+        this.admin = admin;
+        Map<String, Object> withSerializers = new HashMap<>(producerConfig);
+        withSerializers.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        withSerializers.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        Map<String, Object> resolved = ProducerConfig.configDef().parse(withSerializers);
+        this.producerLimit = Math.min((Integer) resolved.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                (Long) resolved.get(ProducerConfig.BUFFER_MEMORY_CONFIG));
+    }
+
+    /** @throws RecordTooLargeException when the record is larger than {@code topic} accepts */
+    void check(String topic, byte[] key, byte[] value, Headers headers) {
+        long size = batchSizeUpperBound(key, value, headers);
+        long limit = limits.computeIfAbsent(topic, this::limitOf);
+        if (size > limit) {
+            throw new RecordTooLargeException("The record for topic '" + topic + "' is up to " + size
+                    + " bytes in a batch, more than the " + limit + " bytes the topic accepts (the smallest of its "
+                    + TopicConfig.MAX_MESSAGE_BYTES_CONFIG + " and the producer's " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG
+                    + " and " + ProducerConfig.BUFFER_MEMORY_CONFIG + ")");
+        }
+    }
+
+    private long limitOf(String topic) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            Config config = admin.describeConfigs(Set.of(resource)).all().get(5, TimeUnit.SECONDS).get(resource);
+            ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            if (entry != null && entry.value() != null) {
+                return Math.min(producerLimit, Long.parseLong(entry.value()));
+            }
+            log.warn("Topic {} reports no {}: records sent to it are checked against the producer's limits only",
+                    topic, TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn("Cannot read the {} of topic {} ({}): records sent to it are checked against the producer's "
+                    + "limits only", TopicConfig.MAX_MESSAGE_BYTES_CONFIG, topic, e.getCause() != null ? e.getCause() : e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while reading the config of topic " + topic, e);
+        }
+        return producerLimit;
+    }
+
+    /** The size of a v2 record batch holding only this record, uncompressed, with every varint at its largest. */
+    static long batchSizeUpperBound(byte[] key, byte[] value, Headers headers) {
+        long size = BATCH_OVERHEAD + RECORD_OVERHEAD
+                + VARINT_MAX + (key == null ? 0 : key.length)
+                + VARINT_MAX + (value == null ? 0 : value.length)
+                + VARINT_MAX;
+        if (headers != null) {
+            for (Header h : headers) {
+                size += VARINT_MAX + h.key().getBytes(StandardCharsets.UTF_8).length
+                        + VARINT_MAX + (h.value() == null ? 0 : h.value().length);
+            }
+        }
+        return size;
+    }
+}
