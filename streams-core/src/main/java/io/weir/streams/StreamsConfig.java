@@ -34,6 +34,7 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String REPLICATION_FACTOR = "replication.factor";
     public static final String CACHE_MAX_BYTES_PER_TASK = "cache.max.bytes.per.task";
     public static final String POLL_MS = "poll.ms";
+    public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
 
     public static final String EXACTLY_ONCE = "exactly_once";
     public static final String AT_LEAST_ONCE = "at_least_once";
@@ -69,7 +70,11 @@ public final class StreamsConfig extends AbstractConfig {
             .define(CACHE_MAX_BYTES_PER_TASK, Type.LONG, 10L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.LOW,
                     "Write-back cache size per task; a task commits early when its cache is full.")
             .define(POLL_MS, Type.LONG, 100L, ConfigDef.Range.atLeast(1), Importance.LOW,
-                    "The longest a thread blocks in poll() waiting for records.");
+                    "The longest a thread blocks in poll() waiting for records.")
+            .define(REPARTITION_PURGE_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                    "How often (ms) a thread deletes the repartition-topic records its tasks have committed past. "
+                            + "Repartition topics keep records without a time limit (their timestamps are event times, "
+                            + "which time-based retention would judge by), so this purge is what bounds them.");
 
     /** Keys of client settings that go to every client without a prefix. */
     private static final Set<String> SHARED_CLIENT_KEYS = Set.of(
@@ -124,6 +129,10 @@ public final class StreamsConfig extends AbstractConfig {
 
     public long pollMs() {
         return getLong(POLL_MS);
+    }
+
+    public long repartitionPurgeIntervalMs() {
+        return getLong(REPARTITION_PURGE_INTERVAL_MS);
     }
 
     /** Settings for one client: bootstrap, shared client keys, then the client's prefixed keys. */

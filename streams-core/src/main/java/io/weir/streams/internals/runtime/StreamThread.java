@@ -52,7 +52,8 @@ import java.util.stream.Collectors;
  * reached) go into the transaction with {@code sendOffsetsToTransaction}, the transaction commits,
  * and only then do the stores receive their writes with the changelog offsets they match. Under
  * at-least-once the producer is flushed, its send failures checked, and only then the offsets committed
- * with {@code commitSync}. An admin client reads the output topics' size limits ({@link RecordSizeLimits}).
+ * with {@code commitSync}. An admin client reads the output topics' size limits ({@link RecordSizeLimits})
+ * and deletes repartition records the thread's tasks have committed past ({@link RepartitionPurger}).
  *
  * <p>Rebalances use the eager protocol: before partitions are revoked every task commits and closes
  * (its state stays on disk, so a task that comes back restores only what it missed).
@@ -80,6 +81,7 @@ final class StreamThread extends Thread {
     private final Map<String, Object> producerConfig;
     private final Admin admin;
     private final RecordSizeLimits sizeLimits;
+    private final RepartitionPurger purger;
     private KafkaProducer<byte[], byte[]> producer;
     private KafkaRecordCollector collector;
     private final StoreRestorer restorer;
@@ -143,6 +145,9 @@ final class StreamThread extends Thread {
         adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, name + "-admin");
         this.admin = Admin.create(adminConfig);
         this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
+        Set<String> repartition = new HashSet<>();
+        topology.sources().stream().filter(SourceSpec::repartition).forEach(s -> repartition.add(s.topic(applicationId)));
+        this.purger = new RepartitionPurger(admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
         newProducer();
         this.restorer = new StoreRestorer(restoreConsumer, restoreListener);
     }
@@ -218,6 +223,7 @@ final class StreamThread extends Thread {
                         recover(e);
                     }
                     lastCommit = now;
+                    purger.maybePurge(now);
                 }
             }
             commit();
@@ -270,6 +276,7 @@ final class StreamThread extends Thread {
             }
         }
         consumed.clear();
+        purger.committed(offsets);
         prepared.forEach((id, flushes) -> tasks.get(id).completeCommit(flushes, changelogOffsets(id, flushes)));
     }
 
