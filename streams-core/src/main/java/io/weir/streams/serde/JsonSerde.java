@@ -79,4 +79,15 @@ public final class JsonSerde<T> implements Serde<T> {
     public String toString() {
         return "JsonSerde[" + type.getName() + "]";
     }
+
+    /** Equal when they bind the same type through the same mapper: they read and write the same bytes. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JsonSerde<?> other && other.type == type && other.mapper == mapper;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * type.hashCode() + System.identityHashCode(mapper);
+    }
 }

@@ -140,8 +140,18 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         String name = graph.addNode(graph.newName("merge"), parents,
                 () -> new StatelessProcessor<K, V, K, V>((r, out) -> out.accept(r)), Set.of(), Set.of());
         return new EventStreamImpl<>(graph, List.of(name),
-                Objects.equals(keySerde, o.keySerde) ? keySerde : null,
-                Objects.equals(valueSerde, o.valueSerde) ? valueSerde : null, keyChanged || o.keyChanged);
+                sameSerde(keySerde, o.keySerde) ? keySerde : null,
+                sameSerde(valueSerde, o.valueSerde) ? valueSerde : null, keyChanged || o.keyChanged);
+    }
+
+    /**
+     * Whether two serdes write the same bytes, so a merge may keep one: equal ones (JsonSerde compares
+     * type and mapper), or two instances of one of Kafka's built-in serdes, which hold no settings
+     * (each {@code Serdes.String()} call makes a new one).
+     */
+    private static boolean sameSerde(Serde<?> a, Serde<?> b) {
+        return Objects.equals(a, b) || (a != null && b != null && a.getClass() == b.getClass()
+                && a.getClass().getName().startsWith("org.apache.kafka.common.serialization.Serdes$"));
     }
 
     @Override
@@ -156,7 +166,8 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         Serde<V> v = produced.valueSerde() != null ? produced.valueSerde() : valueSerde;
         if (k == null || v == null) {
             throw new IllegalStateException("to(\"" + topic + "\"): the stream's " + (k == null ? "key" : "value")
-                    + " serde is unknown after a map; pass Produced.with(keySerde, valueSerde)");
+                    + " serde is unknown (after a map, or a merge of streams with different serdes); "
+                    + "pass Produced.with(keySerde, valueSerde)");
         }
         graph.addNode(graph.sinkName(topic), nodes,
                 () -> new SinkProcessor<>(topic, k.serializer(), v.serializer(), produced.errorHandler()), Set.of(), Set.of(topic));

@@ -79,8 +79,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         String storeName = materialized.storeName() != null ? materialized.storeName() : graph.newName("window-" + kind);
         Serde<K> keySerde = materialized.keySerde() != null ? materialized.keySerde() : stream.keySerde;
         if (keySerde == null) {
-            throw new IllegalStateException(kind + " into store '" + storeName + "': the key serde is unknown after a "
-                    + "map; give it with Materialized.withKeySerde(...)");
+            throw new IllegalStateException(kind + " into store '" + storeName + "': the key serde is unknown (after a "
+                    + "map, or a merge of streams with different serdes); give it with Materialized.withKeySerde(...)");
         }
         if (aggSerde == null) {
             throw new IllegalStateException(kind + " into store '" + storeName + "': the value serde is unknown; give "
@@ -132,7 +132,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         Serde<V> valueSerde = stream.valueSerde;
         if (valueSerde == null) {
             throw new IllegalStateException("Sliding windows keep each key's records in store '" + recordStore
-                    + "', so they need the stream's value serde, which is unknown after a mapValues or map; "
+                    + "', so they need the stream's value serde, which is unknown after a mapValues or map "
+                    + "(or a merge of streams with different serdes); "
                     + "aggregate a stream whose value serde is known");
         }
         long difference = sliding.timeDifference().toMillis();

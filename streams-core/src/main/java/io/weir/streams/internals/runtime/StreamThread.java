@@ -210,6 +210,9 @@ final class StreamThread extends Thread {
                             r.headers()), now);
                     consumed.put(tp, r.offset() + 1);
                 }
+                // Read again: processing a batch can take long (a slow user function), and the commit
+                // interval and processing-time timers are about the clock, not about the last poll.
+                now = System.currentTimeMillis();
                 for (StreamTask task : tasks.values()) {
                     task.advanceProcessingTime(now);
                 }

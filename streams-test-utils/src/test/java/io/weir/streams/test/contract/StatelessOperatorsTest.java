@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Stateless operators: what they emit, and that they keep each record's event time and headers. */
 class StatelessOperatorsTest {
@@ -94,4 +95,21 @@ class StatelessOperatorsTest {
         assertEquals("t1", first.header("trace"));
     }
 
+    @Test
+    void mergeKeepsTheSerdesBothStreamsShareAndForgetsOnesTheyDoNot() {
+        StreamsBuilder builder = new StreamsBuilder();
+        EventStream<String, String> a = builder.stream("a", Consumed.with(Serdes.String(), Serdes.String()));
+        EventStream<String, String> b = builder.stream("b", Consumed.with(Serdes.String(), Serdes.String()));
+        a.merge(b).to("same");
+        EventStream<String, String> json = builder.stream("c", Consumed.with(Serdes.String(), Serdes.Json(String.class)));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> a.merge(json).to("mixed"));
+        assertEquals("to(\"mixed\"): the stream's value serde is unknown (after a map, or a merge of streams with "
+                + "different serdes); pass Produced.with(keySerde, valueSerde)", e.getMessage());
+        try (TestDriver driver = new TestDriver(builder.build())) {
+            driver.input("a", Serdes.String(), Serdes.String()).pipe("k", "from-a", 1_000);
+            driver.input("b", Serdes.String(), Serdes.String()).pipe("k", "from-b", 2_000);
+            assertEquals(List.of("k=from-a", "k=from-b"),
+                    keyValues(driver.output("same", Serdes.String(), Serdes.String()).readAll()));
+        }
+    }
 }

@@ -1,0 +1,166 @@
+package io.weir.streams.runtime;
+
+import io.weir.streams.StreamsBuilder;
+import io.weir.streams.StreamsConfig;
+import io.weir.streams.StreamsUncaughtExceptionHandler;
+import io.weir.streams.Topology;
+import io.weir.streams.WeirStreams;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.test.kafka.KafkaBroker;
+import io.weir.streams.test.kafka.KafkaBrokerExtension;
+import io.weir.streams.time.WatermarkStrategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
+import static io.weir.streams.runtime.CommittedPanes.finalCounts;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What an instance does when a thread fails, when it turns zombie, and when its topics cannot form tasks. */
+@ExtendWith(KafkaBrokerExtension.class)
+class FailureHandlingTest {
+
+    /** A windowed count of {@code in} that calls {@code onValue} for each record first. */
+    private static Topology countWith(String in, String out, Consumer<String> onValue) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(in, Consumed.with(Serdes.String(), Serdes.String())
+                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+                .peek((k, v) -> onValue.accept(v))
+                .groupByKey()
+                .windowedBy(TumblingWindows.of(Duration.ofMillis(WindowedCountApp.WINDOW)))
+                .count(Materialized.as("counts"))
+                .toStream()
+                .to(out);
+        return builder.build();
+    }
+
+    private static Map<String, Object> config(KafkaBroker broker, String app, Path dir) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(StreamsConfig.APPLICATION_ID, app);
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+        config.put(StreamsConfig.STATE_DIR, dir.toString());
+        config.put("consumer.session.timeout.ms", 10_000);
+        config.put("consumer.heartbeat.interval.ms", 1_000);
+        return config;
+    }
+
+    @Test
+    void aFailedThreadIsReplacedAndItsTasksGoOnExactlyOnce(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("replace-in", 3);
+        broker.createTopic("replace-out", 3);
+        CountInput input = new CountInput(broker, "replace-in", 3);
+        Map<String, Long> expected = input.produce(3_000, 0, 60_000, CountInput.randomKeys(10, 9));
+        AtomicInteger seen = new AtomicInteger();
+        AtomicBoolean failed = new AtomicBoolean();
+        List<Throwable> handled = new CopyOnWriteArrayList<>();
+        Topology topology = countWith("replace-in", "replace-out", v -> {
+            if (seen.incrementAndGet() == 1_500 && failed.compareAndSet(false, true)) {
+                throw new IllegalStateException("a bug in user code, once");
+            }
+        });
+        try (WeirStreams app = new WeirStreams(topology, config(broker, "replace", dir))) {
+            app.setUncaughtExceptionHandler(e -> {
+                handled.add(e);
+                return StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD;
+            });
+            app.start();
+            input.flush(1_000_000);
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
+                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "replace-out"))));
+            assertOneOnTimePaneEach(CommittedPanes.read(broker, "replace-out"));
+            assertEquals(1, handled.size(), "the handler saw the failure once: " + handled);
+            assertTrue(handled.get(0).toString().contains("a bug in user code, once"), handled.get(0).toString());
+            await().atMost(Duration.ofSeconds(30)).until(() -> app.state() == WeirStreams.State.RUNNING);
+            assertTrue(app.localThreads().get(0).name().endsWith("-g1"), "a replacement runs: " + app.localThreads());
+        }
+    }
+
+    /**
+     * A thread stalls in user code past {@code max.poll.interval.ms}: the group gives its task to the
+     * other instance, which finishes the stream. When the stalled thread wakes, its transaction's
+     * offsets are refused (a stale group generation), so its output is aborted, and it rejoins instead
+     * of failing: the committed output stays exact.
+     */
+    @Test
+    void aZombieThreadIsFencedItsOutputAbortedAndItRejoins(KafkaBroker broker, @TempDir Path dirA, @TempDir Path dirB)
+            throws Exception {
+        broker.createTopic("zombie-in", 1);
+        broker.createTopic("zombie-out", 1);
+        CountInput input = new CountInput(broker, "zombie-in", 1);
+        CountDownLatch wake = new CountDownLatch(1);
+        AtomicBoolean stalled = new AtomicBoolean();
+        Topology topology = countWith("zombie-in", "zombie-out", v -> {
+            if (v.equals("v") && stalled.compareAndSet(false, true)) {
+                try {
+                    wake.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        Map<String, Long> expected = input.produce(2_000, 0, 60_000, CountInput.randomKeys(10, 10));
+        input.flush(1_000_000);
+        List<WeirStreams.State> states = new CopyOnWriteArrayList<>();
+        Map<String, Object> settings = config(broker, "zombie", dirA);
+        settings.put("consumer.max.poll.interval.ms", 4_000);
+        Map<String, Object> settingsB = new HashMap<>(settings);
+        settingsB.put(StreamsConfig.STATE_DIR, dirB.toString());
+        try (WeirStreams a = new WeirStreams(topology, settings);
+             WeirStreams b = new WeirStreams(topology, settingsB)) {
+            a.setStateListener((now, before) -> states.add(now));
+            b.setStateListener((now, before) -> states.add(now));
+            a.start();
+            b.start();
+            try {
+                await().atMost(Duration.ofSeconds(120)).untilAsserted(() ->
+                        assertEquals(expected, finalCounts(CommittedPanes.read(broker, "zombie-out"))));
+                assertTrue(stalled.get(), "one thread stalled");
+            } finally {
+                wake.countDown();
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> a.state() == WeirStreams.State.RUNNING
+                    && b.state() == WeirStreams.State.RUNNING);
+            assertOneOnTimePaneEach(CommittedPanes.read(broker, "zombie-out"));
+            assertEquals(expected, finalCounts(CommittedPanes.read(broker, "zombie-out")));
+            assertFalse(states.contains(WeirStreams.State.ERROR), "no instance failed: " + states);
+            try (GroupOffsets offsets = new GroupOffsets(broker)) {
+                assertEquals(offsets.end("zombie-in"), offsets.committed("zombie"), "the zombie's offsets did not win");
+            }
+        }
+    }
+
+    @Test
+    void coPartitionedTopicsWithDifferentPartitionCountsFailNamingBoth(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("copart-a", 2);
+        broker.createTopic("copart-b", 3);
+        StreamsBuilder builder = new StreamsBuilder();
+        EventStream<String, String> a = builder.stream("copart-a", Consumed.with(Serdes.String(), Serdes.String()));
+        EventStream<String, String> b = builder.stream("copart-b", Consumed.with(Serdes.String(), Serdes.String()));
+        a.merge(b).groupByKey().windowedBy(TumblingWindows.of(Duration.ofSeconds(10))).count().toStream().to("copart-out");
+        try (WeirStreams app = new WeirStreams(builder.build(), config(broker, "copart", dir))) {
+            app.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> app.state() == WeirStreams.State.ERROR);
+            String message = app.error().getMessage();
+            assertTrue(message.contains("copart-a=2") && message.contains("copart-b=3"), message);
+        }
+    }
+}
