@@ -80,7 +80,7 @@ final class StoreRestorer {
                     log.info("Restoring store {} from {} offsets [{}, {})", name, changelog, from, end);
                     listener.onRestoreStart(changelog, name, from, end);
                 }
-                store.write(batch.putMetadata(OFFSET_KEY, offsetBytes(position)));
+                store.restore(batch.putMetadata(OFFSET_KEY, offsetBytes(position)));
                 total += n;
                 lastProgress = System.nanoTime();
                 listener.onBatchRestored(changelog, name, position, n);
@@ -91,7 +91,8 @@ final class StoreRestorer {
         }
         long position = consumer.position(changelog);
         if (position != from) {
-            store.write(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
+            store.restore(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
+            store.endRestore();
         }
         consumer.assign(List.of());
         if (total > 0) {

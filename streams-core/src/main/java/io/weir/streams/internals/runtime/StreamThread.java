@@ -129,6 +129,8 @@ final class StreamThread extends Thread {
         restoreConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         restoreConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         restoreConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-restore-consumer");
+        // Restoring wants big batches: each poll becomes one store write.
+        restoreConfig.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         this.restoreConsumer = new KafkaConsumer<>(restoreConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
         producerConfig = config.clientConfig(StreamsConfig.PRODUCER_PREFIX);

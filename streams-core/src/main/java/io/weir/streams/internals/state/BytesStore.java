@@ -28,6 +28,20 @@ public interface BytesStore extends AutoCloseable {
     /** Applies every operation of the batch and its metadata atomically. */
     void write(StoreBatch batch);
 
+    /**
+     * Applies a batch replayed from the changelog: atomically with its metadata, like {@link #write},
+     * but durable only once {@link #endRestore()} returns (RocksDB skips its write-ahead log for it).
+     * A crash before then leaves the store at an earlier whole batch, from whose offset the changelog
+     * is simply replayed again. Call {@link #endRestore()} before the next {@link #write}.
+     */
+    default void restore(StoreBatch batch) {
+        write(batch);
+    }
+
+    /** Makes every batch given to {@link #restore} durable. */
+    default void endRestore() {
+    }
+
     /** The metadata value last written under {@code key} by a batch, or null. */
     byte[] metadata(String key);
 

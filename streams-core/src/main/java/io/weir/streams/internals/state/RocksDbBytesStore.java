@@ -19,6 +19,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,6 +137,22 @@ public final class RocksDbBytesStore implements BytesStore {
      */
     @Override
     public void write(StoreBatch batch) {
+        write(batch, options.write());
+    }
+
+    /** Without the write-ahead log: see {@link BytesStore#restore}. */
+    @Override
+    public void restore(StoreBatch batch) {
+        write(batch, options.restore());
+    }
+
+    /** Flushes the memtables, which hold the restored batches no log covers. */
+    @Override
+    public void endRestore() {
+        flush();
+    }
+
+    private void write(StoreBatch batch, WriteOptions writeOptions) {
         requireOpen();
         try (WriteBatch writes = new WriteBatch()) {
             for (StoreBatch.RangeDelete range : batch.rangeDeletes()) {
@@ -156,7 +173,7 @@ public final class RocksDbBytesStore implements BytesStore {
                     writes.put(metadata, key, entry.getValue());
                 }
             }
-            db.write(options.write(), writes);
+            db.write(writeOptions, writes);
         } catch (RocksDBException e) {
             throw failure("write", e);
         }

@@ -55,6 +55,7 @@ final class RocksDbOptions implements AutoCloseable {
     private final ColumnFamilyOptions columnFamilyOptions;
     private final DBOptions dbOptions;
     private final WriteOptions writeOptions;
+    private final WriteOptions restoreOptions;
 
     RocksDbOptions() {
         blockCache = new LRUCache(BLOCK_CACHE_BYTES);
@@ -94,6 +95,9 @@ final class RocksDbOptions implements AutoCloseable {
         // and restart would replay all of that from Kafka. Syncing would add a disk flush per
         // commit to guard against power loss, which the changelog already covers.
         writeOptions = new WriteOptions().setDisableWAL(false).setSync(false);
+        // Restoring replays what the changelog already holds: logging it again would only double the
+        // disk writes. A flush ends the restore (see BytesStore#restore).
+        restoreOptions = new WriteOptions().setDisableWAL(true);
     }
 
     ColumnFamilyOptions columnFamily() {
@@ -108,10 +112,15 @@ final class RocksDbOptions implements AutoCloseable {
         return writeOptions;
     }
 
+    WriteOptions restore() {
+        return restoreOptions;
+    }
+
     /** Closes the options, then the table objects they refer to. Call after the database is closed. */
     @Override
     public void close() {
         writeOptions.close();
+        restoreOptions.close();
         dbOptions.close();
         columnFamilyOptions.close();
         bloomFilter.close();

@@ -86,6 +86,26 @@ class RocksDbBytesStoreTest {
         }
     }
 
+    @Test
+    void restoredBatchesAreDurableOnceTheRestoreEnds() throws Exception {
+        Path storeDir = crashAfter(CrashingWriter.Mode.RESTORE_THEN_WRITE);
+
+        try (RocksDbBytesStore store = RocksDbBytesStore.open("s", storeDir)) {
+            assertEquals(List.of("restored", "written"), keys(store, null, null));
+            assertArrayEquals(b("2"), store.metadata("offset"));
+        }
+    }
+
+    @Test
+    void aCrashMidRestoreLeavesTheStoreAtItsLastDurableBatch() throws Exception {
+        Path storeDir = crashAfter(CrashingWriter.Mode.CRASH_MID_RESTORE);
+
+        try (RocksDbBytesStore store = RocksDbBytesStore.open("s", storeDir)) {
+            assertEquals(List.of("written"), keys(store, null, null));
+            assertArrayEquals(b("1"), store.metadata("offset"));
+        }
+    }
+
     /**
      * A machine crash can lose the unsynced end of the write-ahead log, tearing the last batch:
      * recovery stops before it, and the store is whole batches with the metadata written with them.
@@ -219,7 +239,11 @@ class RocksDbBytesStoreTest {
              * memtables, so at least one automatic flush has completed before the last write returns;
              * the last batches are only in memtables and the log.
              */
-            FILL_MEMTABLES
+            FILL_MEMTABLES,
+            /** A restored batch, the end of the restore, then a written batch. */
+            RESTORE_THEN_WRITE,
+            /** A written batch, then a restored one, and no end of the restore. */
+            CRASH_MID_RESTORE
         }
 
         static final int FILL_BATCHES = 64;
@@ -235,6 +259,15 @@ class RocksDbBytesStoreTest {
                     store.write(new StoreBatch().put(b("flushed"), b("v")).putMetadata("offset", b("1")));
                     store.flush();
                     store.write(new StoreBatch().put(b("unflushed"), b("v")).putMetadata("offset", b("2")));
+                }
+                case RESTORE_THEN_WRITE -> {
+                    store.restore(new StoreBatch().put(b("restored"), b("v")).putMetadata("offset", b("1")));
+                    store.endRestore();
+                    store.write(new StoreBatch().put(b("written"), b("v")).putMetadata("offset", b("2")));
+                }
+                case CRASH_MID_RESTORE -> {
+                    store.write(new StoreBatch().put(b("written"), b("v")).putMetadata("offset", b("1")));
+                    store.restore(new StoreBatch().put(b("restored"), b("v")).putMetadata("offset", b("2")));
                 }
                 case FILL_MEMTABLES -> {
                     byte[] value = new byte[1024 * 1024];
