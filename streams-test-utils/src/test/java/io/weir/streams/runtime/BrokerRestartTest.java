@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 
 import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
-import static io.weir.streams.runtime.CommittedPanes.finalCounts;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -50,7 +49,7 @@ class BrokerRestartTest {
             input.produce(20_000, 100_000, 100_000, CountInput.randomKeys(20, 6)).forEach((k, v) -> expected.merge(k, v, Long::sum));
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(180)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "bounce-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "bounce-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "bounce-out"));
             synchronized (states) {
                 assertEquals(-1, states.indexOf(WeirStreams.State.ERROR), "never failed: " + states);

@@ -14,9 +14,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /** Reads a windowed-count output topic as a read_committed consumer would see it, to its end. */
 final class CommittedPanes {
@@ -64,5 +68,26 @@ final class CommittedPanes {
             assertEquals(1, list.size(), "exactly one pane for " + k + ": " + list);
             assertEquals(PaneInfo.Timing.ON_TIME, PaneInfo.from(list.get(0).headers()).orElseThrow().timing());
         });
+    }
+
+    /**
+     * Fails unless the last pane of every window on {@code topic} holds the expected count, naming at
+     * most the first 20 differences (a whole map of thousands of windows helps nobody).
+     */
+    static void assertFinalCounts(Map<String, Long> expected, KafkaBroker broker, String topic) {
+        assertCounts(expected, finalCounts(read(broker, topic)), topic);
+    }
+
+    /** Fails unless {@code actual} equals {@code expected}, naming at most the first 20 differences. */
+    static void assertCounts(Map<String, Long> expected, Map<String, Long> actual, String where) {
+        if (actual.equals(expected)) {
+            return;
+        }
+        Set<String> windows = new TreeSet<>(expected.keySet());
+        windows.addAll(actual.keySet());
+        List<String> differences = windows.stream().filter(w -> !Objects.equals(expected.get(w), actual.get(w)))
+                .map(w -> w + " expected " + expected.get(w) + " but was " + actual.get(w)).toList();
+        fail(differences.size() + " of " + windows.size() + " windows differ on " + where + ", e.g. "
+                + differences.subList(0, Math.min(20, differences.size())));
     }
 }

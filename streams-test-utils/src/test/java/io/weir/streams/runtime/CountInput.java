@@ -9,6 +9,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
@@ -37,13 +38,21 @@ record CountInput(KafkaBroker broker, String topic, int partitions, long base) {
      */
     Map<String, Long> produce(int count, long fromMs, long spanMs, IntFunction<String> key) {
         Map<String, Long> expected = new TreeMap<>();
+        AtomicReference<Exception> failed = new AtomicReference<>();
         try (KafkaProducer<String, String> producer = producer()) {
             for (int i = 0; i < count; i++) {
                 String k = key.apply(i);
                 long t = base + fromMs + (long) i * spanMs / count;
-                producer.send(new ProducerRecord<>(topic, null, t, k, "v"));
+                producer.send(new ProducerRecord<>(topic, null, t, k, "v"), (metadata, e) -> {
+                    if (e != null) {
+                        failed.compareAndSet(null, e);
+                    }
+                });
                 expected.merge(k + "@" + (t - t % WindowedCountApp.WINDOW), 1L, Long::sum);
             }
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException("Producing the test input to " + topic + " failed", failed.get());
         }
         return expected;
     }

@@ -29,7 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
-import static io.weir.streams.runtime.CommittedPanes.finalCounts;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -85,7 +84,7 @@ class FailureHandlingTest {
             app.start();
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "replace-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "replace-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "replace-out"));
             assertEquals(1, handled.size(), "the handler saw the failure once: " + handled);
             assertTrue(handled.get(0).toString().contains("a bug in user code, once"), handled.get(0).toString());
@@ -132,7 +131,7 @@ class FailureHandlingTest {
             b.start();
             try {
                 await().atMost(Duration.ofSeconds(120)).untilAsserted(() ->
-                        assertEquals(expected, finalCounts(CommittedPanes.read(broker, "zombie-out"))));
+                        CommittedPanes.assertFinalCounts(expected, broker, "zombie-out"));
                 assertTrue(stalled.get(), "one thread stalled");
             } finally {
                 wake.countDown();
@@ -140,7 +139,7 @@ class FailureHandlingTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> a.state() == WeirStreams.State.RUNNING
                     && b.state() == WeirStreams.State.RUNNING);
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "zombie-out"));
-            assertEquals(expected, finalCounts(CommittedPanes.read(broker, "zombie-out")));
+            CommittedPanes.assertFinalCounts(expected, broker, "zombie-out");
             assertFalse(states.contains(WeirStreams.State.ERROR), "no instance failed: " + states);
             try (GroupOffsets offsets = new GroupOffsets(broker)) {
                 assertEquals(offsets.end("zombie-in"), offsets.committed("zombie"), "the zombie's offsets did not win");

@@ -30,7 +30,6 @@ import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
-import static io.weir.streams.runtime.CommittedPanes.finalCounts;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -88,7 +87,7 @@ class RepartitionIntegrationTest {
             b.start();
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "letters-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "letters-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "letters-out"));
             await().atMost(Duration.ofSeconds(30)).until(() -> logStart(broker, "letters-by-letter-repartition") >= 5_000);
         }

@@ -19,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
-import static io.weir.streams.runtime.CommittedPanes.finalCounts;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -83,7 +82,7 @@ class RestoreTest {
             app.start();
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(180)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "tail-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "tail-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "tail-out"));
             assertTrue(app.close(Duration.ofSeconds(60)), "closed cleanly");
         }

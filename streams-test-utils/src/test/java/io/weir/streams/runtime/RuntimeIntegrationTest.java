@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.Map;
 
 import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
-import static io.weir.streams.runtime.CommittedPanes.finalCounts;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,7 +38,7 @@ class RuntimeIntegrationTest {
                     && b.state() == WeirStreams.State.RUNNING);
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "e2e-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "e2e-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "e2e-out"));
             long consumedA = a.metrics().getOrDefault("source:e2e-in/records-consumed", 0L);
             long consumedB = b.metrics().getOrDefault("source:e2e-in/records-consumed", 0L);
@@ -70,7 +69,7 @@ class RuntimeIntegrationTest {
             b.start();
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "restart-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "restart-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "restart-out"));
             assertEquals(1L, b.metrics().get("counts/late-records-dropped"), "judged late with the restored event time");
         }

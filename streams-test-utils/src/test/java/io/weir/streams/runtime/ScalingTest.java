@@ -20,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
-import static io.weir.streams.runtime.CommittedPanes.finalCounts;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,7 +64,7 @@ class ScalingTest {
             threads.forEach(t -> assertEquals(2, t.activeTasks().size(), "two tasks for each of 3 threads: " + threads));
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "threads-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "threads-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "threads-out"));
         }
     }
@@ -100,7 +99,7 @@ class ScalingTest {
             assertTrue(aLeaves.join(), "A stopped cleanly");
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(120)).untilAsserted(() ->
-                    assertEquals(expected, finalCounts(CommittedPanes.read(broker, "rebalance-out"))));
+                    CommittedPanes.assertFinalCounts(expected, broker, "rebalance-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "rebalance-out"));
         }
     }

@@ -3,6 +3,8 @@ package io.weir.streams.internals.testkit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.time.Duration;
 import java.util.List;
@@ -41,11 +43,16 @@ public final class TopicAdmin implements AutoCloseable {
         }
     }
 
-    /** Creates a topic with replication factor 1 and waits for the broker to confirm it. */
+    /**
+     * Creates a topic with replication factor 1 and waits until every partition has a leader: the
+     * controller confirms a topic before the broker leads its partitions, and a producer that writes
+     * in between gets NOT_LEADER_OR_FOLLOWER retries (seen to end in out-of-order sequence errors).
+     */
     public synchronized void create(String name, int partitions, Map<String, String> configs) {
         NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(configs);
         try {
             admin().createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            awaitLeaders(name, partitions);
         } catch (ExecutionException e) {
             throw new IllegalStateException("Cannot create topic '" + name + "' on " + bootstrapServers + ": "
                     + e.getCause().getMessage(), e.getCause());
@@ -55,6 +62,38 @@ public final class TopicAdmin implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while creating topic '" + name + "'", e);
+        }
+    }
+
+    private void awaitLeaders(String name, int partitions)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        long backoffMs = 10;
+        while (true) {
+            TopicDescription description = describe(name);
+            if (description != null && description.partitions().size() == partitions
+                    && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("partitions without a leader: "
+                        + (description == null ? "the topic is not known yet" : description.partitions()));
+            }
+            // The admin API has no call that waits for leadership: poll, backing off.
+            Thread.sleep(backoffMs);
+            backoffMs = Math.min(backoffMs * 2, 200);
+        }
+    }
+
+    /** The topic's description, or null while the broker does not know the topic yet. */
+    private TopicDescription describe(String name) throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            return admin().describeTopics(List.of(name)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(name);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return null;
+            }
+            throw e;
         }
     }
 
