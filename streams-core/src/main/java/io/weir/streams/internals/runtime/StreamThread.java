@@ -56,7 +56,10 @@ import java.util.stream.Collectors;
  * and deletes repartition records the thread's tasks have committed past ({@link RepartitionPurger}).
  *
  * <p>Rebalances use the eager protocol: before partitions are revoked every task commits and closes
- * (its state stays on disk, so a task that comes back restores only what it missed).
+ * (its state stays on disk, so a task that comes back restores only what it missed). A newly assigned
+ * task first restores its stores ({@link StoreRestorer}) with its input partitions paused; the loop
+ * keeps polling the group consumer meanwhile, so a long restore does not cost the thread its group
+ * membership, and tasks already restored run alongside.
  */
 final class StreamThread extends Thread {
 
@@ -86,6 +89,8 @@ final class StreamThread extends Thread {
     private KafkaRecordCollector collector;
     private final StoreRestorer restorer;
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
+    /** Assigned tasks whose stores are still being restored; their input partitions are paused. */
+    private final Map<TaskId, Restoring> restoring = new TreeMap<>();
     private final Map<TopicPartition, TaskId> taskOfPartition = new HashMap<>();
     private final Map<TopicPartition, Long> consumed = new HashMap<>();
     private final Map<TaskId, TaskMetrics> metrics = new ConcurrentHashMap<>();
@@ -194,7 +199,9 @@ final class StreamThread extends Thread {
             while (running) {
                 org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> records;
                 try {
-                    records = consumer.poll(Duration.ofMillis(config.pollMs()));
+                    // While stores restore, the group consumer is only polled to stay a member (and to
+                    // feed tasks already running); the restore consumer does the waiting.
+                    records = consumer.poll(restoring.isEmpty() ? Duration.ofMillis(config.pollMs()) : Duration.ZERO);
                 } catch (WakeupException e) {
                     if (running) {
                         throw e;
@@ -203,6 +210,9 @@ final class StreamThread extends Thread {
                 }
                 if (assignor.assignmentError() != null) {
                     throw new IllegalStateException(assignor.assignmentError());
+                }
+                if (!restoring.isEmpty()) {
+                    startRestored(restorer.step(Duration.ofMillis(config.pollMs())));
                 }
                 long now = System.currentTimeMillis();
                 for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -305,8 +315,8 @@ final class StreamThread extends Thread {
             listener.onRebalancing(StreamThread.this);
             if (!tasks.isEmpty()) {
                 commit();
-                closeTasks();
             }
+            closeTasks();
         }
 
         @Override
@@ -325,12 +335,23 @@ final class StreamThread extends Thread {
                 }
             });
             for (TaskId id : assigned) {
-                tasks.put(id, createTask(id, committed));
+                TaskStores stores = openStores(id);
+                try {
+                    restorer.register(id, stores, applicationId);
+                } catch (RuntimeException e) {
+                    stores.close();
+                    throw e;
+                }
+                restoring.put(id, new Restoring(stores, committed));
+                consumer.pause(inputPartitions(id));
             }
-            assignor.ownedTasks(tasks.keySet());
-            activeTasks = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
-            log.info("Thread {} runs tasks {}", getName(), tasks.keySet());
-            listener.onRunning(StreamThread.this);
+            assignor.ownedTasks(assigned);
+            if (restoring.isEmpty()) {
+                log.info("Thread {} has no tasks", getName());
+                listener.onRunning(StreamThread.this);
+            } else {
+                log.info("Thread {} restores the state of tasks {}", getName(), restoring.keySet());
+            }
         }
 
         @Override
@@ -339,34 +360,57 @@ final class StreamThread extends Thread {
         }
     }
 
-    private StreamTask createTask(TaskId id, Map<TopicPartition, OffsetAndMetadata> committed) {
-        SubtopologySpec sub = topology.subtopologies().get(id.subtopology());
+    /** An assigned task waiting for its stores, with the committed offsets its partitions had then. */
+    private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {
+    }
+
+    private TaskStores openStores(TaskId id) {
         List<StoreSpec> storeSpecs = new ArrayList<>();
-        sub.stores().forEach(name -> storeSpecs.add(topology.stores().get(name)));
-        TaskStores stores = new TaskStores(storeSpecs,
-                config.stateDir().resolve(applicationId).resolve(id.toString()), config.cacheMaxBytesPerTask());
-        try {
-            restorer.restore(id, stores, applicationId);
-            Map<TopicPartition, String> committedTime = new HashMap<>();
-            Map<String, Integer> upstream = new HashMap<>();
-            for (SourceSpec source : sub.sources()) {
-                TopicPartition tp = new TopicPartition(source.topic(applicationId), id.partition());
-                taskOfPartition.put(tp, id);
-                OffsetAndMetadata c = committed.get(tp);
-                if (c != null && c.metadata() != null) {
-                    committedTime.put(tp, c.metadata());
-                }
-                if (source.repartition()) {
-                    upstream.put(tp.topic(), taskCounts.get(topology.writerOf(source.topic()).id()));
-                }
-            }
-            TaskMetrics taskMetrics = metrics.computeIfAbsent(id, k -> new TaskMetrics());
-            return new StreamTask(id, applicationId, sub, stores, collector, taskMetrics, System.currentTimeMillis(),
-                    upstream, committedTime);
-        } catch (RuntimeException e) {
-            stores.close();
-            throw e;
+        topology.subtopologies().get(id.subtopology()).stores().forEach(name -> storeSpecs.add(topology.stores().get(name)));
+        return new TaskStores(storeSpecs, config.stateDir().resolve(applicationId).resolve(id.toString()),
+                config.cacheMaxBytesPerTask());
+    }
+
+    private List<TopicPartition> inputPartitions(TaskId id) {
+        return topology.subtopologies().get(id.subtopology()).sources().stream()
+                .map(source -> new TopicPartition(source.topic(applicationId), id.partition())).toList();
+    }
+
+    /** Turns tasks whose stores are restored into running tasks and lets their input flow. */
+    private void startRestored(Set<TaskId> restored) {
+        if (restored.isEmpty()) {
+            return;
         }
+        for (TaskId id : restored) {
+            Restoring r = restoring.remove(id);
+            tasks.put(id, newTask(id, r));
+            consumer.resume(inputPartitions(id));
+        }
+        activeTasks = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
+        log.info("Thread {} runs tasks {}", getName(), tasks.keySet());
+        if (restoring.isEmpty()) {
+            listener.onRunning(this);
+        }
+    }
+
+    private StreamTask newTask(TaskId id, Restoring restored) {
+        SubtopologySpec sub = topology.subtopologies().get(id.subtopology());
+        Map<TopicPartition, String> committedTime = new HashMap<>();
+        Map<String, Integer> upstream = new HashMap<>();
+        for (SourceSpec source : sub.sources()) {
+            TopicPartition tp = new TopicPartition(source.topic(applicationId), id.partition());
+            taskOfPartition.put(tp, id);
+            OffsetAndMetadata c = restored.committed().get(tp);
+            if (c != null && c.metadata() != null) {
+                committedTime.put(tp, c.metadata());
+            }
+            if (source.repartition()) {
+                upstream.put(tp.topic(), taskCounts.get(topology.writerOf(source.topic()).id()));
+            }
+        }
+        TaskMetrics taskMetrics = metrics.computeIfAbsent(id, k -> new TaskMetrics());
+        return new StreamTask(id, applicationId, sub, restored.stores(), collector, taskMetrics, System.currentTimeMillis(),
+                upstream, committedTime);
     }
 
     private void closeTasks() {
@@ -378,6 +422,11 @@ final class StreamThread extends Thread {
             }
         }
         tasks.clear();
+        restoring.forEach((id, r) -> {
+            restorer.remove(id);
+            r.stores().close();
+        });
+        restoring.clear();
         activeTasks = Set.of();
         taskOfPartition.clear();
         consumed.clear();
