@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
  * </ul>
  * {@link #liveBytes()} forces full collections and reads what is left: what the engine still holds.
  */
-final class HeapMonitor implements AutoCloseable {
+public final class HeapMonitor implements AutoCloseable {
 
     private static final long SAMPLE_INTERVAL_MS = 50;
 
@@ -41,7 +41,7 @@ final class HeapMonitor implements AutoCloseable {
     private final Thread sampler;
     private volatile boolean running = true;
 
-    HeapMonitor() {
+    public HeapMonitor() {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
                 emitter.addNotificationListener(afterGc, null, null);
@@ -78,16 +78,16 @@ final class HeapMonitor implements AutoCloseable {
         peakAfterGc.accumulateAndGet(used, Math::max);
     }
 
-    long peakUsedBytes() {
+    public long peakUsedBytes() {
         return peakUsed.get();
     }
 
-    long peakAfterGcBytes() {
+    public long peakAfterGcBytes() {
         return peakAfterGc.get();
     }
 
     /** The heap in use after full collections: what is still reachable. */
-    static long liveBytes() {
+    public static long liveBytes() {
         for (int i = 0; i < 2; i++) {
             System.gc();
         }

@@ -3,21 +3,13 @@ package io.weir.benchmarks;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.TimeWindowedKStream;
-import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.WindowedSerdes;
-import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.test.TestRecord;
 
 import java.io.IOException;
@@ -50,8 +42,6 @@ import java.util.stream.Stream;
 final class KafkaStreamsEngine implements Engine {
 
     static final String APPLICATION_ID = "ks-bench";
-    private static final String STORE = "counts";
-    private static final long WINDOW_MS = Duration.ofMinutes(1).toMillis();
     private static final long WALL_CLOCK_STEP_MS = 100;
 
     private final Path stateDir;
@@ -60,21 +50,11 @@ final class KafkaStreamsEngine implements Engine {
     private final TestOutputTopic<byte[], byte[]> results;
     private final TestOutputTopic<byte[], byte[]> changelog;
     private final Deserializer<Windowed<String>> keyDeserializer =
-            WindowedSerdes.timeWindowedSerdeFrom(String.class, WINDOW_MS).deserializer();
+            WindowedSerdes.timeWindowedSerdeFrom(String.class, CountTopologies.WINDOW_MS).deserializer();
     private final Deserializer<Long> countDeserializer = Serdes.Long().deserializer();
     private long wallClock = Workload.START;
 
     KafkaStreamsEngine(Materialized.StoreType storeType, boolean onWindowClose) {
-        StreamsBuilder builder = new StreamsBuilder();
-        TimeWindowedKStream<String, String> windowed = builder.stream(Topics.INPUT, Consumed.with(Serdes.String(), Serdes.String()))
-                .groupByKey()
-                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(WINDOW_MS), Duration.ofMillis(Workload.MAX_DELAY_MS)));
-        if (onWindowClose) {
-            windowed = windowed.emitStrategy(EmitStrategy.onWindowClose());
-        }
-        windowed.count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE).withStoreType(storeType))
-                .toStream()
-                .to(Topics.OUTPUT, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, WINDOW_MS), Serdes.Long()));
         try {
             stateDir = Files.createTempDirectory("ks-bench-");
         } catch (IOException e) {
@@ -83,10 +63,13 @@ final class KafkaStreamsEngine implements Engine {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(builder.build(), props, Instant.ofEpochMilli(Workload.START));
+        CountTopologies.KafkaStreamsEmit emit =
+                onWindowClose ? CountTopologies.KafkaStreamsEmit.ON_WINDOW_CLOSE : CountTopologies.KafkaStreamsEmit.UPDATES;
+        driver = new TopologyTestDriver(CountTopologies.kafkaStreams(Topics.INPUT, Topics.OUTPUT, storeType, emit), props,
+                Instant.ofEpochMilli(Workload.START));
         input = driver.createInputTopic(Topics.INPUT, Serdes.String().serializer(), Serdes.String().serializer());
         results = driver.createOutputTopic(Topics.OUTPUT, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        changelog = driver.createOutputTopic(APPLICATION_ID + "-" + STORE + "-changelog", new ByteArrayDeserializer(),
+        changelog = driver.createOutputTopic(APPLICATION_ID + "-" + CountTopologies.STORE + "-changelog", new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
     }
 

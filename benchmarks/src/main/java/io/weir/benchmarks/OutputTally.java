@@ -8,10 +8,10 @@ import java.util.Map;
  * and, when asked for, the latest count per (key, window start) — the final counts, which tests
  * compare across engines. Decoding results costs time, so a benchmark run leaves it off.
  */
-final class OutputTally {
+public final class OutputTally {
 
     /** A window of one key, named by the window's start. */
-    record WindowKey(String key, long windowStart) {
+    public record WindowKey(String key, long windowStart) {
     }
 
     private final Map<WindowKey, Long> latest;
@@ -23,42 +23,42 @@ final class OutputTally {
     }
 
     /** Counts records only. */
-    static OutputTally counting() {
+    public static OutputTally counting() {
         return new OutputTally(null);
     }
 
     /** Counts records and keeps the latest count of every window. */
-    static OutputTally decoding() {
+    public static OutputTally decoding() {
         return new OutputTally(new HashMap<>());
     }
 
-    boolean decodes() {
+    public boolean decodes() {
         return latest != null;
     }
 
-    void results(long n) {
+    public void results(long n) {
         results += n;
     }
 
-    void result(String key, long windowStart, long count) {
+    public void result(String key, long windowStart, long count) {
         results++;
         latest.put(new WindowKey(key, windowStart), count);
     }
 
-    void changelogRecords(long n) {
+    public void changelogRecords(long n) {
         changelogRecords += n;
     }
 
-    long results() {
+    public long results() {
         return results;
     }
 
-    long changelogRecords() {
+    public long changelogRecords() {
         return changelogRecords;
     }
 
     /** The latest count of each window; only for a {@link #decoding()} tally. */
-    Map<WindowKey, Long> latestCounts() {
+    public Map<WindowKey, Long> latestCounts() {
         if (latest == null) {
             throw new IllegalStateException("This tally counts records only");
         }

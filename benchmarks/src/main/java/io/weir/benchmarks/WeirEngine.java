@@ -1,9 +1,5 @@
 package io.weir.benchmarks;
 
-import io.weir.streams.StreamsBuilder;
-import io.weir.streams.dsl.Consumed;
-import io.weir.streams.dsl.Materialized;
-import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
@@ -14,10 +10,8 @@ import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
-import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.serialization.Deserializer;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -33,7 +27,6 @@ import java.util.List;
 final class WeirEngine implements Engine {
 
     static final String APPLICATION_ID = "weir-bench";
-    private static final String STORE = "counts";
 
     private final TestDriver driver;
     private final TestInputTopic<String, String> input;
@@ -43,21 +36,13 @@ final class WeirEngine implements Engine {
     private final Deserializer<Long> countDeserializer = Serdes.Long().deserializer();
 
     WeirEngine(StoreType storeType) {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(Topics.INPUT, Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(Workload.MAX_DELAY_MS))))
-                .groupByKey()
-                .windowedBy(TumblingWindows.of(Duration.ofMinutes(1)))
-                .count(Materialized.<String, Long>as(STORE).withStoreType(storeType))
-                .toStream()
-                .to(Topics.OUTPUT);
-        driver = new TestDriver(builder.build(), TestDriverConfig.defaults()
+        driver = new TestDriver(CountTopologies.weir(Topics.INPUT, Topics.OUTPUT, storeType), TestDriverConfig.defaults()
                 .withApplicationId(APPLICATION_ID)
                 .withStartTime(Instant.ofEpochMilli(Workload.START))
                 .withKeepReadRecords(false));
         input = driver.input(Topics.INPUT, Serdes.String(), Serdes.String());
         results = driver.output(Topics.OUTPUT, Serdes.ByteArray(), Serdes.ByteArray());
-        changelog = driver.output(APPLICATION_ID + "-" + STORE + "-changelog", Serdes.ByteArray(), Serdes.ByteArray());
+        changelog = driver.output(APPLICATION_ID + "-" + CountTopologies.STORE + "-changelog", Serdes.ByteArray(), Serdes.ByteArray());
     }
 
     @Override

@@ -3,10 +3,12 @@ package io.weir.benchmarks;
 import java.util.SplittableRandom;
 
 /**
- * The input of the windowed-count benchmark, generated once per JVM before anything is measured, so
+ * The input of the windowed-count benchmarks, generated once per JVM before anything is measured, so
  * that every engine gets the same records and none pays for making them.
  *
- * <p>Record {@code i} arrives at processing time {@code START + i * interval}. Its key is drawn
+ * <p>Record {@code i} arrives at processing time {@code start + floor(i * interval)} (the test-driver
+ * benchmark feeds it at that time; the runtime benchmark produces it at that offset from the start of
+ * a paced run, or all at once to pre-load a topic). Its key is drawn
  * uniformly from {@code keys} distinct keys. 95% of records are in order (event time = arrival
  * time); the other 5% carry an event time 1 ms to 30 s older than their arrival. The newest event
  * time seen before record {@code i} is never later than its arrival, so every record is at most
@@ -15,29 +17,39 @@ import java.util.SplittableRandom;
  *
  * <p>Deterministic: the same arguments always give the same records.
  */
-final class Workload {
+public final class Workload {
 
     /** A minute boundary (2023-11-14T22:13:00Z), so windows line up with the first record. */
     static final long START = 1_699_999_980_000L;
-    static final long MAX_DELAY_MS = 30_000;
-    static final double OUT_OF_ORDER_FRACTION = 0.05;
-    static final String VALUE = "payment";
+    public static final long MAX_DELAY_MS = 30_000;
+    public static final double OUT_OF_ORDER_FRACTION = 0.05;
+    public static final String VALUE = "payment";
     private static final long SEED = 20_240_601L;
 
     private final String[] keyNames;
     private final int[] keyOf;
     private final long[] eventTimes;
-    private final long intervalMs;
+    private final long start;
+    private final double intervalMs;
 
-    private Workload(String[] keyNames, int[] keyOf, long[] eventTimes, long intervalMs) {
+    private Workload(String[] keyNames, int[] keyOf, long[] eventTimes, long start, double intervalMs) {
         this.keyNames = keyNames;
         this.keyOf = keyOf;
         this.eventTimes = eventTimes;
+        this.start = start;
         this.intervalMs = intervalMs;
     }
 
-    /** {@code records} records over {@code keys} keys, one every {@code intervalMs} of processing time. */
+    /** {@code records} records over {@code keys} keys, one every {@code intervalMs} of processing time from {@link #START}. */
     static Workload generate(int records, int keys, long intervalMs) {
+        return generate(records, keys, intervalMs, START);
+    }
+
+    /**
+     * {@code records} records over {@code keys} keys, one every {@code intervalMs} (may be fractional)
+     * of processing time from {@code start}.
+     */
+    public static Workload generate(int records, int keys, double intervalMs, long start) {
         if (records <= 0 || keys <= 0 || intervalMs <= 0) {
             throw new IllegalArgumentException("records, keys and interval must be positive");
         }
@@ -50,26 +62,35 @@ final class Workload {
         long[] eventTimes = new long[records];
         for (int i = 0; i < records; i++) {
             keyOf[i] = random.nextInt(keys);
-            long arrival = START + i * intervalMs;
+            long arrival = arrival(start, i, intervalMs);
             boolean late = random.nextDouble() < OUT_OF_ORDER_FRACTION;
             eventTimes[i] = late ? arrival - random.nextLong(1, MAX_DELAY_MS + 1) : arrival;
         }
-        return new Workload(keyNames, keyOf, eventTimes, intervalMs);
+        return new Workload(keyNames, keyOf, eventTimes, start, intervalMs);
     }
 
-    int size() {
+    private static long arrival(long start, int i, double intervalMs) {
+        return start + (long) Math.floor(i * intervalMs);
+    }
+
+    public int size() {
         return eventTimes.length;
     }
 
-    String key(int i) {
+    public String key(int i) {
         return keyNames[keyOf[i]];
     }
 
-    long eventTime(int i) {
+    public long eventTime(int i) {
         return eventTimes[i];
     }
 
-    long arrivalTime(int i) {
-        return START + i * intervalMs;
+    public long arrivalTime(int i) {
+        return arrival(start, i, intervalMs);
+    }
+
+    /** When the first record arrives. */
+    public long start() {
+        return start;
     }
 }
