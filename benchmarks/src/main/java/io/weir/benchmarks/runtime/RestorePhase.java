@@ -1,0 +1,96 @@
+package io.weir.benchmarks.runtime;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Restore rate, for each app of {@code --restore-engines} that keeps a changelogged store,
+ * of two stores: the window store of the throughput input (the changelog the throughput phase wrote,
+ * or written now by running the app over that input) and a store of {@code --restore-keys} keys (the
+ * app run over {@link BenchContext#keysInput()}: Weir has window stores only, so this too is a window
+ * store, holding one window with one entry per key). Each population run is stopped cleanly; then a
+ * fresh instance of the same application, on an empty state directory, starts. Its restore listener
+ * tells when the first changelog partition's restoration started and the last one's ended, and how
+ * many records were replayed; the instance is done when it is running (both libraries restore every
+ * store of a task before they report running).
+ */
+final class RestorePhase {
+
+    /**
+     * @param records          changelog records replayed, as the restore listeners report them
+     * @param restoreSeconds   from the first partition's restore start to the last one's end
+     * @param startSeconds     from {@code start()} of the fresh instance until it runs
+     * @param cpuSeconds       CPU time this JVM used meanwhile
+     */
+    record Row(AppKind kind, String store, long records, double restoreSeconds, double startSeconds, double cpuSeconds) {
+
+        double recordsPerSecond() {
+            return records / restoreSeconds;
+        }
+    }
+
+    static final String WINDOW_STORE = "window store";
+    static final String KEY_STORE = "keys store";
+
+    private static final Logger log = LoggerFactory.getLogger(RestorePhase.class);
+    private static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+    private RestorePhase() {
+    }
+
+    static List<Row> run(BenchContext context) throws TimeoutException, InterruptedException {
+        List<Row> rows = new ArrayList<>();
+        for (AppKind kind : context.options().restoreEngines()) {
+            if (kind.restoredStores() == 0) {
+                continue;
+            }
+            String windowApp = context.windowStoreApp(kind);
+            if (windowApp == null) {
+                windowApp = populate(context, kind, "rs-win-", context.throughputInput());
+            }
+            rows.add(restore(context, kind, WINDOW_STORE, windowApp, context.throughputInput()));
+            String keysApp = populate(context, kind, "rs-keys-", context.keysInput());
+            rows.add(restore(context, kind, KEY_STORE, keysApp, context.keysInput()));
+        }
+        return rows;
+    }
+
+    private static String populate(BenchContext context, AppKind kind, String prefix, BenchContext.LoadedInput input)
+            throws TimeoutException, InterruptedException {
+        String appId = context.name(prefix + kind.id());
+        log.info("Restore: {} writes its changelog from {}", appId, input.topic());
+        context.runToEnd(kind, appId, input, TIMEOUT);
+        return appId;
+    }
+
+    private static Row restore(BenchContext context, AppKind kind, String store, String appId, BenchContext.LoadedInput input)
+            throws TimeoutException, InterruptedException {
+        RestoreProgress progress = new RestoreProgress();
+        AppSetup setup = context.setup(appId, input.topic(), appId + "-out", progress);
+        log.info("Restore: a fresh instance of {} restores its {}", appId, store);
+        double cpuSeconds;
+        double startSeconds;
+        try (StreamingApp app = kind.open(setup)) {
+            long cpu = BenchContext.processCpuNanos();
+            long start = System.nanoTime();
+            app.start();
+            long deadline = start + TIMEOUT.toNanos();
+            while (!app.isRunning()) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException(appId + " did not restore within " + TIMEOUT);
+                }
+                Thread.sleep(10);
+            }
+            startSeconds = (System.nanoTime() - start) / 1e9;
+            cpuSeconds = (BenchContext.processCpuNanos() - cpu) / 1e9;
+        }
+        Row row = new Row(kind, store, progress.records(), progress.restoreSeconds(), startSeconds, cpuSeconds);
+        log.info("Restore: {} {} records at {} records/s", appId, row.records(), Math.round(row.recordsPerSecond()));
+        return row;
+    }
+}

@@ -1,0 +1,121 @@
+package io.weir.benchmarks.runtime;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The command line of {@link RuntimeBenchmark}:
+ * <pre>
+ *   --records N            pre-loaded records of the throughput phase (default 1,000,000)
+ *   --keys N               distinct keys of the throughput and latency inputs (default 10,000)
+ *   --per-minute N         records per minute of event time in the pre-loaded input (default 20,000)
+ *   --partitions N         partitions of every input topic (default 3)
+ *   --warmup N             records each app processes, untimed, before the timed runs (default 50,000)
+ *   --rate N               records/s of the latency phase (default 5,000)
+ *   --duration S           seconds the latency phase produces for (default 60)
+ *   --restore-keys N       keys of the key store the restore phase restores (default 1,000,000)
+ *   --phases LIST          of throughput, latency, restore (default all three)
+ *   --engines LIST         of weir, ks-close, ks-update, ks-suppress, ceiling (default all) for throughput and latency
+ *   --restore-engines LIST the same for the restore phase (default weir,ks-update,ks-suppress)
+ *   --bootstrap HOST:PORT  use this running broker instead of starting one
+ *   --broker-script PATH   the script that starts the standalone broker (default bin/kafka-broker)
+ * </pre>
+ */
+record RuntimeOptions(int records, int keys, int perMinute, int partitions, int warmup, int rate, int durationSeconds,
+                      int restoreKeys, Set<Phase> phases, List<AppKind> engines, List<AppKind> restoreEngines, String bootstrap,
+                      Path brokerScript) {
+
+    /** The parts of the benchmark. */
+    enum Phase { THROUGHPUT, LATENCY, RESTORE }
+
+    static final String USAGE = "options: --records N (1000000)  --keys N (10000)  --per-minute N (20000)  --partitions N (3)  "
+            + "--warmup N (50000)  --rate N (5000)  --duration S (60)  --restore-keys N (1000000)  "
+            + "--phases throughput,latency,restore  --engines weir,ks-close,ks-update,ks-suppress,ceiling  "
+            + "--restore-engines weir,ks-update,ks-suppress  --bootstrap HOST:PORT  --broker-script PATH (bin/kafka-broker)";
+
+    static RuntimeOptions parse(String[] args) {
+        int records = 1_000_000;
+        int keys = 10_000;
+        int perMinute = 20_000;
+        int partitions = 3;
+        int warmup = 50_000;
+        int rate = 5_000;
+        int duration = 60;
+        int restoreKeys = 1_000_000;
+        Set<Phase> phases = EnumSet.allOf(Phase.class);
+        List<AppKind> engines = List.of(AppKind.values());
+        List<AppKind> restoreEngines = List.of(AppKind.WEIR, AppKind.KS_UPDATE, AppKind.KS_SUPPRESS);
+        String bootstrap = null;
+        Path script = Path.of("bin", "kafka-broker");
+        for (int i = 0; i < args.length; i += 2) {
+            String name = args[i];
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(name + " needs a value\n" + USAGE);
+            }
+            String value = args[i + 1];
+            switch (name) {
+                case "--records" -> records = positive(name, value);
+                case "--keys" -> keys = positive(name, value);
+                case "--per-minute" -> perMinute = positive(name, value);
+                case "--partitions" -> partitions = positive(name, value);
+                case "--warmup" -> warmup = nonNegative(name, value);
+                case "--rate" -> rate = positive(name, value);
+                case "--duration" -> duration = positive(name, value);
+                case "--restore-keys" -> restoreKeys = positive(name, value);
+                case "--phases" -> phases = phases(value);
+                case "--engines" -> engines = engines(value);
+                case "--restore-engines" -> restoreEngines = engines(value);
+                case "--bootstrap" -> bootstrap = value;
+                case "--broker-script" -> script = Path.of(value);
+                default -> throw new IllegalArgumentException("Unknown option '" + name + "'\n" + USAGE);
+            }
+        }
+        return new RuntimeOptions(records, keys, perMinute, partitions, warmup, rate, duration, restoreKeys, phases, engines,
+                restoreEngines, bootstrap, script);
+    }
+
+    boolean runs(Phase phase) {
+        return phases.contains(phase);
+    }
+
+    private static Set<Phase> phases(String list) {
+        Set<Phase> phases = EnumSet.noneOf(Phase.class);
+        for (String p : list.split(",")) {
+            phases.add(Arrays.stream(Phase.values()).filter(v -> v.name().equalsIgnoreCase(p.trim())).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("Unknown phase '" + p + "'\n" + USAGE)));
+        }
+        return phases;
+    }
+
+    private static List<AppKind> engines(String list) {
+        List<AppKind> engines = new ArrayList<>();
+        for (String e : list.split(",")) {
+            engines.add(AppKind.byId(e.trim()));
+        }
+        return List.copyOf(engines);
+    }
+
+    private static int positive(String name, String text) {
+        int n = nonNegative(name, text);
+        if (n == 0) {
+            throw new IllegalArgumentException(name + " must be positive");
+        }
+        return n;
+    }
+
+    private static int nonNegative(String name, String text) {
+        try {
+            int n = Integer.parseInt(text.replace("_", ""));
+            if (n < 0) {
+                throw new IllegalArgumentException(name + " must not be negative, was " + text);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + text + "'", e);
+        }
+    }
+}
