@@ -31,10 +31,10 @@ record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inP
         boolean child = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--records" -> records = positiveInt("--records", value(args, ++i));
-                case "--keys" -> keys = positiveInt("--keys", value(args, ++i));
+                case "--records" -> records = OptionValues.positiveInt("--records", value(args, ++i));
+                case "--keys" -> keys = OptionValues.positiveInt("--keys", value(args, ++i));
                 case "--variants" -> variants = value(args, ++i);
-                case "--warmup" -> warmup = nonNegativeInt("--warmup", value(args, ++i));
+                case "--warmup" -> warmup = OptionValues.nonNegativeInt("--warmup", value(args, ++i));
                 case "--in-process" -> inProcess = true;
                 case "--child" -> child = true;
                 default -> throw new IllegalArgumentException("Unknown option '" + args[i] + "'\n" + USAGE);
@@ -64,25 +64,5 @@ record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inP
             throw new IllegalArgumentException(args[i - 1] + " needs a value\n" + USAGE);
         }
         return args[i];
-    }
-
-    static int positiveInt(String name, String text) {
-        int n = nonNegativeInt(name, text);
-        if (n == 0) {
-            throw new IllegalArgumentException(name + " must be positive");
-        }
-        return n;
-    }
-
-    private static int nonNegativeInt(String name, String text) {
-        try {
-            int n = Integer.parseInt(text.replace("_", ""));
-            if (n < 0) {
-                throw new IllegalArgumentException(name + " must not be negative, was " + text);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, was '" + text + "'", e);
-        }
     }
 }

@@ -11,7 +11,7 @@ record RunSpec(Variant variant, int keys) {
         if (at < 0) {
             return new RunSpec(Variant.byId(text), defaultKeys);
         }
-        return new RunSpec(Variant.byId(text.substring(0, at)), BenchmarkOptions.positiveInt("keys of " + text,
+        return new RunSpec(Variant.byId(text.substring(0, at)), OptionValues.positiveInt("keys of " + text,
                 text.substring(at + 1)));
     }
 

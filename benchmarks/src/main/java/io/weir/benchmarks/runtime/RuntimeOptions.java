@@ -1,5 +1,7 @@
 package io.weir.benchmarks.runtime;
 
+import io.weir.benchmarks.OptionValues;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,14 +60,14 @@ record RuntimeOptions(int records, int keys, int perMinute, int partitions, int 
             }
             String value = args[i + 1];
             switch (name) {
-                case "--records" -> records = positive(name, value);
-                case "--keys" -> keys = positive(name, value);
-                case "--per-minute" -> perMinute = positive(name, value);
-                case "--partitions" -> partitions = positive(name, value);
-                case "--warmup" -> warmup = nonNegative(name, value);
-                case "--rate" -> rate = positive(name, value);
-                case "--duration" -> duration = positive(name, value);
-                case "--restore-keys" -> restoreKeys = positive(name, value);
+                case "--records" -> records = OptionValues.positiveInt(name, value);
+                case "--keys" -> keys = OptionValues.positiveInt(name, value);
+                case "--per-minute" -> perMinute = OptionValues.positiveInt(name, value);
+                case "--partitions" -> partitions = OptionValues.positiveInt(name, value);
+                case "--warmup" -> warmup = OptionValues.nonNegativeInt(name, value);
+                case "--rate" -> rate = OptionValues.positiveInt(name, value);
+                case "--duration" -> duration = OptionValues.positiveInt(name, value);
+                case "--restore-keys" -> restoreKeys = OptionValues.positiveInt(name, value);
                 case "--phases" -> phases = phases(value);
                 case "--engines" -> engines = engines(value);
                 case "--restore-engines" -> restoreEngines = engines(value);
@@ -97,25 +99,5 @@ record RuntimeOptions(int records, int keys, int perMinute, int partitions, int 
             engines.add(AppKind.byId(e.trim()));
         }
         return List.copyOf(engines);
-    }
-
-    private static int positive(String name, String text) {
-        int n = nonNegative(name, text);
-        if (n == 0) {
-            throw new IllegalArgumentException(name + " must be positive");
-        }
-        return n;
-    }
-
-    private static int nonNegative(String name, String text) {
-        try {
-            int n = Integer.parseInt(text.replace("_", ""));
-            if (n < 0) {
-                throw new IllegalArgumentException(name + " must not be negative, was " + text);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, was '" + text + "'", e);
-        }
     }
 }
