@@ -5,7 +5,8 @@ import java.util.Set;
 /**
  * What one stream thread of an instance is doing, as seen by {@link WeirStreams#localThreads()}.
  *
- * @param name        the thread's name, {@code weir-<application.id>-thread-<n>}
+ * @param name        the thread's name, {@code weir-<application.id>-<process id prefix>-thread-<n>} (with
+ *                    {@code -g<k>} once replaced {@code k} times)
  * @param activeTasks the tasks it runs now, as {@code <subtopology>_<partition>} (the names of their
  *                    state directories); empty while it rebalances or restores
  */

@@ -57,7 +57,10 @@ public final class StreamThreads {
     }
 
     private StreamThread newThread(int index) {
-        String name = "weir-" + config.applicationId() + "-thread-" + index + (generation == 0 ? "" : "-g" + generation);
+        // The process id's first characters tell apart the threads (and the clients named after them)
+        // of two instances of one application, in one JVM or in one log search.
+        String name = "weir-" + config.applicationId() + "-" + processId.substring(0, Math.min(8, processId.length()))
+                + "-thread-" + index + (generation == 0 ? "" : "-g" + generation);
         // Stable across restarts and thread replacement: a new producer with the same id fences the old
         // one and aborts its open transaction at once, instead of read_committed readers waiting for it
         // to time out.
