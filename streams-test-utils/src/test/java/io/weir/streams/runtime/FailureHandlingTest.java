@@ -52,16 +52,6 @@ class FailureHandlingTest {
         return builder.build();
     }
 
-    private static Map<String, Object> config(KafkaBroker broker, String app, Path dir) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(StreamsConfig.APPLICATION_ID, app);
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-        config.put(StreamsConfig.STATE_DIR, dir.toString());
-        config.put("consumer.session.timeout.ms", 10_000);
-        config.put("consumer.heartbeat.interval.ms", 1_000);
-        return config;
-    }
-
     @Test
     void aFailedThreadIsReplacedAndItsTasksGoOnExactlyOnce(KafkaBroker broker, @TempDir Path dir) {
         broker.createTopic("replace-in", 3);
@@ -76,7 +66,7 @@ class FailureHandlingTest {
                 throw new IllegalStateException("a bug in user code, once");
             }
         });
-        try (WeirStreams app = new WeirStreams(topology, config(broker, "replace", dir))) {
+        try (WeirStreams app = new WeirStreams(topology, WindowedCountApp.config(broker, "replace", dir))) {
             app.setUncaughtExceptionHandler(e -> {
                 handled.add(e);
                 return StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD;
@@ -119,7 +109,7 @@ class FailureHandlingTest {
         Map<String, Long> expected = input.produce(2_000, 0, 60_000, CountInput.randomKeys(10, 10));
         input.flush(1_000_000);
         List<WeirStreams.State> states = new CopyOnWriteArrayList<>();
-        Map<String, Object> settings = config(broker, "zombie", dirA);
+        Map<String, Object> settings = WindowedCountApp.config(broker, "zombie", dirA);
         settings.put("consumer.max.poll.interval.ms", 4_000);
         Map<String, Object> settingsB = new HashMap<>(settings);
         settingsB.put(StreamsConfig.STATE_DIR, dirB.toString());
@@ -155,7 +145,7 @@ class FailureHandlingTest {
         EventStream<String, String> a = builder.stream("copart-a", Consumed.with(Serdes.String(), Serdes.String()));
         EventStream<String, String> b = builder.stream("copart-b", Consumed.with(Serdes.String(), Serdes.String()));
         a.merge(b).groupByKey().windowedBy(TumblingWindows.of(Duration.ofSeconds(10))).count().toStream().to("copart-out");
-        try (WeirStreams app = new WeirStreams(builder.build(), config(broker, "copart", dir))) {
+        try (WeirStreams app = new WeirStreams(builder.build(), WindowedCountApp.config(broker, "copart", dir))) {
             app.start();
             await().atMost(Duration.ofSeconds(30)).until(() -> app.state() == WeirStreams.State.ERROR);
             String message = app.error().getMessage();

@@ -9,11 +9,13 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 
 /** How far an application has got: its group's committed offsets against the topics' end offsets. */
 final class GroupOffsets implements AutoCloseable {
@@ -35,12 +37,22 @@ final class GroupOffsets implements AutoCloseable {
 
     /** The sum of a topic's end offsets (over all its partitions). */
     long end(String topic) {
+        return sum(topic, KafkaConsumer::endOffsets);
+    }
+
+    /** The sum of a topic's log-start offsets: how many records were deleted from its head. */
+    long start(String topic) {
+        return sum(topic, KafkaConsumer::beginningOffsets);
+    }
+
+    private long sum(String topic,
+                     BiFunction<KafkaConsumer<byte[], byte[]>, List<TopicPartition>, Map<TopicPartition, Long>> offsets) {
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            return c.endOffsets(c.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList())
-                    .values().stream().mapToLong(Long::longValue).sum();
+            List<TopicPartition> partitions = c.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            return offsets.apply(c, partitions).values().stream().mapToLong(Long::longValue).sum();
         }
     }
 

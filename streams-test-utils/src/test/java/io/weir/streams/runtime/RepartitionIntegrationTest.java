@@ -12,10 +12,6 @@ import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
 import io.weir.streams.time.WatermarkStrategy;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,11 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.stream.IntStream;
 
 import static io.weir.streams.runtime.CommittedPanes.assertOneOnTimePaneEach;
 import static org.awaitility.Awaitility.await;
@@ -56,15 +50,6 @@ class RepartitionIntegrationTest {
         return builder.build();
     }
 
-    private static long logStart(KafkaBroker broker, String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = IntStream.range(0, PARTITIONS).mapToObj(p -> new TopicPartition(topic, p)).toList();
-            return c.beginningOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
-        }
-    }
-
     @Test
     void aCountAfterAKeyChangeIsExactAndTheRepartitionTopicIsPurged(KafkaBroker broker, @TempDir Path dirA,
                                                                    @TempDir Path dirB) {
@@ -76,26 +61,20 @@ class RepartitionIntegrationTest {
         Map<String, Long> expected = new TreeMap<>();
         byKey.forEach((keyAtWindow, n) -> expected.merge(keyAtWindow.charAt(0) + keyAtWindow.substring(keyAtWindow.indexOf('@')),
                 n, Long::sum));
-        Map<String, Object> config = Map.of(StreamsConfig.APPLICATION_ID, "letters",
-                StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers(),
-                StreamsConfig.REPARTITION_PURGE_INTERVAL_MS, 200);
-        try (WeirStreams a = new WeirStreams(byFirstLetter("letters-in", "letters-out"),
-                with(config, StreamsConfig.STATE_DIR, dirA.toString()));
-             WeirStreams b = new WeirStreams(byFirstLetter("letters-in", "letters-out"),
-                     with(config, StreamsConfig.STATE_DIR, dirB.toString()))) {
+        Map<String, Object> configA = WindowedCountApp.config(broker, "letters", dirA);
+        configA.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS, 200);
+        Map<String, Object> configB = new HashMap<>(configA);
+        configB.put(StreamsConfig.STATE_DIR, dirB.toString());
+        try (WeirStreams a = new WeirStreams(byFirstLetter("letters-in", "letters-out"), configA);
+             WeirStreams b = new WeirStreams(byFirstLetter("letters-in", "letters-out"), configB);
+             GroupOffsets offsets = new GroupOffsets(broker)) {
             a.start();
             b.start();
             input.flush(1_000_000);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
                     CommittedPanes.assertFinalCounts(expected, broker, "letters-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "letters-out"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> logStart(broker, "letters-by-letter-repartition") >= 5_000);
+            await().atMost(Duration.ofSeconds(30)).until(() -> offsets.start("letters-by-letter-repartition") >= 5_000);
         }
-    }
-
-    private static Map<String, Object> with(Map<String, Object> config, String key, Object value) {
-        Map<String, Object> out = new HashMap<>(config);
-        out.put(key, value);
-        return out;
     }
 }

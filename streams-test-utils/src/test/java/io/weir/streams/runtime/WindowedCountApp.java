@@ -43,14 +43,23 @@ final class WindowedCountApp {
     /** @param extra further settings, which win over the defaults here */
     static WeirStreams instance(KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee,
                                 Map<String, ?> extra) {
+        Map<String, Object> config = config(broker, app, stateDir);
+        config.put(StreamsConfig.PROCESSING_GUARANTEE, guarantee);
+        config.putAll(extra);
+        return new WeirStreams(topology(in, out), config);
+    }
+
+    /**
+     * The settings every runtime test starts from (a mutable map): a short session timeout, so a
+     * killed member's tasks move within seconds.
+     */
+    static Map<String, Object> config(KafkaBroker broker, String app, Path stateDir) {
         Map<String, Object> config = new HashMap<>();
         config.put(StreamsConfig.APPLICATION_ID, app);
         config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
         config.put(StreamsConfig.STATE_DIR, stateDir.toString());
-        config.put(StreamsConfig.PROCESSING_GUARANTEE, guarantee);
         config.put("consumer.session.timeout.ms", 10_000);
         config.put("consumer.heartbeat.interval.ms", 1_000);
-        config.putAll(extra);
-        return new WeirStreams(topology(in, out), config);
+        return config;
     }
 }
