@@ -79,24 +79,19 @@ final class StoreRestorer {
      * and reads where the changelog ends now.
      */
     void register(TaskId task, TaskStores stores, String applicationId) {
-        Set<TopicPartition> partitions = new HashSet<>();
+        Map<TopicPartition, String> logged = new HashMap<>();
         for (String name : stores.names()) {
             StoreSpec spec = stores.spec(name);
             if (spec.logged()) {
-                partitions.add(new TopicPartition(spec.changelogTopic(applicationId), task.partition()));
+                logged.put(new TopicPartition(spec.changelogTopic(applicationId), task.partition()), name);
             }
         }
         List<TopicPartition> assignment = new ArrayList<>(changelogs.keySet());
-        assignment.addAll(partitions);
+        assignment.addAll(logged.keySet());
         // Partitions that stay assigned keep their positions.
         consumer.assign(assignment);
-        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-        for (String name : stores.names()) {
-            StoreSpec spec = stores.spec(name);
-            if (!spec.logged()) {
-                continue;
-            }
-            TopicPartition tp = new TopicPartition(spec.changelogTopic(applicationId), task.partition());
+        Map<TopicPartition, Long> ends = consumer.endOffsets(logged.keySet());
+        logged.forEach((tp, name) -> {
             BytesStore store = stores.cache(name).store();
             byte[] stored = store.metadata(OFFSET_KEY);
             if (stored == null) {
@@ -105,8 +100,8 @@ final class StoreRestorer {
                 consumer.seek(tp, ByteBuffer.wrap(stored).getLong());
             }
             changelogs.put(tp, new Changelog(task, name, store, consumer.position(tp), ends.get(tp)));
-        }
-        pending.put(task, partitions);
+        });
+        pending.put(task, new HashSet<>(logged.keySet()));
     }
 
     /** Whether any registered task is still restoring. */
