@@ -10,10 +10,10 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -97,7 +97,7 @@ final class RecordSizeLimits {
                 + VARINT_MAX;
         if (headers != null) {
             for (Header h : headers) {
-                size += VARINT_MAX + h.key().getBytes(StandardCharsets.UTF_8).length
+                size += VARINT_MAX + Utils.utf8Length(h.key())
                         + VARINT_MAX + (h.value() == null ? 0 : h.value().length);
             }
         }

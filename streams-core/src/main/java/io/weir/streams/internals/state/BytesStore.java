@@ -8,7 +8,9 @@ package io.weir.streams.internals.state;
  * applied atomically together with the batch's metadata (e.g. the changelog offsets the batch
  * corresponds to), so the store never holds half a commit.
  *
- * <p>Thread safety: a store belongs to one task and is used by that task's thread only. Ownership:
+ * <p>Thread safety: a store belongs to one task and is used by one thread at a time: its task's
+ * thread, or while the task restores, a restore writer that the task's thread hands each batch to
+ * and waits for (the hand-over and the wait order the accesses). Ownership:
  * whoever opens a store closes it; {@link #close()} releases every native handle and is idempotent.
  */
 public interface BytesStore extends AutoCloseable {

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * copies the entries of its range when it is made, so it costs O(entries in range) up front, sees
  * its snapshot even after later writes and stays usable after the store is closed.
  *
- * <p>Not thread-safe: used by its task's thread only, as {@link BytesStore} requires.
+ * <p>Not thread-safe: used by one thread at a time, as {@link BytesStore} requires.
  */
 public final class InMemoryBytesStore implements BytesStore {
 

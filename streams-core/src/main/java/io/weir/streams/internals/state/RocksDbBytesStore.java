@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * <p>A {@link #range} iterator reads a snapshot and holds native memory: close it promptly. Closing the
  * store closes the iterators still open (their later use throws {@link IllegalStateException}).
  *
- * <p>Not thread-safe: used by its task's thread only, as {@link BytesStore} requires. Failures of
+ * <p>Not thread-safe: used by one thread at a time, as {@link BytesStore} requires. Failures of
  * RocksDB are thrown as {@link StoreException}.
  */
 public final class RocksDbBytesStore implements BytesStore {

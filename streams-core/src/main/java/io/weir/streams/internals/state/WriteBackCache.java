@@ -1,7 +1,12 @@
 package io.weir.streams.internals.state;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +25,12 @@ import java.util.TreeMap;
  * until the task's {@link CacheBudget} needs the room — for RocksDB that saves a native get per
  * record on hot keys; an in-memory store gains nothing from it.
  *
+ * <p>Point reads and writes, the per-record path, are hash lookups. Key order is needed only by
+ * {@link #range} and {@link #deleteRange}, which are rare by comparison (a window store scans when
+ * a window fires and deletes when windows expire), so the ordered index is brought up to date only
+ * then: entries created since are inserted in one go. A key updated a thousand times between two
+ * scans costs one ordered insert, not a thousand.
+ *
  * <p>Single-threaded: owned by one task. Does not own the store (its {@link TaskStores} does).
  */
 public final class WriteBackCache {
@@ -30,11 +41,64 @@ public final class WriteBackCache {
     private final BytesStore store;
     private final boolean keepReads;
     private final CacheBudget budget;
-    private final NavigableMap<byte[], byte[]> dirty = new TreeMap<>(Arrays::compareUnsigned);
-    private final NavigableMap<byte[], byte[]> clean = new TreeMap<>(Arrays::compareUnsigned);
+    /** Every cached entry, dirty and clean. */
+    private final Map<Key, Entry> entries = new HashMap<>();
+    /** Cached entries in key order, except those still in {@link #unordered}. */
+    private final NavigableMap<byte[], Entry> ordered = new TreeMap<>(Arrays::compareUnsigned);
+    private final List<Entry> unordered = new ArrayList<>();
+    /** Entries written since the last commit, in the order first written; some may have been removed since. */
+    private final List<Entry> dirty = new ArrayList<>();
     private final List<StoreBatch.RangeDelete> rangeDeletes = new ArrayList<>();
     private long dirtyBytes;
     private long cleanBytes;
+
+    /** A cached key and its value; {@link #TOMBSTONE} for a delete not yet in the store. */
+    private static final class Entry {
+        final byte[] key;
+        byte[] value;
+        boolean isDirty;
+        boolean removed;
+
+        Entry(byte[] key, byte[] value, boolean isDirty) {
+            this.key = key;
+            this.value = value;
+            this.isDirty = isDirty;
+        }
+
+        long size() {
+            return WriteBackCache.size(key, value);
+        }
+    }
+
+    /** A key's bytes as a hash key: byte arrays compare by identity. */
+    private record Key(byte[] bytes, int hash) {
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+        /** Hashes eight bytes at a time: store keys are long (a window key is 16 bytes of times, then the key). */
+        static Key of(byte[] bytes) {
+            long h = bytes.length;
+            int i = 0;
+            for (; i + 8 <= bytes.length; i += 8) {
+                h = h * 0x9E3779B97F4A7C15L + (long) LONGS.get(bytes, i);
+            }
+            for (; i < bytes.length; i++) {
+                h = h * 31 + bytes[i];
+            }
+            h ^= h >>> 29;
+            h *= 0xBF58476D1CE4E5B9L;
+            return new Key(bytes, (int) (h ^ (h >>> 32)));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && hash == k.hash && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
 
     public WriteBackCache(BytesStore store, boolean keepReads, CacheBudget budget) {
         this.store = store;
@@ -52,17 +116,16 @@ public final class WriteBackCache {
     }
 
     public byte[] get(byte[] key) {
-        byte[] value = dirty.get(key);
-        if (value != null) {
-            return value == TOMBSTONE ? null : value;
+        Entry e = entries.get(Key.of(key));
+        if (e != null) {
+            return e.value == TOMBSTONE ? null : e.value;
         }
-        value = clean.get(key);
-        if (value != null || deletedByRange(key)) {
-            return value;
+        if (deletedByRange(key)) {
+            return null;
         }
-        value = store.get(key);
+        byte[] value = store.get(key);
         if (value != null && keepReads) {
-            clean.put(key, value);
+            add(new Entry(key, value, false));
             resize(dirtyBytes, cleanBytes + size(key, value));
             evictIfNeeded();
         }
@@ -71,10 +134,23 @@ public final class WriteBackCache {
 
     public void put(byte[] key, byte[] value) {
         byte[] stored = value == null ? TOMBSTONE : value;
-        byte[] previous = dirty.put(key, stored);
-        byte[] wasClean = clean.remove(key);
-        resize(dirtyBytes + size(key, stored) - (previous == null ? 0 : size(key, previous)),
-                cleanBytes - (wasClean == null ? 0 : size(key, wasClean)));
+        Entry e = entries.get(Key.of(key));
+        if (e == null) {
+            e = new Entry(key, stored, true);
+            add(e);
+            dirty.add(e);
+            resize(dirtyBytes + e.size(), cleanBytes);
+        } else if (e.isDirty) {
+            long before = e.size();
+            e.value = stored;
+            resize(dirtyBytes + e.size() - before, cleanBytes);
+        } else {
+            long before = e.size();
+            e.value = stored;
+            e.isDirty = true;
+            dirty.add(e);
+            resize(dirtyBytes + e.size(), cleanBytes - before);
+        }
     }
 
     public void delete(byte[] key) {
@@ -83,14 +159,37 @@ public final class WriteBackCache {
 
     /** Deletes every key in {@code [from, to)}; a null bound is open. O(entries cached in the range). */
     public void deleteRange(byte[] from, byte[] to) {
-        resize(dirtyBytes - clear(sub(dirty, from, to)), cleanBytes - clear(sub(clean, from, to)));
+        if (Bytes.isEmptyRange(from, to)) {
+            return;
+        }
+        NavigableMap<byte[], Entry> range = sub(ordered(), from, to);
+        long freedDirty = 0;
+        long freedClean = 0;
+        for (Entry e : range.values()) {
+            entries.remove(Key.of(e.key));
+            e.removed = true;
+            if (e.isDirty) {
+                freedDirty += e.size();
+            } else {
+                freedClean += e.size();
+            }
+        }
+        range.clear();
+        resize(dirtyBytes - freedDirty, cleanBytes - freedClean);
         rangeDeletes.add(new StoreBatch.RangeDelete(from, to));
     }
 
     /** Entries with {@code from <= key < to} in key order, the cache's writes over the store's. Close it. */
     public KeyValueIterator range(byte[] from, byte[] to) {
         KeyValueIterator stored = store.range(from, to);
-        return new MergedIterator(new TreeMap<>(sub(dirty, from, to)).entrySet().iterator(), stored);
+        // A snapshot: the caller may write to the cache while it iterates.
+        List<ByteEntry> cached = new ArrayList<>();
+        for (Entry e : sub(ordered(), from, to).values()) {
+            if (e.isDirty) {
+                cached.add(new ByteEntry(e.key, e.value));
+            }
+        }
+        return new MergedIterator(cached.iterator(), stored);
     }
 
     /** Whether the task should commit early because its caches outgrew their budget. */
@@ -100,16 +199,18 @@ public final class WriteBackCache {
 
     /**
      * The writes since the last commit, as the batch the store will receive and, per key, the last
-     * value written (null for a delete) — the changelog records of this commit.
+     * value written (null for a delete) — the changelog records of this commit, in the order their
+     * keys were first written since the last commit (deterministic, and no sort on the commit path).
      */
     public Flush prepareFlush() {
         StoreBatch batch = new StoreBatch();
         rangeDeletes.forEach(r -> batch.deleteRange(r.from(), r.to()));
+        dirty.removeIf(e -> e.removed);
         List<StoreBatch.Put> changes = new ArrayList<>(dirty.size());
-        for (Map.Entry<byte[], byte[]> e : dirty.entrySet()) {
-            byte[] value = e.getValue() == TOMBSTONE ? null : e.getValue();
-            batch.put(e.getKey(), value);
-            changes.add(new StoreBatch.Put(e.getKey(), value));
+        for (Entry e : dirty) {
+            byte[] value = e.value == TOMBSTONE ? null : e.value;
+            batch.put(e.key, value);
+            changes.add(new StoreBatch.Put(e.key, value));
         }
         return new Flush(batch, changes);
     }
@@ -121,12 +222,15 @@ public final class WriteBackCache {
             store.write(flush.batch());
         }
         long moved = 0;
-        if (keepReads) {
-            for (Map.Entry<byte[], byte[]> e : dirty.entrySet()) {
-                if (e.getValue() != TOMBSTONE) {
-                    clean.put(e.getKey(), e.getValue());
-                    moved += size(e.getKey(), e.getValue());
-                }
+        for (Entry e : dirty) {
+            if (e.removed) {
+                continue;
+            }
+            if (keepReads && e.value != TOMBSTONE) {
+                e.isDirty = false;
+                moved += e.size();
+            } else {
+                remove(e);
             }
         }
         dirty.clear();
@@ -137,15 +241,45 @@ public final class WriteBackCache {
 
     /** Drops every cached entry, dirty ones included (a task closing dirty after a failed commit). */
     public void discard() {
+        entries.values().forEach(e -> e.removed = true);
+        entries.clear();
+        ordered.clear();
+        unordered.clear();
         dirty.clear();
-        clean.clear();
         rangeDeletes.clear();
         resize(0, 0);
     }
 
+    private void add(Entry e) {
+        entries.put(Key.of(e.key), e);
+        unordered.add(e);
+    }
+
+    private void remove(Entry e) {
+        entries.remove(Key.of(e.key));
+        e.removed = true;
+        ordered.remove(e.key, e);
+    }
+
+    /** The ordered index, with the entries created since it was last used. */
+    private NavigableMap<byte[], Entry> ordered() {
+        for (Entry e : unordered) {
+            if (!e.removed) {
+                ordered.put(e.key, e);
+            }
+        }
+        unordered.clear();
+        return ordered;
+    }
+
     private void evictIfNeeded() {
-        if (budget.exceeded() && !clean.isEmpty()) {
-            clean.clear();
+        if (budget.exceeded() && cleanBytes > 0) {
+            entries.values().removeIf(e -> {
+                e.removed = !e.isDirty;
+                return e.removed;
+            });
+            ordered.values().removeIf(e -> e.removed);
+            unordered.removeIf(e -> e.removed);
             resize(dirtyBytes, 0);
         }
     }
@@ -167,16 +301,10 @@ public final class WriteBackCache {
         return false;
     }
 
-    private long clear(NavigableMap<byte[], byte[]> range) {
-        long freed = 0;
-        for (Map.Entry<byte[], byte[]> e : range.entrySet()) {
-            freed += size(e.getKey(), e.getValue());
+    private static NavigableMap<byte[], Entry> sub(NavigableMap<byte[], Entry> map, byte[] from, byte[] to) {
+        if (Bytes.isEmptyRange(from, to)) {
+            return Collections.emptyNavigableMap();
         }
-        range.clear();
-        return freed;
-    }
-
-    private static NavigableMap<byte[], byte[]> sub(NavigableMap<byte[], byte[]> map, byte[] from, byte[] to) {
         if (from == null && to == null) {
             return map;
         }
@@ -199,12 +327,12 @@ public final class WriteBackCache {
 
     /** Cache entries over store entries; cache tombstones and range-deleted store entries hidden. */
     private final class MergedIterator implements KeyValueIterator {
-        private final Iterator<Map.Entry<byte[], byte[]>> cached;
+        private final Iterator<ByteEntry> cached;
         private final KeyValueIterator stored;
-        private Map.Entry<byte[], byte[]> nextCached;
+        private ByteEntry nextCached;
         private ByteEntry next;
 
-        MergedIterator(Iterator<Map.Entry<byte[], byte[]>> cached, KeyValueIterator stored) {
+        MergedIterator(Iterator<ByteEntry> cached, KeyValueIterator stored) {
             this.cached = cached;
             this.stored = stored;
             this.nextCached = cached.hasNext() ? cached.next() : null;
@@ -218,15 +346,15 @@ public final class WriteBackCache {
                 if (nextCached == null && storedKey == null) {
                     return;
                 }
-                int cmp = nextCached == null ? 1 : storedKey == null ? -1 : Arrays.compareUnsigned(nextCached.getKey(), storedKey);
+                int cmp = nextCached == null ? 1 : storedKey == null ? -1 : Arrays.compareUnsigned(nextCached.key(), storedKey);
                 if (cmp <= 0) {
                     if (cmp == 0) {
                         stored.next();
                     }
-                    Map.Entry<byte[], byte[]> e = nextCached;
+                    ByteEntry e = nextCached;
                     nextCached = cached.hasNext() ? cached.next() : null;
-                    if (e.getValue() != TOMBSTONE) {
-                        next = new ByteEntry(e.getKey(), e.getValue());
+                    if (e.value() != TOMBSTONE) {
+                        next = e;
                     }
                 } else {
                     next = stored.next();
