@@ -136,6 +136,8 @@ final class StreamThread extends Thread {
         restoreConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-restore-consumer");
         // Restoring wants big batches: each poll becomes one store write.
         restoreConfig.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        // Changelogs are read from start to end: bigger fetches mean fewer round trips.
+        restoreConfig.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         this.restoreConsumer = new KafkaConsumer<>(restoreConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
         producerConfig = config.clientConfig(StreamsConfig.PRODUCER_PREFIX);
@@ -156,7 +158,7 @@ final class StreamThread extends Thread {
         topology.sources().stream().filter(SourceSpec::repartition).forEach(s -> repartition.add(s.topic(applicationId)));
         this.purger = new RepartitionPurger(admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
         newProducer();
-        this.restorer = new StoreRestorer(restoreConsumer, restoreListener);
+        this.restorer = new StoreRestorer(restoreConsumer, restoreListener, name);
     }
 
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
@@ -454,6 +456,7 @@ final class StreamThread extends Thread {
         } else {
             closeTasks();
         }
+        closeQuietly(restorer);
         closeQuietly(consumer);
         closeQuietly(restoreConsumer);
         closeQuietly(producer);
