@@ -28,4 +28,9 @@ public final class CacheBudget {
     public long usedBytes() {
         return usedBytes;
     }
+
+    /** What is left before the budget is exceeded (negative once it is). */
+    long remainingBytes() {
+        return maxBytes - usedBytes;
+    }
 }

@@ -31,7 +31,16 @@ import java.util.TreeMap;
  * then: entries created since are inserted in one go. A key updated a thousand times between two
  * scans costs one ordered insert, not a thousand.
  *
- * <p>Single-threaded: owned by one task. Does not own the store (its {@link TaskStores} does).
+ * <p>With {@code keepReads}, the cache also tries to hold the whole store: on its first use it reads
+ * the store in (after any restore, which writes the store directly) and, if everything fits the
+ * budget, it is <em>complete</em> until it has to evict. A complete cache answers a get of an absent
+ * key and every scan from memory, never from the store. That matters beyond the native calls saved:
+ * between two memtable flushes RocksDB keeps every committed version of a key, so a scan of a
+ * window's keys steps over one version per commit that changed them (a minute-long window updated
+ * at every 100 ms commit has hundreds), which made firing a window's panes the slowest step.
+ *
+ * <p>Single-threaded: owned by one task. Does not own the store (its {@link TaskStores} does). Once
+ * the cache is first used, the store must be written through it only.
  */
 public final class WriteBackCache {
 
@@ -51,6 +60,9 @@ public final class WriteBackCache {
     private final List<StoreBatch.RangeDelete> rangeDeletes = new ArrayList<>();
     private long dirtyBytes;
     private long cleanBytes;
+    private boolean started;
+    /** Every store entry is cached too (clean, or overwritten by a dirty entry): see the class docs. */
+    private boolean complete;
 
     /** A cached key and its value; {@link #TOMBSTONE} for a delete not yet in the store. */
     private static final class Entry {
@@ -116,11 +128,12 @@ public final class WriteBackCache {
     }
 
     public byte[] get(byte[] key) {
+        start();
         Entry e = entries.get(Key.of(key));
         if (e != null) {
             return e.value == TOMBSTONE ? null : e.value;
         }
-        if (deletedByRange(key)) {
+        if (complete || deletedByRange(key)) {
             return null;
         }
         byte[] value = store.get(key);
@@ -133,6 +146,7 @@ public final class WriteBackCache {
     }
 
     public void put(byte[] key, byte[] value) {
+        start();
         byte[] stored = value == null ? TOMBSTONE : value;
         Entry e = entries.get(Key.of(key));
         if (e == null) {
@@ -162,6 +176,7 @@ public final class WriteBackCache {
         if (Bytes.isEmptyRange(from, to)) {
             return;
         }
+        start();
         NavigableMap<byte[], Entry> range = sub(ordered(), from, to);
         long freedDirty = 0;
         long freedClean = 0;
@@ -181,15 +196,16 @@ public final class WriteBackCache {
 
     /** Entries with {@code from <= key < to} in key order, the cache's writes over the store's. Close it. */
     public KeyValueIterator range(byte[] from, byte[] to) {
-        KeyValueIterator stored = store.range(from, to);
-        // A snapshot: the caller may write to the cache while it iterates.
+        start();
+        // A snapshot: the caller may write to the cache while it iterates. Clean entries are copies
+        // of the store's, needed only when the store is not read.
         List<ByteEntry> cached = new ArrayList<>();
         for (Entry e : sub(ordered(), from, to).values()) {
-            if (e.isDirty) {
+            if (e.isDirty || complete) {
                 cached.add(new ByteEntry(e.key, e.value));
             }
         }
-        return new MergedIterator(cached.iterator(), stored);
+        return new MergedIterator(cached.iterator(), complete ? NOTHING_STORED : store.range(from, to));
     }
 
     /** Whether the task should commit early because its caches outgrew their budget. */
@@ -241,6 +257,7 @@ public final class WriteBackCache {
 
     /** Drops every cached entry, dirty ones included (a task closing dirty after a failed commit). */
     public void discard() {
+        complete = false;
         entries.values().forEach(e -> e.removed = true);
         entries.clear();
         ordered.clear();
@@ -272,8 +289,33 @@ public final class WriteBackCache {
         return ordered;
     }
 
+    /** On first use: reads the whole store in if it fits the budget (see the class docs). */
+    private void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        // Not worth reading in a store that cannot fit only to evict it again.
+        if (!keepReads || store.approximateEntries() * ENTRY_OVERHEAD > budget.remainingBytes()) {
+            return;
+        }
+        try (KeyValueIterator it = store.range(null, null)) {
+            while (it.hasNext()) {
+                ByteEntry e = it.next();
+                add(new Entry(e.key(), e.value(), false));
+                resize(dirtyBytes, cleanBytes + size(e.key(), e.value()));
+                if (budget.exceeded()) {
+                    evictIfNeeded();
+                    return;
+                }
+            }
+        }
+        complete = true;
+    }
+
     private void evictIfNeeded() {
         if (budget.exceeded() && cleanBytes > 0) {
+            complete = false;
             entries.values().removeIf(e -> {
                 e.removed = !e.isDirty;
                 return e.removed;
@@ -324,6 +366,28 @@ public final class WriteBackCache {
     /** The writes of one commit of this cache. */
     public record Flush(StoreBatch batch, List<StoreBatch.Put> changes) {
     }
+
+    /** What a complete cache merges its entries with: the store is not read. */
+    private static final KeyValueIterator NOTHING_STORED = new KeyValueIterator() {
+        @Override
+        public boolean hasNext() {
+            return false;
+        }
+
+        @Override
+        public ByteEntry next() {
+            throw new NoSuchElementException();
+        }
+
+        @Override
+        public byte[] peekKey() {
+            throw new NoSuchElementException();
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     /** Cache entries over store entries; cache tombstones and range-deleted store entries hidden. */
     private final class MergedIterator implements KeyValueIterator {
