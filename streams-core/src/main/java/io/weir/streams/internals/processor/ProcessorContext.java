@@ -36,4 +36,15 @@ public interface ProcessorContext {
 
     /** For side outputs: records written straight to a topic, outside the processor graph. */
     RecordCollector collector();
+
+    /**
+     * Asks for the task's results to be committed soon: a processor that has just emitted results
+     * a reader waits for (a window's on-time pane) calls it. The runtime then commits at the end of
+     * the current batch if its thread has caught up with its input (no partition of a running task
+     * lags behind the end the consumer last saw), instead of at the next {@code commit.interval.ms};
+     * while a thread works through a backlog the interval alone decides, so a backlog's many window
+     * closes do not turn into many commits. The TestDriver commits on its own virtual-time schedule
+     * and ignores the request.
+     */
+    void requestCommit();
 }

@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,7 +48,8 @@ import java.util.stream.Collectors;
  * and the tasks the group assigned it. It owns all of them and closes them when it ends.
  *
  * <p>Loop: poll; process each record in its task; let processing time advance; every
- * {@code commit.interval.ms} (or when a task's cache is full) commit. A commit under exactly-once:
+ * {@code commit.interval.ms} (or when a task's cache is full, or when a task fired on-time panes and
+ * the thread has caught up with its input) commit. A commit under exactly-once:
  * the tasks' changelog records are sent, the consumed offsets (with the event time each partition
  * reached) go into the transaction with {@code sendOffsetsToTransaction}, the transaction commits,
  * and only then do the stores receive their writes with the changelog offsets they match. Under
@@ -230,7 +232,8 @@ final class StreamThread extends Thread {
                 for (StreamTask task : tasks.values()) {
                     task.advanceProcessingTime(now);
                 }
-                if (now - lastCommit >= config.commitIntervalMs() || tasks.values().stream().anyMatch(StreamTask::needsCommit)) {
+                if (now - lastCommit >= config.commitIntervalMs() || tasks.values().stream().anyMatch(StreamTask::needsCommit)
+                        || (tasks.values().stream().anyMatch(StreamTask::commitRequested) && caughtUp())) {
                     try {
                         commit();
                     } catch (RuntimeException e) {
@@ -253,6 +256,20 @@ final class StreamThread extends Thread {
             log.error("Stream thread {} failed", getName(), failure);
             onFailure.accept(failure);
         }
+    }
+
+    /**
+     * Whether this thread has read everything its running tasks' partitions held when the consumer
+     * last heard from the broker: then a commit a task asked for is worth making now.
+     */
+    private boolean caughtUp() {
+        for (TopicPartition tp : taskOfPartition.keySet()) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isEmpty() || lag.getAsLong() > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void ensureTransaction() {

@@ -45,6 +45,7 @@ public final class StreamTask implements AutoCloseable {
     private final Map<String, List<Node>> sourceChildren = new HashMap<>();
     private final List<Node> topological = new ArrayList<>();
     private long processingTime;
+    private boolean commitRequested;
     private long watermark = Long.MIN_VALUE;
 
     /**
@@ -163,12 +164,18 @@ public final class StreamTask implements AutoCloseable {
         return stores.overBudget();
     }
 
+    /** Whether a processor asked for a commit since the last one ({@link ProcessorContext#requestCommit}). */
+    public boolean commitRequested() {
+        return commitRequested;
+    }
+
     /**
      * First phase of a commit (DESIGN's "State on the hot path"): the caches' dirty entries go to the
      * changelogs through the collector. The caller then makes the commit durable (the runtime commits
      * its transaction) and calls {@link #completeCommit}.
      */
     public List<TaskStores.StoreFlush> prepareCommit() {
+        commitRequested = false;
         List<TaskStores.StoreFlush> flushes = stores.prepareCommit();
         for (TaskStores.StoreFlush flush : flushes) {
             StoreSpec spec = stores.spec(flush.store());
@@ -303,6 +310,11 @@ public final class StreamTask implements AutoCloseable {
         @Override
         public RecordCollector collector() {
             return collector;
+        }
+
+        @Override
+        public void requestCommit() {
+            commitRequested = true;
         }
     }
 }

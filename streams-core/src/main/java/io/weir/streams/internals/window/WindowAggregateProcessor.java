@@ -203,6 +203,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         if (openByEnd.subMap(fromEnd, true, toEndExclusive, false).isEmpty()) {
             return;
         }
+        boolean fired = false;
         try (KeyValueIterator it = store.range(WindowKeys.endBound(fromEnd),
                 toEndExclusive == Long.MAX_VALUE ? null : WindowKeys.endBound(toEndExclusive))) {
             while (it.hasNext()) {
@@ -214,10 +215,15 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 Window window = new Window(WindowKeys.start(entry.key()), WindowKeys.end(entry.key()));
                 K key = keyDeserializer.deserialize(serdeTopic, WindowKeys.key(entry.key()));
                 state = emit(key, window, state, PaneInfo.Timing.ON_TIME);
+                fired = true;
                 if (watermark < purgeTime(window)) {
                     store.put(entry.key(), state.encode(aggSerializer, serdeTopic));
                 }
             }
+        }
+        if (fired) {
+            // On-time panes are the results readers wait for: make them visible without waiting out the interval.
+            context.requestCommit();
         }
     }
 
