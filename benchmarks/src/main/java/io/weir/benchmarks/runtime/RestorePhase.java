@@ -5,7 +5,9 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -17,7 +19,8 @@ import java.util.concurrent.TimeoutException;
  * fresh instance of the same application, on an empty state directory, starts. Its restore listener
  * tells when the first changelog partition's restoration started and the last one's ended, and how
  * many records were replayed; the instance is done when it is running (both libraries restore every
- * store of a task before they report running).
+ * store of a task before they report running). With {@code --repeats} every store is restored that
+ * many times, each time into a fresh instance, and each median run is reported.
  */
 final class RestorePhase {
 
@@ -43,8 +46,8 @@ final class RestorePhase {
     private RestorePhase() {
     }
 
-    static List<Row> run(BenchContext context) throws TimeoutException, InterruptedException {
-        List<Row> rows = new ArrayList<>();
+    static List<Runs<Row>> run(BenchContext context) throws TimeoutException, InterruptedException {
+        Map<String, String> populated = new LinkedHashMap<>();
         for (AppKind kind : context.options().restoreEngines()) {
             if (kind.restoredStores() == 0) {
                 continue;
@@ -53,10 +56,20 @@ final class RestorePhase {
             if (windowApp == null) {
                 windowApp = populate(context, kind, "rs-win-", context.throughputInput());
             }
-            rows.add(restore(context, kind, WINDOW_STORE, windowApp, context.throughputInput()));
-            String keysApp = populate(context, kind, "rs-keys-", context.keysInput());
-            rows.add(restore(context, kind, KEY_STORE, keysApp, context.keysInput()));
+            populated.put(kind.id() + "/" + WINDOW_STORE, windowApp);
+            populated.put(kind.id() + "/" + KEY_STORE, populate(context, kind, "rs-keys-", context.keysInput()));
         }
+        Map<String, List<Row>> runs = new LinkedHashMap<>();
+        for (int round = 1; round <= context.options().repeats(); round++) {
+            for (Map.Entry<String, String> p : populated.entrySet()) {
+                AppKind kind = AppKind.byId(p.getKey().substring(0, p.getKey().indexOf('/')));
+                String store = p.getKey().substring(p.getKey().indexOf('/') + 1);
+                BenchContext.LoadedInput input = store.equals(WINDOW_STORE) ? context.throughputInput() : context.keysInput();
+                runs.computeIfAbsent(p.getKey(), k -> new ArrayList<>()).add(restore(context, kind, store, p.getValue(), input));
+            }
+        }
+        List<Runs<Row>> rows = new ArrayList<>();
+        runs.values().forEach(r -> rows.add(Runs.of(r, Row::recordsPerSecond)));
         return rows;
     }
 

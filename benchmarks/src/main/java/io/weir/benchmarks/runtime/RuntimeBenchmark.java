@@ -39,18 +39,18 @@ public final class RuntimeBenchmark {
         }
     }
 
-    /** Every phase's rows, and the report they make. */
-    record Results(List<ThroughputPhase.Row> throughput, List<LatencyPhase.Row> latency, List<RestorePhase.Row> restore,
-                   String text) {
+    /** Every phase's runs, and the report they make. */
+    record Results(List<Runs<ThroughputPhase.Row>> throughput, List<LatencyPhase.Row> latency,
+                   List<Runs<RestorePhase.Row>> restore, String text) {
     }
 
     /** Runs the phases {@code options} ask for on {@code broker} (which the caller owns). */
     static Results run(KafkaBroker broker, RuntimeOptions options, String command, String brokerDescription)
             throws TimeoutException, InterruptedException {
         try (BenchContext context = new BenchContext(broker, options)) {
-            List<ThroughputPhase.Row> throughput = options.runs(RuntimeOptions.Phase.THROUGHPUT) ? ThroughputPhase.run(context) : List.of();
+            List<Runs<ThroughputPhase.Row>> throughput = options.runs(RuntimeOptions.Phase.THROUGHPUT) ? ThroughputPhase.run(context) : List.of();
             List<LatencyPhase.Row> latency = options.runs(RuntimeOptions.Phase.LATENCY) ? LatencyPhase.run(context) : List.of();
-            List<RestorePhase.Row> restore = options.runs(RuntimeOptions.Phase.RESTORE) ? RestorePhase.run(context) : List.of();
+            List<Runs<RestorePhase.Row>> restore = options.runs(RuntimeOptions.Phase.RESTORE) ? RestorePhase.run(context) : List.of();
             return new Results(throughput, latency, restore,
                     RuntimeReport.format(command, brokerDescription, options, throughput, latency, restore));
         }

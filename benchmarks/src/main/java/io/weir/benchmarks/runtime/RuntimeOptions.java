@@ -20,6 +20,8 @@ import java.util.Set;
  *   --rate N               records/s of the latency phase (default 5,000)
  *   --duration S           seconds the latency phase produces for (default 60)
  *   --restore-keys N       keys of the key store the restore phase restores (default 1,000,000)
+ *   --repeats N            timed runs of each throughput and restore measurement, interleaved across the
+ *                          engines; the tables show each engine's median run (default 3)
  *   --phases LIST          of throughput, latency, restore (default all three)
  *   --engines LIST         of weir, ks-close, ks-update, ks-suppress, ceiling (default all) for throughput and latency
  *   --restore-engines LIST the same for the restore phase (default weir,ks-update,ks-suppress)
@@ -28,14 +30,14 @@ import java.util.Set;
  * </pre>
  */
 record RuntimeOptions(int records, int keys, int perMinute, int partitions, int warmup, int rate, int durationSeconds,
-                      int restoreKeys, Set<Phase> phases, List<AppKind> engines, List<AppKind> restoreEngines, String bootstrap,
+                      int restoreKeys, int repeats, Set<Phase> phases, List<AppKind> engines, List<AppKind> restoreEngines, String bootstrap,
                       Path brokerScript) {
 
     /** The parts of the benchmark. */
     enum Phase { THROUGHPUT, LATENCY, RESTORE }
 
     static final String USAGE = "options: --records N (1000000)  --keys N (10000)  --per-minute N (20000)  --partitions N (3)  "
-            + "--warmup N (50000)  --rate N (5000)  --duration S (60)  --restore-keys N (1000000)  "
+            + "--warmup N (50000)  --rate N (5000)  --duration S (60)  --restore-keys N (1000000)  --repeats N (3)  "
             + "--phases throughput,latency,restore  --engines weir,ks-close,ks-update,ks-suppress,ceiling  "
             + "--restore-engines weir,ks-update,ks-suppress  --bootstrap HOST:PORT  --broker-script PATH (bin/kafka-broker)";
 
@@ -48,6 +50,7 @@ record RuntimeOptions(int records, int keys, int perMinute, int partitions, int 
         int rate = 5_000;
         int duration = 60;
         int restoreKeys = 1_000_000;
+        int repeats = 3;
         Set<Phase> phases = EnumSet.allOf(Phase.class);
         List<AppKind> engines = List.of(AppKind.values());
         List<AppKind> restoreEngines = List.of(AppKind.WEIR, AppKind.KS_UPDATE, AppKind.KS_SUPPRESS);
@@ -68,6 +71,7 @@ record RuntimeOptions(int records, int keys, int perMinute, int partitions, int 
                 case "--rate" -> rate = OptionValues.positiveInt(name, value);
                 case "--duration" -> duration = OptionValues.positiveInt(name, value);
                 case "--restore-keys" -> restoreKeys = OptionValues.positiveInt(name, value);
+                case "--repeats" -> repeats = OptionValues.positiveInt(name, value);
                 case "--phases" -> phases = phases(value);
                 case "--engines" -> engines = engines(value);
                 case "--restore-engines" -> restoreEngines = engines(value);
@@ -76,7 +80,7 @@ record RuntimeOptions(int records, int keys, int perMinute, int partitions, int 
                 default -> throw new IllegalArgumentException("Unknown option '" + name + "'\n" + USAGE);
             }
         }
-        return new RuntimeOptions(records, keys, perMinute, partitions, warmup, rate, duration, restoreKeys, phases, engines,
+        return new RuntimeOptions(records, keys, perMinute, partitions, warmup, rate, duration, restoreKeys, repeats, phases, engines,
                 restoreEngines, bootstrap, script);
     }
 

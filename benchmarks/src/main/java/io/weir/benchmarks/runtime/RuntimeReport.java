@@ -13,8 +13,10 @@ final class RuntimeReport {
     private RuntimeReport() {
     }
 
-    static String format(String command, String broker, RuntimeOptions o, List<ThroughputPhase.Row> throughput,
-                         List<LatencyPhase.Row> latency, List<RestorePhase.Row> restore) {
+    static String format(String command, String broker, RuntimeOptions o, List<Runs<ThroughputPhase.Row>> throughputRuns,
+                         List<LatencyPhase.Row> latency, List<Runs<RestorePhase.Row>> restoreRuns) {
+        List<ThroughputPhase.Row> throughput = throughputRuns.stream().map(Runs::median).toList();
+        List<RestorePhase.Row> restore = restoreRuns.stream().map(Runs::median).toList();
         StringBuilder out = new StringBuilder();
         out.append(f("$ %s%n", command));
         out.append(f("Broker: %s. Java %s, %d cores. Every app: one instance, one thread, exactly-once, commit every 100 ms.%n",
@@ -38,6 +40,10 @@ final class RuntimeReport {
                     + "CPU s/M: per million input records.%nbase MB: heap after a full GC before the run; peak MB: heap used, "
                     + "sampled every 50 ms; peak GC MB: the most left after a collection.%noutput: records read back with "
                     + "read_committed; check: the output against the input's own counts (see README).%n"));
+            if (o.repeats() > 1) {
+                out.append(f("Each row is the median of %d runs; records/s of every run, in order:%n", o.repeats()));
+                throughputRuns.forEach(r -> out.append(f("  %-12s %s%n", r.median().kind().id(), r.ratesText())));
+            }
         }
         if (!latency.isEmpty()) {
             out.append(f("%nLatency: %,d records/s for %d s over %,d keys, %.0f%% out of order by up to 30 s; latency = visible "
@@ -67,6 +73,11 @@ final class RuntimeReport {
             }
             out.append(f("restore s: first changelog partition's restore start to the last one's end (restore listeners); "
                     + "records/s = records / restore s.%n"));
+            if (o.repeats() > 1) {
+                out.append(f("Each row is the median of %d restores; records/s of every restore, in order:%n", o.repeats()));
+                restoreRuns.forEach(r -> out.append(f("  %-12s %-13s %s%n", r.median().kind().id(), r.median().store(),
+                        r.ratesText())));
+            }
         }
         return out.toString();
     }

@@ -8,7 +8,9 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -16,7 +18,8 @@ import java.util.concurrent.TimeoutException;
  * shares, Kafka's clients, before any of them is timed). Then each app in turn, as a fresh instance,
  * over the same pre-loaded input: timed from {@code start()}
  * until its group's committed offsets reach the end of the input. Its output is then read and checked
- * against the input (not timed).
+ * against the input (not timed). With {@code --repeats} the round of timed runs is repeated and each
+ * app's median run is reported.
  */
 final class ThroughputPhase {
 
@@ -42,7 +45,7 @@ final class ThroughputPhase {
     private ThroughputPhase() {
     }
 
-    static List<Row> run(BenchContext context) throws TimeoutException, InterruptedException {
+    static List<Runs<Row>> run(BenchContext context) throws TimeoutException, InterruptedException {
         if (context.options().warmup() > 0) {
             BenchContext.LoadedInput warmup = context.warmupInput();
             for (AppKind kind : context.options().engines()) {
@@ -51,34 +54,44 @@ final class ThroughputPhase {
             }
         }
         BenchContext.LoadedInput input = context.throughputInput();
-        List<Row> rows = new ArrayList<>();
-        for (AppKind kind : context.options().engines()) {
-            String appId = context.name("tp-" + kind.id());
-            String output = context.topic(appId + "-out");
-            AppSetup setup = context.setup(appId, input.topic(), output, new RestoreProgress());
-            long base = HeapMonitor.liveBytes();
-            log.info("Throughput: {} over {} records", kind.id(), input.records());
-            double seconds;
-            double cpuSeconds;
-            long peakUsed;
-            long peakAfterGc;
-            try (StreamingApp app = kind.open(setup); HeapMonitor heap = new HeapMonitor()) {
-                long cpu = BenchContext.processCpuNanos();
-                long start = System.nanoTime();
-                app.start();
-                long end = context.progress().awaitCommitted(app, appId, input.ends(), TIMEOUT);
-                cpuSeconds = (BenchContext.processCpuNanos() - cpu) / 1e9;
-                seconds = (end - start) / 1e9;
-                peakUsed = heap.peakUsedBytes();
-                peakAfterGc = heap.peakAfterGcBytes();
+        Map<AppKind, List<Row>> runs = new LinkedHashMap<>();
+        int repeats = context.options().repeats();
+        for (int round = 1; round <= repeats; round++) {
+            for (AppKind kind : context.options().engines()) {
+                String appId = context.name("tp-" + kind.id() + (repeats > 1 ? "-r" + round : ""));
+                runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(runOnce(context, kind, appId, input));
             }
-            context.windowStorePopulated(kind, appId);
-            OutputTally out = OutputReader.read(context.bootstrap(), output, kind);
-            Row row = new Row(kind, input.records(), seconds, cpuSeconds, base, peakUsed, peakAfterGc,
-                    OutputCheck.of(kind, out, input.expected()));
-            log.info("Throughput: {} {} records/s, output {}", kind.id(), Math.round(row.recordsPerSecond()), row.check());
-            rows.add(row);
         }
+        List<Runs<Row>> rows = new ArrayList<>();
+        runs.values().forEach(r -> rows.add(Runs.of(r, Row::recordsPerSecond)));
         return rows;
+    }
+
+    private static Row runOnce(BenchContext context, AppKind kind, String appId, BenchContext.LoadedInput input)
+            throws TimeoutException, InterruptedException {
+        String output = context.topic(appId + "-out");
+        AppSetup setup = context.setup(appId, input.topic(), output, new RestoreProgress());
+        long base = HeapMonitor.liveBytes();
+        log.info("Throughput: {} over {} records", kind.id(), input.records());
+        double seconds;
+        double cpuSeconds;
+        long peakUsed;
+        long peakAfterGc;
+        try (StreamingApp app = kind.open(setup); HeapMonitor heap = new HeapMonitor()) {
+            long cpu = BenchContext.processCpuNanos();
+            long start = System.nanoTime();
+            app.start();
+            long end = context.progress().awaitCommitted(app, appId, input.ends(), TIMEOUT);
+            cpuSeconds = (BenchContext.processCpuNanos() - cpu) / 1e9;
+            seconds = (end - start) / 1e9;
+            peakUsed = heap.peakUsedBytes();
+            peakAfterGc = heap.peakAfterGcBytes();
+        }
+        context.windowStorePopulated(kind, appId);
+        OutputTally out = OutputReader.read(context.bootstrap(), output, kind);
+        Row row = new Row(kind, input.records(), seconds, cpuSeconds, base, peakUsed, peakAfterGc,
+                OutputCheck.of(kind, out, input.expected()));
+        log.info("Throughput: {} {} records/s, output {}", kind.id(), Math.round(row.recordsPerSecond()), row.check());
+        return row;
     }
 }

@@ -3,6 +3,7 @@ package io.weir.benchmarks.runtime;
 import io.weir.streams.test.kafka.EmbeddedKafkaBroker;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -19,7 +20,7 @@ class RuntimeBenchmarkSmokeTest {
     void everyPhaseRunsAndEveryEngineCountsTheInputExactly() throws Exception {
         RuntimeOptions options = RuntimeOptions.parse(new String[] {
                 "--records", "6000", "--keys", "200", "--per-minute", "1500", "--warmup", "1000", "--rate", "500", "--duration", "8",
-                "--restore-keys", "3000", "--restore-engines", "weir,ks-update,ks-suppress"});
+                "--restore-keys", "3000", "--restore-engines", "weir,ks-update,ks-suppress", "--repeats", "2"});
         RuntimeBenchmark.Results results;
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create()) {
             broker.start();
@@ -27,16 +28,18 @@ class RuntimeBenchmarkSmokeTest {
         }
         System.out.print(results.text());
 
-        assertEquals(Set.of(AppKind.values()), results.throughput().stream().map(ThroughputPhase.Row::kind).collect(Collectors.toSet()));
-        for (ThroughputPhase.Row row : results.throughput()) {
+        List<ThroughputPhase.Row> throughput = results.throughput().stream().flatMap(r -> r.all().stream()).toList();
+        assertEquals(2 * AppKind.values().length, throughput.size(), "two runs of every engine");
+        assertEquals(Set.of(AppKind.values()), throughput.stream().map(ThroughputPhase.Row::kind).collect(Collectors.toSet()));
+        for (ThroughputPhase.Row row : throughput) {
             assertTrue(row.check().exact(), row.kind().id() + ": " + row.check());
             assertTrue(row.check().windows() > 0, row.kind().id() + " wrote nothing");
         }
         // The update engines end with every window of the input; the once-per-window engines each wrote
         // the windows that closed, exactly once each, with the same counts.
-        long windows = results.throughput().stream().filter(r -> r.kind() == AppKind.CEILING).findFirst().orElseThrow()
+        long windows = throughput.stream().filter(r -> r.kind() == AppKind.CEILING).findFirst().orElseThrow()
                 .check().windows();
-        results.throughput().stream().filter(r -> !r.kind().oncePerWindow())
+        throughput.stream().filter(r -> !r.kind().oncePerWindow())
                 .forEach(r -> assertEquals(windows, r.check().windows(), r.kind().id()));
 
         for (LatencyPhase.Row row : results.latency()) {
@@ -51,11 +54,13 @@ class RuntimeBenchmarkSmokeTest {
         LatencyPhase.Row weir = results.latency().stream().filter(r -> r.kind() == AppKind.WEIR).findFirst().orElseThrow();
         assertEquals(weir.windowsDue(), weir.windowsSeen(), "Weir wrote every window the input closed");
 
-        assertEquals(6, results.restore().size());
-        for (RestorePhase.Row row : results.restore()) {
+        List<RestorePhase.Row> restore = results.restore().stream().flatMap(r -> r.all().stream()).toList();
+        assertEquals(12, restore.size(), "two restores of both stores of three engines");
+        for (RestorePhase.Row row : restore) {
             assertTrue(row.records() > 0, row.kind().id() + " " + row.store() + " restored nothing");
         }
-        assertTrue(results.restore().stream().filter(r -> r.store().equals(RestorePhase.KEY_STORE))
+        assertTrue(results.text().contains("median of 2 runs"), "the report says what its rows are");
+        assertTrue(restore.stream().filter(r -> r.store().equals(RestorePhase.KEY_STORE))
                 .allMatch(r -> r.records() >= 3000), "every key store holds every key");
     }
 }
