@@ -76,6 +76,25 @@ class RuntimeIntegrationTest {
     }
 
     @Test
+    void aFiredWindowIsCommittedWithoutWaitingOutTheCommitInterval(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("prompt-in", 1);
+        broker.createTopic("prompt-out", 1);
+        CountInput input = new CountInput(broker, "prompt-in", 1);
+        Map<String, Long> expected = input.produce(200, 0, 9_000, CountInput.randomKeys(5, 4));
+        // An interval far longer than the wait below: only the commit the firing window asks for can
+        // make its panes visible in time.
+        try (WeirStreams app = WindowedCountApp.instance(broker, "prompt", "prompt-in", "prompt-out", dir,
+                StreamsConfig.EXACTLY_ONCE, Map.of(StreamsConfig.COMMIT_INTERVAL_MS, 600_000))) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() ->
+                    app.metrics().getOrDefault("source:prompt-in/records-consumed", 0L) == 200);
+            input.flush(WindowedCountApp.WINDOW);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    CommittedPanes.assertFinalCounts(expected, broker, "prompt-out"));
+        }
+    }
+
+    @Test
     void aMissingSourceTopicEndsInErrorNamingIt(KafkaBroker broker, @TempDir Path dir) {
         try (WeirStreams app = WindowedCountApp.instance(broker, "missing", "no-such-topic", "missing-out", dir,
                 StreamsConfig.EXACTLY_ONCE)) {
