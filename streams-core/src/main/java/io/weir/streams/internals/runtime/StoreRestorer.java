@@ -40,12 +40,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * shutdown. Restored batches go through {@link BytesStore#restore} (no write-ahead log) and
  * {@link BytesStore#endRestore} makes them durable when a store is done.
  *
+ * <p>A store restored from empty (a new instance, a moved task) is bulk-loaded: the records read are
+ * collected in chunks of {@value #CHUNK_RECORDS}, and each chunk becomes one sorted file the store
+ * ingests ({@link BytesStore#ingest}), with no memtable, log or flush; then the chunk's end offset is
+ * stored. A store that already holds some state (a restart) replays its tail in write batches.
+ *
  * <p>Reading and writing overlap: the stream thread polls and decodes the changelogs while writer
- * threads of this restorer (one per core, up to {@value #MAX_WRITERS}) apply the batches already read
- * to the stores — each store's batches in the order read, different stores at once. Writing RocksDB
- * costs about twice what decoding the changelog does, so this is where a restore's time goes. At most
- * {@value #MAX_BATCHES_IN_FLIGHT} batches wait for the writers; a task is restored once its last
- * batch is written and its stores flushed. Listener calls stay on the stream thread.
+ * threads of this restorer (one per core, up to {@value #MAX_WRITERS}) apply what was read — each
+ * store's batches and chunks in the order read, different stores at once. At most
+ * {@value #MAX_BATCHES_IN_FLIGHT} batches, and about {@value #MAX_RECORDS_IN_FLIGHT} records, wait
+ * for the writers; a task is restored once its last write is done and its stores flushed. Listener
+ * calls stay on the stream thread.
  *
  * <p>Used by one stream thread; uses (does not own) that thread's restore consumer and the stores;
  * owns its writer threads, which {@link #close} stops.
@@ -59,6 +64,10 @@ final class StoreRestorer implements AutoCloseable {
     private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
     private static final int MAX_WRITERS = 4;
     private static final int MAX_BATCHES_IN_FLIGHT = 8;
+    /** Records an empty store's restore collects for one sorted file. */
+    private static final int CHUNK_RECORDS = 100_000;
+    /** Records read but not yet written, collected or handed to the writers, before reading pauses. */
+    private static final int MAX_RECORDS_IN_FLIGHT = 300_000;
 
     private final Consumer<byte[], byte[]> consumer;
     private final RestoreListener listener;
@@ -80,6 +89,8 @@ final class StoreRestorer implements AutoCloseable {
         final long end;
         long restored;
         long lastProgress = System.nanoTime();
+        /** For a store restored from empty: the records read since the last chunk was handed over; else null. */
+        List<StoreBatch.Put> chunk;
         /** The store's last write handed to the writers: the next one runs after it. */
         CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
 
@@ -135,7 +146,11 @@ final class StoreRestorer implements AutoCloseable {
             } else {
                 consumer.seek(tp, ByteBuffer.wrap(stored).getLong());
             }
-            changelogs.put(tp, new Changelog(task, tp, name, store, consumer.position(tp), ends.get(tp)));
+            Changelog c = new Changelog(task, tp, name, store, consumer.position(tp), ends.get(tp));
+            if (stored == null) {
+                c.chunk = new ArrayList<>();
+            }
+            changelogs.put(tp, c);
         });
         pending.put(task, new HashSet<>(logged.keySet()));
     }
@@ -161,7 +176,7 @@ final class StoreRestorer implements AutoCloseable {
                 done.add(task);
             }
         });
-        while (writes.size() >= MAX_BATCHES_IN_FLIGHT) {
+        while (!writes.isEmpty() && (writes.size() >= MAX_BATCHES_IN_FLIGHT || recordsInFlight() >= MAX_RECORDS_IN_FLIGHT)) {
             complete(writes.peekFirst(), done);
         }
         if (changelogs.isEmpty() && !writes.isEmpty()) {
@@ -182,6 +197,9 @@ final class StoreRestorer implements AutoCloseable {
             if (position >= c.end) {
                 changelogs.remove(tp);
                 consumer.assign(changelogs.keySet());
+                if (c.chunk != null && !c.chunk.isEmpty()) {
+                    submitChunk(c, position);
+                }
                 submit(c, position, 0, true, () -> {
                     if (position != c.from) {
                         c.target.restore(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
@@ -204,14 +222,45 @@ final class StoreRestorer implements AutoCloseable {
             log.info("Restoring store {} of task {} from {} offsets [{}, {})", c.store, c.task, c.partition, c.from, c.end);
             listener.onRestoreStart(c.partition, c.store, c.from, c.end);
         }
+        c.restored += records.size();
+        c.lastProgress = System.nanoTime();
+        if (c.chunk != null) {
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                c.chunk.add(new StoreBatch.Put(r.key(), r.value()));
+            }
+            if (c.chunk.size() >= CHUNK_RECORDS) {
+                submitChunk(c, position);
+            }
+            return;
+        }
         StoreBatch batch = new StoreBatch();
         for (ConsumerRecord<byte[], byte[]> r : records) {
             batch.put(r.key(), r.value());
         }
         batch.putMetadata(OFFSET_KEY, offsetBytes(position));
-        c.restored += records.size();
-        c.lastProgress = System.nanoTime();
         submit(c, position, records.size(), false, () -> c.target.restore(batch));
+    }
+
+    /** Hands a collected chunk to the writers: one sorted file, then the offset it reaches. */
+    private void submitChunk(Changelog c, long position) {
+        List<StoreBatch.Put> chunk = c.chunk;
+        c.chunk = new ArrayList<>();
+        submit(c, position, chunk.size(), false, () -> {
+            c.target.ingest(chunk);
+            c.target.restore(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
+        });
+    }
+
+    /** Records collected for chunks or handed to the writers and not yet written. */
+    private long recordsInFlight() {
+        long n = 0;
+        for (Write w : writes) {
+            n += w.count();
+        }
+        for (Changelog c : changelogs.values()) {
+            n += c.chunk == null ? 0 : c.chunk.size();
+        }
+        return n;
     }
 
     private void submit(Changelog c, long position, int count, boolean last, Runnable write) {

@@ -1,5 +1,7 @@
 package io.weir.streams.internals.state;
 
+import java.util.List;
+
 /**
  * An ordered store of byte keys and values: the one interface through which every store
  * implementation (RocksDB, in-memory) serves the operators, always behind a {@link WriteBackCache}.
@@ -38,6 +40,17 @@ public interface BytesStore extends AutoCloseable {
      */
     default void restore(StoreBatch batch) {
         write(batch);
+    }
+
+    /**
+     * Bulk-loads entries replayed from a changelog, given in changelog order: of several writes of a
+     * key the last wins, a null value deletes. Like {@link #restore}, for a store being restored;
+     * what it loads is durable when it returns. By default, one {@link #restore} batch.
+     */
+    default void ingest(List<StoreBatch.Put> entries) {
+        StoreBatch batch = new StoreBatch();
+        entries.forEach(p -> batch.put(p.key(), p.value()));
+        restore(batch);
     }
 
     /** Makes every batch given to {@link #restore} durable. */

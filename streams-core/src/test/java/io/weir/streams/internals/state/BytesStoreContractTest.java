@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -291,6 +292,45 @@ class BytesStoreContractTest {
         assertThrows(IllegalStateException.class, () -> store.write(new StoreBatch().put(b("b"), b("v"))));
         assertThrows(IllegalStateException.class, () -> store.metadata("offset"));
         store.close();
+    }
+
+    @EachStore
+    void ingestKeepsTheLastWriteOfEachKeyAndLaterLoadsOverrideEarlierOnes(StoreFactory factory) {
+        try (BytesStore store = factory.open(dir)) {
+            store.ingest(List.of(
+                    new StoreBatch.Put(b("b"), b("b1")),
+                    new StoreBatch.Put(b("a"), b("a1")),
+                    new StoreBatch.Put(b("b"), b("b2")),
+                    new StoreBatch.Put(b("c"), b("c1")),
+                    new StoreBatch.Put(b("c"), null),
+                    new StoreBatch.Put(b("d"), null)));
+            assertEquals(List.of("a", "b"), keys(store, null, null));
+            assertArrayEquals(b("b2"), store.get(b("b")));
+
+            // A second load, as the next chunk of the same changelog: it overrides the first.
+            store.ingest(List.of(new StoreBatch.Put(b("a"), null), new StoreBatch.Put(b("c"), b("c2"))));
+            store.endRestore();
+            assertEquals(List.of("b", "c"), keys(store, null, null));
+            assertArrayEquals(b("c2"), store.get(b("c")));
+
+            // And the store goes on as usual after it.
+            store.write(new StoreBatch().put(b("b"), b("b3")).deleteRange(b("c"), null));
+            assertEquals(List.of("b"), keys(store, null, null));
+            assertArrayEquals(b("b3"), store.get(b("b")));
+        }
+    }
+
+    @Test
+    void aRocksDbIngestSurvivesAReopen() {
+        try (BytesStore store = RocksDbBytesStore.open("ingest", dir)) {
+            store.ingest(List.of(new StoreBatch.Put(b("k"), b("v1")), new StoreBatch.Put(b("k"), b("v2"))));
+            store.restore(new StoreBatch().putMetadata("offset", b("7")));
+            store.endRestore();
+        }
+        try (BytesStore store = RocksDbBytesStore.open("ingest", dir)) {
+            assertArrayEquals(b("v2"), store.get(b("k")));
+            assertArrayEquals(b("7"), store.metadata("offset"));
+        }
     }
 
     static byte[] b(String text) {
