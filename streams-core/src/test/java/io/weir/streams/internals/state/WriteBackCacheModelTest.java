@@ -124,19 +124,16 @@ class WriteBackCacheModelTest {
     }
 
     private static List<String> scan(WriteBackCache cache, byte[] from, byte[] to) {
-        List<String> out = new ArrayList<>();
-        try (KeyValueIterator it = cache.range(from, to)) {
-            while (it.hasNext()) {
-                ByteEntry e = it.next();
-                out.add(hex(e.key()) + "=" + new String(e.value()));
-            }
-        }
-        return out;
+        return drain(cache.range(from, to));
     }
 
     private static List<String> scanStore(BytesStore store) {
+        return drain(store.range(null, null));
+    }
+
+    private static List<String> drain(KeyValueIterator iterator) {
         List<String> out = new ArrayList<>();
-        try (KeyValueIterator it = store.range(null, null)) {
+        try (KeyValueIterator it = iterator) {
             while (it.hasNext()) {
                 ByteEntry e = it.next();
                 out.add(hex(e.key()) + "=" + new String(e.value()));
