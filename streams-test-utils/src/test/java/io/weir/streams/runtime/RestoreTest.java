@@ -93,12 +93,18 @@ class RestoreTest {
         assertTrue(committedAtKill > 0 && changelogAtKill >= committedAtKill,
                 "the killed instance had built a store: " + committedAtKill + " committed, changelog " + changelogAtKill);
         // The tail is what the killed process had not written to its store: at most the transaction it
-        // was committing (one commit can carry 12,500 records of a partition here), so always less
-        // than what the store kept. A store that lost its contents replays from 0, or more than it kept.
+        // was committing, so less than what the store kept. A partition whose first transaction was
+        // the one in flight replays from 0, as it should: the kill comes right after the committed
+        // offsets pass a third of the input, often between a commit and its store write, and one
+        // transaction can carry tens of thousands of a partition's records (CI runs: 2,146 and
+        // 33,881). A store that lost its contents replays from 0 too, so not every partition may.
+        long fromStart = afterKill.from.values().stream().filter(offset -> offset == 0).count();
+        assertTrue(fromStart < PARTITIONS, "some store kept its contents through the kill: " + afterKill.from);
         afterKill.from.forEach((tp, offset) -> {
-            assertTrue(offset > 0, tp + " replayed from the start");
-            assertTrue(afterKill.replayed.get(tp) < offset, tp + " replayed " + afterKill.replayed.get(tp)
-                    + " records, more than the " + offset + " its store kept");
+            if (offset > 0) {
+                assertTrue(afterKill.replayed.get(tp) < offset, tp + " replayed " + afterKill.replayed.get(tp)
+                        + " records, more than the " + offset + " its store kept");
+            }
         });
         assertTrue(afterKill.total.get() < changelogAtKill / 2,
                 "restored only the tail: " + afterKill.total + " of " + changelogAtKill + " changelog records");

@@ -76,7 +76,7 @@ final class StoreRestorer implements AutoCloseable {
     /** Changelog partitions still being read. */
     private final Map<TopicPartition, Changelog> changelogs = new HashMap<>();
     private final Map<TaskId, Set<TopicPartition>> pending = new HashMap<>();
-    /** Writes handed to the writer thread, oldest first. */
+    /** Writes handed to the writer threads, oldest first. */
     private final Deque<Write> writes = new ArrayDeque<>();
 
     /** One store's changelog partition being replayed. */
@@ -162,7 +162,7 @@ final class StoreRestorer implements AutoCloseable {
 
     /**
      * Reads what the changelogs return within {@code timeout} (one store batch per changelog
-     * partition) and hands it to the writer; collects the writes done since the last step.
+     * partition) and hands it to the writers; collects the writes done since the last step.
      *
      * @return the tasks whose stores are all restored now; they are no longer registered
      * @throws IllegalStateException if a changelog made no progress for five minutes
