@@ -96,8 +96,8 @@ class RestoreTest {
         // was committing, so less than what the store kept. A partition whose first transaction was
         // the one in flight replays from 0, as it should: the kill comes right after the committed
         // offsets pass a third of the input, often between a commit and its store write, and one
-        // transaction can carry tens of thousands of a partition's records (CI runs: 2,146 and
-        // 33,881). A store that lost its contents replays from 0 too, so not every partition may.
+        // transaction can carry tens of thousands of a partition's records (2,146 in a CI run, 33,881
+        // in a local one). A store that lost its contents replays from 0 too, so not every partition may.
         long fromStart = afterKill.from.values().stream().filter(offset -> offset == 0).count();
         assertTrue(fromStart < PARTITIONS, "some store kept its contents through the kill: " + afterKill.from);
         afterKill.from.forEach((tp, offset) -> {
