@@ -19,7 +19,7 @@ public final class WeirMetrics {
     public static final String RECORDS_PRODUCTION_SKIPPED = "records-production-skipped";
     /** Records with a null key that a keyed aggregation skipped. */
     public static final String NULL_KEY_RECORDS_SKIPPED = "null-key-records-skipped";
-    /** (record, window) pairs added although the watermark had passed the window's end: each made a late pane. */
+    /** (record, window) pairs added although the watermark had passed the window's end (each makes a late change). */
     public static final String LATE_RECORDS_ADDED = "late-records-added";
     /** (record, window) pairs refused because the window was past its allowed lateness. */
     public static final String LATE_RECORDS_DROPPED = "late-records-dropped";
@@ -29,10 +29,16 @@ public final class WeirMetrics {
     public static final String SIDE_OUTPUT_RECORDS = "side-output-records";
     /** Panes (window results) emitted, of any timing. */
     public static final String PANES_EMITTED = "panes-emitted";
+    /** Early panes emitted (early firings by processing time or record count). */
+    public static final String EARLY_PANES = "early-panes";
     /** On-time panes emitted. */
     public static final String ON_TIME_PANES = "on-time-panes";
     /** Late panes emitted. */
     public static final String LATE_PANES = "late-panes";
+    /** Retractions emitted (refinement ACCUMULATING_AND_RETRACTING); not counted as panes. */
+    public static final String RETRACTIONS = "retractions-emitted";
+    /** Session windows merged away into another session by a record that overlapped several. */
+    public static final String SESSIONS_MERGED = "sessions-merged";
     /** Windows currently holding state (a gauge). */
     public static final String OPEN_WINDOWS = "open-windows";
 }

@@ -9,24 +9,44 @@ import java.util.Optional;
 /**
  * Which result of its window a record is, carried in the headers of every windowed result:
  * {@value #TIMING_HEADER} ({@code EARLY}, {@code ON_TIME} or {@code LATE}), {@value #INDEX_HEADER}
- * (0 for a window's first pane, then 1, 2, ...) and {@value #FINAL_HEADER} ({@code true} when no
- * later pane of the window can follow: the on-time pane of a window without allowed lateness, or any
- * pane emitted once the watermark has passed the window's end plus its allowed lateness).
+ * (0 for a window's first pane, then 1, 2, ...), {@value #FINAL_HEADER} ({@code true} when no later
+ * pane of the window can follow: the on-time pane of a window without allowed lateness, or any pane
+ * emitted once the watermark has passed the window's end plus its allowed lateness) and, on
+ * retractions only, {@value #RETRACTION_HEADER}{@code =true}.
+ *
+ * <p>A <b>retraction</b> (refinement {@link Refinement#ACCUMULATING_AND_RETRACTING}) takes back the
+ * window's previous pane: same key and window, the previous pane's value. It comes right before the
+ * pane that replaces it and carries that pane's timing, index and final flag; a retraction of a
+ * session that was merged away has no pane after it and is final.
  */
-public record PaneInfo(Timing timing, long index, boolean isFinal) {
+public record PaneInfo(Timing timing, long index, boolean isFinal, boolean isRetraction) {
 
     public static final String TIMING_HEADER = "weir.pane.timing";
     public static final String INDEX_HEADER = "weir.pane.index";
     public static final String FINAL_HEADER = "weir.pane.final";
+    public static final String RETRACTION_HEADER = "weir.pane.retraction";
 
     /** When a pane was emitted relative to the watermark passing its window's end. */
     public enum Timing {
         /** Before the watermark reached the window's end (early firings). */
         EARLY,
-        /** When the watermark reached the window's end. */
+        /**
+         * When the watermark reached the window's end; with {@link Trigger#atWindowClose()}, the one
+         * pane of the window, when it closes.
+         */
         ON_TIME,
-        /** After that, for a late record within the allowed lateness. */
+        /** After that, for late records within the allowed lateness. */
         LATE
+    }
+
+    /** A pane that is not a retraction. */
+    public PaneInfo(Timing timing, long index, boolean isFinal) {
+        this(timing, index, isFinal, false);
+    }
+
+    /** This pane's info on the retraction that precedes it. */
+    public PaneInfo asRetraction() {
+        return new PaneInfo(timing, index, isFinal, true);
     }
 
     /** The pane info in {@code headers}, if the record is a windowed result. */
@@ -37,8 +57,9 @@ public record PaneInfo(Timing timing, long index, boolean isFinal) {
         if (timing == null || index == null || last == null) {
             return Optional.empty();
         }
+        Header retraction = headers.lastHeader(RETRACTION_HEADER);
         return Optional.of(new PaneInfo(Timing.valueOf(text(timing)), Long.parseLong(text(index)),
-                Boolean.parseBoolean(text(last))));
+                Boolean.parseBoolean(text(last)), retraction != null && Boolean.parseBoolean(text(retraction))));
     }
 
     /** Adds this pane's headers to {@code headers} and returns them. */
@@ -46,6 +67,9 @@ public record PaneInfo(Timing timing, long index, boolean isFinal) {
         headers.add(TIMING_HEADER, timing.name().getBytes(StandardCharsets.UTF_8));
         headers.add(INDEX_HEADER, Long.toString(index).getBytes(StandardCharsets.UTF_8));
         headers.add(FINAL_HEADER, Boolean.toString(isFinal).getBytes(StandardCharsets.UTF_8));
+        if (isRetraction) {
+            headers.add(RETRACTION_HEADER, "true".getBytes(StandardCharsets.UTF_8));
+        }
         return headers;
     }
 

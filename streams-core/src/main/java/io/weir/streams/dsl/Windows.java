@@ -11,7 +11,7 @@ import java.time.Duration;
  * late pane; once {@code W >= end - 1 + L} the window's state is purged and records for it are
  * dropped — counted, and written to the late-data side output when one is configured.
  */
-public sealed interface Windows permits TumblingWindows, HoppingWindows, SlidingWindows {
+public sealed interface Windows permits TumblingWindows, HoppingWindows, SlidingWindows, SessionWindows, GlobalWindows {
 
     /** How long after its end a window still accepts (and emits for) late records; zero by default. */
     Duration allowedLateness();

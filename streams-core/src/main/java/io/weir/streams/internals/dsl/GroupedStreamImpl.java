@@ -16,6 +16,6 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     @Override
     public WindowedStream<K, V> windowedBy(Windows windows) {
-        return new WindowedStreamImpl<>(stream, Objects.requireNonNull(windows, "windows"), null);
+        return new WindowedStreamImpl<>(stream, Objects.requireNonNull(windows, "windows"));
     }
 }

@@ -1,9 +1,14 @@
 package io.weir.streams.internals.dsl;
 
 import io.weir.streams.dsl.Aggregator;
+import io.weir.streams.dsl.GlobalWindows;
 import io.weir.streams.dsl.HoppingWindows;
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.Merger;
+import io.weir.streams.dsl.Refinement;
+import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.dsl.SlidingWindows;
+import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.WindowedTable;
@@ -26,22 +31,48 @@ import java.util.Set;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
-/** Builds the windowed aggregation node and its store; every check that can fail does so here, at build time. */
+/** Builds the windowed aggregation node and its stores; every check that can fail does so here, at build time. */
 final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
 
     private final EventStreamImpl<K, V> stream;
     private final Windows windows;
     private final String lateTopic;
+    private final Trigger trigger;
+    private final Refinement refinement;
 
-    WindowedStreamImpl(EventStreamImpl<K, V> stream, Windows windows, String lateTopic) {
+    WindowedStreamImpl(EventStreamImpl<K, V> stream, Windows windows) {
+        this(stream, windows, null, Trigger.onTime(), Refinement.ACCUMULATING);
+    }
+
+    private WindowedStreamImpl(EventStreamImpl<K, V> stream, Windows windows, String lateTopic, Trigger trigger,
+                               Refinement refinement) {
         this.stream = stream;
         this.windows = windows;
         this.lateTopic = lateTopic;
+        this.trigger = trigger;
+        this.refinement = refinement;
     }
 
     @Override
     public WindowedStream<K, V> lateRecordsTo(String topic) {
-        return new WindowedStreamImpl<>(stream, windows, Require.name("late-records topic", topic));
+        return new WindowedStreamImpl<>(stream, windows, Require.name("late-records topic", topic), trigger, refinement);
+    }
+
+    @Override
+    public WindowedStream<K, V> withTrigger(Trigger newTrigger) {
+        return new WindowedStreamImpl<>(stream, windows, lateTopic, Objects.requireNonNull(newTrigger, "trigger"),
+                refinement);
+    }
+
+    @Override
+    public WindowedStream<K, V> withRefinement(Refinement newRefinement) {
+        return new WindowedStreamImpl<>(stream, windows, lateTopic, trigger,
+                Objects.requireNonNull(newRefinement, "refinement"));
+    }
+
+    @Override
+    public WindowedStream<K, V> finalResultsOnly() {
+        return withTrigger(Trigger.atWindowClose());
     }
 
     @Override
@@ -70,38 +101,57 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(materialized, "materialized");
-        return build("aggregate", Aggregation.of(initializer, aggregator), materialized, materialized.valueSerde());
+        return build("aggregate", Aggregation.of(initializer, aggregator, null), materialized, materialized.valueSerde());
+    }
+
+    @Override
+    public <A> WindowedTable<K, A> aggregate(Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator,
+                                             Merger<? super K, A> merger, Materialized<K, A> materialized) {
+        Objects.requireNonNull(initializer, "initializer");
+        Objects.requireNonNull(aggregator, "aggregator");
+        Objects.requireNonNull(merger, "merger");
+        Objects.requireNonNull(materialized, "materialized");
+        return build("aggregate", Aggregation.of(initializer, aggregator, merger), materialized, materialized.valueSerde());
     }
 
     private <A> WindowedTable<K, A> build(String kind, Aggregation<K, V, A> aggregation, Materialized<K, A> materialized,
                                           Serde<A> aggSerde) {
         GraphBuilder graph = stream.graph;
         String storeName = materialized.storeName() != null ? materialized.storeName() : graph.newName("window-" + kind);
+        String operator = kind + " into store '" + storeName + "'";
         Serde<K> keySerde = materialized.keySerde() != null ? materialized.keySerde() : stream.keySerde;
         if (keySerde == null) {
-            throw new IllegalStateException(kind + " into store '" + storeName + "': the key serde is unknown (after a "
+            throw new IllegalStateException(operator + ": the key serde is unknown (after a "
                     + "map, or a merge of streams with different serdes); give it with Materialized.withKeySerde(...)");
         }
         if (aggSerde == null) {
-            throw new IllegalStateException(kind + " into store '" + storeName + "': the value serde is unknown; give "
+            throw new IllegalStateException(operator + ": the value serde is unknown; give "
                     + "it with Materialized.withValueSerde(...)");
         }
+        checkTriggerAndRefinement(operator, aggregation);
         long lateness = windows.allowedLateness().toMillis();
+        WindowAggregateProcessor.Settings<K, V, A> settings = new WindowAggregateProcessor.Settings<>(aggregation,
+                lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde);
         Set<String> stores = new HashSet<>();
-        stores.add(storeName);
         Supplier<Processor<K, V>> processor;
         if (windows instanceof SlidingWindows sliding) {
             String recordStore = storeName + "-records";
-            processor = slidingProcessor(sliding, aggregation, storeName, recordStore, keySerde, aggSerde, lateness);
-            graph.addStore(new StoreSpec(recordStore, materialized.storeType(), true, retention(sliding.timeDifference().toMillis() + 1)));
-            stores.add(recordStore);
+            processor = slidingProcessor(sliding, recordStore, settings);
+            addStore(graph, stores, recordStore, materialized, retention(sliding.timeDifference().toMillis() + 1));
+        } else if (windows instanceof SessionWindows session) {
+            String indexStore = storeName + "-sessions";
+            long gap = session.gap().toMillis();
+            long cap = session.maxSessionLength() == null ? Long.MAX_VALUE : session.maxSessionLength().toMillis();
+            processor = () -> WindowAggregateProcessor.sessions(gap, cap, indexStore, settings);
+            addStore(graph, stores, indexStore, materialized, retention(gap));
+        } else if (windows instanceof GlobalWindows) {
+            processor = () -> WindowAggregateProcessor.global(settings);
         } else {
             WindowAssigner assigner = windows instanceof TumblingWindows tumbling
                     ? WindowAssigner.tumbling(tumbling) : WindowAssigner.hopping((HoppingWindows) windows);
-            processor = () -> WindowAggregateProcessor.fixed(assigner, lateness, aggregation, storeName, lateTopic,
-                    keySerde, aggSerde);
+            processor = () -> WindowAggregateProcessor.fixed(assigner, settings);
         }
-        graph.addStore(new StoreSpec(storeName, materialized.storeType(), true, retention(span())));
+        addStore(graph, stores, storeName, materialized, windows instanceof GlobalWindows ? -1 : retention(span()));
         Set<String> outputs = new HashSet<>();
         if (lateTopic != null) {
             outputs.add(lateTopic);
@@ -110,7 +160,40 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         return () -> new EventStreamImpl<>(graph, List.of(node), WindowedSerdes.of(keySerde), aggSerde, true);
     }
 
-    /** The longest a window is open: its size (tumbling, hopping) or the sliding time difference plus one. */
+    /** The combinations that make no sense, refused with the operator in the message. */
+    private void checkTriggerAndRefinement(String operator, Aggregation<K, V, ?> aggregation) {
+        if (windows instanceof SessionWindows && !aggregation.mergeable()) {
+            throw new IllegalStateException(operator + ": session windows merge when a record bridges two sessions, "
+                    + "so the aggregation needs a merger: use aggregate(initializer, aggregator, merger, materialized)");
+        }
+        if (windows instanceof GlobalWindows) {
+            if (!trigger.firesEarly()) {
+                throw new IllegalStateException(operator + ": global windows never end, so " + trigger
+                        + " would only fire at the end of a bounded input; give a trigger that fires early, such as "
+                        + "Trigger.afterCount(n) or Trigger.onTime().withEarlyFirings(interval)");
+            }
+            if (trigger.lateFiringInterval().isPresent()) {
+                throw new IllegalStateException(operator + ": no record is late for a global window, so " + trigger
+                        + " has no late firings to make");
+            }
+        }
+        if (trigger.lateFiringInterval().isPresent() && windows.allowedLateness().isZero()) {
+            throw new IllegalStateException(operator + ": " + trigger + " sets late firings, but " + windows
+                    + " has no allowed lateness, so no late record is ever added; set withAllowedLateness(...)");
+        }
+        if (trigger.firesAtWindowCloseOnly() && refinement != Refinement.ACCUMULATING) {
+            throw new IllegalStateException(operator + ": " + trigger + " emits one pane per window, so refinement "
+                    + refinement + " has nothing to refine; leave the refinement at ACCUMULATING");
+        }
+    }
+
+    private static void addStore(GraphBuilder graph, Set<String> stores, String name, Materialized<?, ?> materialized,
+                                 long retention) {
+        graph.addStore(new StoreSpec(name, materialized.storeType(), true, retention));
+        stores.add(name);
+    }
+
+    /** The longest a window is open: its size (tumbling, hopping), the sliding time difference plus one, or the session gap. */
     private long span() {
         if (windows instanceof TumblingWindows t) {
             return t.size().toMillis();
@@ -118,17 +201,22 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         if (windows instanceof HoppingWindows h) {
             return h.size().toMillis();
         }
+        if (windows instanceof SessionWindows s) {
+            return s.gap().toMillis();
+        }
         return ((SlidingWindows) windows).timeDifference().toMillis() + 1;
     }
 
-    /** Changelog retention: the window span plus allowed lateness plus a day of slack, as Kafka Streams keeps. */
+    /**
+     * Changelog retention: the window span plus allowed lateness plus a day of slack, as Kafka Streams
+     * keeps. A session is rewritten under a new key each time it grows, so its gap is its span here.
+     */
     private long retention(long span) {
         return TimeMath.plus(TimeMath.plus(span, windows.allowedLateness().toMillis()), 24L * 60 * 60 * 1000);
     }
 
-    private <A> Supplier<Processor<K, V>> slidingProcessor(SlidingWindows sliding, Aggregation<K, V, A> aggregation,
-                                                             String storeName, String recordStore, Serde<K> keySerde,
-                                                             Serde<A> aggSerde, long lateness) {
+    private <A> Supplier<Processor<K, V>> slidingProcessor(SlidingWindows sliding, String recordStore,
+                                                             WindowAggregateProcessor.Settings<K, V, A> settings) {
         Serde<V> valueSerde = stream.valueSerde;
         if (valueSerde == null) {
             throw new IllegalStateException("Sliding windows keep each key's records in store '" + recordStore
@@ -137,7 +225,6 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "aggregate a stream whose value serde is known");
         }
         long difference = sliding.timeDifference().toMillis();
-        return () -> WindowAggregateProcessor.sliding(difference, lateness, aggregation, storeName, recordStore, lateTopic,
-                keySerde, valueSerde, aggSerde);
+        return () -> WindowAggregateProcessor.sliding(difference, recordStore, valueSerde, settings);
     }
 }

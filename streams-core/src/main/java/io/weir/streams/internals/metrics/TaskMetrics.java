@@ -18,6 +18,10 @@ public final class TaskMetrics {
             value++;
         }
 
+        public void increment(long n) {
+            value += n;
+        }
+
         public void add(long n) {
             value += n;
         }

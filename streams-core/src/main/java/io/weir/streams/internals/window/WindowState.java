@@ -6,25 +6,83 @@ import org.apache.kafka.common.serialization.Serializer;
 import java.nio.ByteBuffer;
 
 /**
- * What a window keeps between records: its aggregate, how many panes it has emitted, and whether its
- * on-time pane has fired. Stored as {@code [panes: int][flags: byte][aggregate bytes]}.
+ * What a window keeps between records. Stored as
+ * {@code [panes: int][flags: byte][since last pane: int][max event time: long]
+ * ([emitted length: int][emitted bytes] when HAS_EMITTED)[aggregate bytes, absent when NULL_AGGREGATE]}.
+ *
+ * @param aggregate     the window's value: its full aggregate, or under discarding refinement only
+ *                      what arrived since its last pane
+ * @param emitted       the value of its last pane, kept only under retracting refinement (else null)
+ * @param panes         how many panes it has emitted: the next pane's index
+ * @param sinceLastPane records added since its last pane (for count triggers)
+ * @param maxEventTime  the largest event time added (stamps global-window panes)
  */
-record WindowState<A>(A aggregate, int panes, boolean onTimeFired) {
+record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long maxEventTime, int flags) {
 
-    private static final int HEADER = 5;
+    /** The ON_TIME moment has passed for this window (whether or not it emitted then). */
+    static final int ON_TIME_PASSED = 1;
+    /** Changed since its last pane. */
+    static final int PENDING = 2;
+    private static final int HAS_EMITTED = 4;
+    /** The aggregate is null (reduce before its first value, or a discarding delta after a pane). */
+    private static final int NULL_AGGREGATE = 8;
+    private static final int FLAGS_OFFSET = 4;
+    private static final int HEADER = 17;
 
-    WindowState<A> withAggregate(A newAggregate) {
-        return new WindowState<>(newAggregate, panes, onTimeFired);
+    static <A> WindowState<A> empty(A initial) {
+        return new WindowState<>(initial, null, 0, 0, Long.MIN_VALUE, 0);
     }
 
-    WindowState<A> afterPane(boolean onTime) {
-        return new WindowState<>(aggregate, panes + 1, onTimeFired || onTime);
+    boolean has(int flag) {
+        return (flags & flag) != 0;
+    }
+
+    /** Whether the encoded state {@code bytes} has {@code flag}, without decoding it. */
+    static boolean has(byte[] bytes, int flag) {
+        return (bytes[FLAGS_OFFSET] & flag) != 0;
+    }
+
+    WindowState<A> with(int flag) {
+        return new WindowState<>(aggregate, emitted, panes, sinceLastPane, maxEventTime, flags | flag);
+    }
+
+    /** {@code newAggregate} after adding a record at {@code eventTime}. */
+    WindowState<A> added(A newAggregate, long eventTime) {
+        return new WindowState<>(newAggregate, emitted, panes, sinceLastPane + 1, Math.max(maxEventTime, eventTime),
+                flags | PENDING);
+    }
+
+    /** The start of a merged session's state: this state's aggregate and counts, as a new window with no pane. */
+    WindowState<A> rebased() {
+        return new WindowState<>(aggregate, null, 0, sinceLastPane, maxEventTime, PENDING);
+    }
+
+    /** Merged with {@code other} (sessions): the aggregate {@code merged}, counts summed, as a new window. */
+    WindowState<A> mergedWith(WindowState<A> other, A merged) {
+        return new WindowState<>(merged, null, 0, sinceLastPane + other.sinceLastPane,
+                Math.max(maxEventTime, other.maxEventTime), PENDING);
+    }
+
+    /**
+     * After a pane: {@code next} is the aggregate it keeps (the full value, or the initial value under
+     * discarding refinement), {@code emittedValue} what it must remember having emitted (retracting only).
+     */
+    WindowState<A> afterPane(A next, A emittedValue, boolean onTime) {
+        int newFlags = (flags & ~(PENDING | HAS_EMITTED)) | (onTime ? ON_TIME_PASSED : 0)
+                | (emittedValue != null ? HAS_EMITTED : 0);
+        return new WindowState<>(next, emittedValue, panes + 1, 0, maxEventTime, newFlags);
     }
 
     byte[] encode(Serializer<A> serializer, String topic) {
         byte[] agg = serializer.serialize(topic, aggregate);
-        int length = agg == null ? 0 : agg.length;
-        ByteBuffer buffer = ByteBuffer.allocate(HEADER + length).putInt(panes).put((byte) (onTimeFired ? 1 : 0));
+        byte[] emit = has(HAS_EMITTED) ? serializer.serialize(topic, emitted) : null;
+        int length = HEADER + (agg == null ? 0 : agg.length) + (emit == null ? 0 : 4 + emit.length);
+        int stored = (flags & ~NULL_AGGREGATE) | (agg == null ? NULL_AGGREGATE : 0);
+        ByteBuffer buffer = ByteBuffer.allocate(length).putInt(panes).put((byte) stored).putInt(sinceLastPane)
+                .putLong(maxEventTime);
+        if (emit != null) {
+            buffer.putInt(emit.length).put(emit);
+        }
         if (agg != null) {
             buffer.put(agg);
         }
@@ -34,9 +92,21 @@ record WindowState<A>(A aggregate, int panes, boolean onTimeFired) {
     static <A> WindowState<A> decode(byte[] bytes, Deserializer<A> deserializer, String topic) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         int panes = buffer.getInt();
-        boolean fired = buffer.get() == 1;
-        byte[] agg = new byte[bytes.length - HEADER];
-        buffer.get(agg);
-        return new WindowState<>(deserializer.deserialize(topic, agg), panes, fired);
+        int flags = buffer.get();
+        int since = buffer.getInt();
+        long maxEventTime = buffer.getLong();
+        A emitted = null;
+        if ((flags & HAS_EMITTED) != 0) {
+            byte[] emit = new byte[buffer.getInt()];
+            buffer.get(emit);
+            emitted = deserializer.deserialize(topic, emit);
+        }
+        A aggregate = null;
+        if ((flags & NULL_AGGREGATE) == 0) {
+            byte[] agg = new byte[buffer.remaining()];
+            buffer.get(agg);
+            aggregate = deserializer.deserialize(topic, agg);
+        }
+        return new WindowState<>(aggregate, emitted, panes, since, maxEventTime, flags & ~NULL_AGGREGATE);
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.streams.test.reference;
 
 import io.weir.streams.dsl.HoppingWindows;
+import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.dsl.SlidingWindows;
 import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.dsl.Windows;
@@ -52,6 +53,23 @@ sealed interface WindowShape {
         @Override
         public long span() {
             return difference + 1;
+        }
+    }
+
+    /**
+     * Session windows with gap {@code gap}: a record at {@code t} opens {@code [t, t + gap)} and
+     * overlapping sessions of a key merge; {@code maxLength} caps a session's length (0: no cap).
+     */
+    record Session(long gap, long maxLength) implements WindowShape {
+        @Override
+        public Windows toWeir(Duration lateness) {
+            SessionWindows sessions = SessionWindows.withGap(Duration.ofMillis(gap)).withAllowedLateness(lateness);
+            return maxLength == 0 ? sessions : sessions.withMaxSessionLength(Duration.ofMillis(maxLength));
+        }
+
+        @Override
+        public long span() {
+            return gap;
         }
     }
 }

@@ -1,0 +1,81 @@
+package io.weir.streams.dsl;
+
+import io.weir.streams.internals.Require;
+
+import java.time.Duration;
+
+/**
+ * Per-key sessions: bursts of activity separated by at least {@code gap} of event time. A record at
+ * {@code t} opens the window {@code [t, t + gap)}; windows of one key that overlap are merged into
+ * one, so a session is {@code [first record, last record + gap)}. A session's ON_TIME pane fires when
+ * the watermark reaches {@code last record + gap - 1}.
+ *
+ * <p>A late record (within the allowed lateness of the session it lands in) may extend a session or
+ * bridge two: the merged session replaces them, its aggregate is the aggregations' merge (see
+ * {@link WindowedStream#aggregate(java.util.function.Supplier, Aggregator, Merger, Materialized)}), and under
+ * {@link Refinement#ACCUMULATING_AND_RETRACTING} the replaced sessions' last panes are retracted.
+ * Whether a record is too late is judged against the session it would join: it is dropped when the
+ * watermark has passed the end plus allowed lateness of that merged session.
+ *
+ * <p>{@link #withMaxSessionLength(Duration)} caps a session: a record that would stretch a session
+ * beyond it (from its first record's time to its end) starts a new session instead, and the capped
+ * session takes no more records; it fires as usual when the watermark reaches its end. A key that
+ * never pauses thus holds at most {@code maxSessionLength / gap + 1} sessions' state at a time,
+ * instead of one session that grows forever. No cap by default.
+ */
+public final class SessionWindows implements Windows {
+
+    private final Duration gap;
+    private final Duration allowedLateness;
+    private final Duration maxSessionLength;
+
+    private SessionWindows(Duration gap, Duration allowedLateness, Duration maxSessionLength) {
+        this.gap = gap;
+        this.allowedLateness = allowedLateness;
+        this.maxSessionLength = maxSessionLength;
+    }
+
+    /** Sessions closed by {@code gap} (positive) of inactivity in event time. */
+    public static SessionWindows withGap(Duration gap) {
+        return new SessionWindows(Require.positive("gap", gap), Duration.ZERO, null);
+    }
+
+    /** Accept late records for {@code lateness} after each session's end (see {@link Windows}). */
+    public SessionWindows withAllowedLateness(Duration lateness) {
+        return new SessionWindows(gap, Require.nonNegative("allowedLateness", lateness), maxSessionLength);
+    }
+
+    /**
+     * The longest a session may span, from its first record to its end (at least the gap).
+     *
+     * @throws IllegalArgumentException if {@code length} is shorter than the gap
+     */
+    public SessionWindows withMaxSessionLength(Duration length) {
+        Require.positive("maxSessionLength", length);
+        if (length.compareTo(gap) < 0) {
+            throw new IllegalArgumentException("maxSessionLength (" + length + ") must be at least the gap (" + gap
+                    + "): a single record's session already spans the gap");
+        }
+        return new SessionWindows(gap, allowedLateness, length);
+    }
+
+    public Duration gap() {
+        return gap;
+    }
+
+    @Override
+    public Duration allowedLateness() {
+        return allowedLateness;
+    }
+
+    /** The cap on a session's length; {@code null} when sessions are not capped. */
+    public Duration maxSessionLength() {
+        return maxSessionLength;
+    }
+
+    @Override
+    public String toString() {
+        return "SessionWindows[gap=" + gap + ", allowedLateness=" + allowedLateness
+                + (maxSessionLength != null ? ", maxSessionLength=" + maxSessionLength : "") + "]";
+    }
+}
