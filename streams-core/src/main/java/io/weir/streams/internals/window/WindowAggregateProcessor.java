@@ -238,9 +238,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /**
      * A record for session windows: it opens {@code [t, t + gap)}, which merges with every unsealed
-     * session of the key it overlaps, unless the merged session would exceed the length cap: then
-     * those sessions are sealed and the record starts a new one. Whether the record is too late is
-     * judged against the session it ends up in.
+     * session of the key it overlaps, unless the merged session would exceed the length cap: then the
+     * record starts a new session and, if it is accepted, those sessions are sealed. Whether the record
+     * is too late is judged against the session it would end up in; a refused record changes nothing.
      */
     private void processSession(Record<K, V> record, byte[] keyBytes) {
         long t = record.timestamp();
@@ -252,16 +252,19 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             }
         }
         Window merged = cover(proto, live);
-        if (merged.end() - merged.start() > sessionSpec.maxLength()) {
-            for (Window full : live) {
-                sessions.put(keyBytes, full, true);
-            }
-            live.clear();
+        boolean overCap = merged.end() - merged.start() > sessionSpec.maxLength();
+        if (overCap) {
             merged = proto;
         }
         if (watermark >= closeTime(merged)) {
             lateOutput.late(record, merged, watermark);
             return;
+        }
+        if (overCap) {
+            for (Window full : live) {
+                sessions.put(keyBytes, full, true);
+            }
+            live.clear();
         }
         byte[] storeKey = WindowKeys.encode(merged.end(), merged.start(), keyBytes);
         WindowState<A> state;
