@@ -1,0 +1,249 @@
+package io.weir.streams.test.reference;
+
+import io.weir.streams.StreamsBuilder;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.PaneInfo;
+import io.weir.streams.dsl.Refinement;
+import io.weir.streams.dsl.Trigger;
+import io.weir.streams.dsl.Windowed;
+import io.weir.streams.dsl.WindowedStream;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.test.OutputRecord;
+import io.weir.streams.test.TestDriver;
+import io.weir.streams.test.TestDriverConfig;
+import io.weir.streams.test.TestInputTopic;
+import io.weir.streams.test.TestRecord;
+import io.weir.streams.test.reference.WindowShape.Hopping;
+import io.weir.streams.test.reference.WindowShape.Session;
+import io.weir.streams.test.reference.WindowShape.Sliding;
+import io.weir.streams.test.reference.WindowShape.Tumbling;
+import io.weir.streams.time.WatermarkStrategy;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Property test of triggers and refinement modes on random out-of-order streams (the generator of
+ * {@link WindowedAggregationPropertyTest}): each stream runs once with the default trigger and four
+ * times with a trigger that fires early and late, one run per refinement. Whatever the trigger and
+ * mode, the windows and their final values must be the same; and per window:
+ * <ul>
+ *   <li>accumulating: the last pane holds the final value;</li>
+ *   <li>discarding: the panes add up to the final value (for sessions, which merge, per key: all of a
+ *       key's panes add up to the final values of its sessions);</li>
+ *   <li>retracting: a downstream sum that adds panes and subtracts retractions ends with exactly the
+ *       final values, and 0 for every session merged away; each retraction carries the value of the
+ *       window's previous pane;</li>
+ *   <li>in every mode, pane indexes run 0, 1, 2, ... and EARLY panes come before any other.</li>
+ * </ul>
+ * The final values are those of the default trigger's run under retracting refinement, whose
+ * correctness against a brute-force model {@link WindowedAggregationPropertyTest} checks.
+ */
+class RefinementPropertyTest {
+
+    private static final int SEEDS = 120;
+
+    record Case(String name, Scenario scenario, Trigger trigger) {
+        @Override
+        public String toString() {
+            return name + ": " + scenario + " " + trigger;
+        }
+    }
+
+    static List<Case> cases() {
+        Trigger earlyAndLate = Trigger.onTime().withEarlyFirings(Duration.ofMillis(15));
+        Trigger everyTwo = Trigger.afterCount(2).withEarlyFirings(Duration.ofMillis(40));
+        Trigger lateTicks = Trigger.onTime().withEarlyFirings(Duration.ofMillis(25)).withLateFirings(Duration.ofMillis(20));
+        return List.of(
+                new Case("tumbling", Scenario.of(new Tumbling(50)).lateness(40).delay(5).idleness(100).build(), earlyAndLate),
+                new Case("tumbling", Scenario.of(new Tumbling(50)).lateness(60).sum().build(), lateTicks),
+                new Case("hopping", Scenario.of(new Hopping(60, 20)).lateness(30).delay(10).build(), everyTwo),
+                new Case("sliding", Scenario.of(new Sliding(20)).lateness(25).sum().build(), earlyAndLate),
+                new Case("session", Scenario.of(new Session(30, 0)).lateness(40).delay(5).build(), earlyAndLate),
+                new Case("session", Scenario.of(new Session(30, 90)).lateness(60).sum().build(), lateTicks),
+                new Case("session", Scenario.of(new Session(25, 0)).lateness(50).idleness(80).build(), everyTwo));
+    }
+
+    /** One result record as emitted: window, value, pane info. */
+    record Emitted(String key, long start, long end, long value, PaneInfo pane) {
+        String window() {
+            return key + "@[" + start + "," + end + ")";
+        }
+
+        @Override
+        public String toString() {
+            return window() + " " + value + " " + pane;
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void everyRefinementAgreesOnTheFinalValues(Case c) {
+        long retractionsSeen = 0;
+        long earlySeen = 0;
+        for (long seed = 0; seed < SEEDS; seed++) {
+            GeneratedStream stream = StreamGenerator.generate(c.scenario(), seed);
+            Map<String, Long> finals = net(run(c.scenario(), stream, Trigger.onTime(), Refinement.ACCUMULATING_AND_RETRACTING));
+            List<String> problems = new ArrayList<>();
+            List<Emitted> accumulating = run(c.scenario(), stream, c.trigger(), Refinement.ACCUMULATING);
+            List<Emitted> discarding = run(c.scenario(), stream, c.trigger(), Refinement.DISCARDING);
+            List<Emitted> retracting = run(c.scenario(), stream, c.trigger(), Refinement.ACCUMULATING_AND_RETRACTING);
+            Map<String, Long> lastAccumulating = new TreeMap<>();
+            accumulating.forEach(e -> lastAccumulating.put(e.window(), e.value()));
+            if (c.scenario().windows() instanceof Session) {
+                lastAccumulating.keySet().retainAll(finals.keySet());
+                compare(problems, "discarding panes summed per key", perKey(finals), perKey(sum(discarding)));
+            } else {
+                compare(problems, "discarding panes summed per window", finals, sum(discarding));
+            }
+            compare(problems, "last accumulating pane per window", finals, lastAccumulating);
+            compare(problems, "retracting output applied to a downstream sum", finals, net(retracting));
+            for (List<Emitted> run : List.of(accumulating, discarding, retracting)) {
+                problems.addAll(orderViolations(run));
+            }
+            problems.addAll(retractionViolations(retracting));
+            if (!problems.isEmpty()) {
+                fail(c + ", seed " + seed + ":\n  " + String.join("\n  ", problems) + "\n" + stream.describe(
+                        stream.steps().stream().map(s -> "").toList()) + "retracting output:\n  "
+                        + String.join("\n  ", retracting.stream().map(Emitted::toString).toList()));
+            }
+            retractionsSeen += retracting.stream().filter(e -> e.pane().isRetraction()).count();
+            earlySeen += accumulating.stream().filter(e -> e.pane().timing() == PaneInfo.Timing.EARLY).count();
+        }
+        assertTrue(retractionsSeen > 0, "no retraction in any stream");
+        assertTrue(earlySeen > 0, "no EARLY pane in any stream");
+    }
+
+    private static void compare(List<String> problems, String what, Map<String, Long> expected, Map<String, Long> actual) {
+        if (!expected.equals(actual)) {
+            problems.add(what + ": expected " + expected + ", got " + actual);
+        }
+    }
+
+    /** Panes added and retractions subtracted, per window; windows that net to nothing left out. */
+    private static Map<String, Long> net(List<Emitted> run) {
+        Map<String, Long> sums = new TreeMap<>();
+        Map<String, Integer> live = new HashMap<>();
+        for (Emitted e : run) {
+            int sign = e.pane().isRetraction() ? -1 : 1;
+            sums.merge(e.window(), sign * e.value(), Long::sum);
+            live.merge(e.window(), sign, Integer::sum);
+        }
+        sums.keySet().removeIf(w -> live.get(w) == 0);
+        return sums;
+    }
+
+    private static Map<String, Long> sum(List<Emitted> run) {
+        Map<String, Long> sums = new TreeMap<>();
+        run.forEach(e -> sums.merge(e.window(), e.value(), Long::sum));
+        return sums;
+    }
+
+    private static Map<String, Long> perKey(Map<String, Long> byWindow) {
+        Map<String, Long> sums = new TreeMap<>();
+        byWindow.forEach((window, value) -> sums.merge(window.substring(0, window.indexOf('@')), value, Long::sum));
+        return sums;
+    }
+
+    /** Per window, panes (not retractions) have indexes 0, 1, 2, ... and no EARLY pane follows another timing. */
+    private static List<String> orderViolations(List<Emitted> run) {
+        List<String> violations = new ArrayList<>();
+        Map<String, List<Emitted>> byWindow = new LinkedHashMap<>();
+        run.stream().filter(e -> !e.pane().isRetraction())
+                .forEach(e -> byWindow.computeIfAbsent(e.window(), w -> new ArrayList<>()).add(e));
+        byWindow.forEach((window, panes) -> {
+            for (int i = 0; i < panes.size(); i++) {
+                PaneInfo pane = panes.get(i).pane();
+                if (pane.index() != i) {
+                    violations.add(window + ": pane " + i + " has index " + pane.index());
+                }
+                if (i > 0 && pane.timing() == PaneInfo.Timing.EARLY && panes.get(i - 1).pane().timing() != PaneInfo.Timing.EARLY) {
+                    violations.add(window + ": an EARLY pane after a " + panes.get(i - 1).pane().timing() + " one");
+                }
+            }
+        });
+        return violations;
+    }
+
+    /** Each retraction takes back exactly the window's previous pane, and only a final retraction ends a window. */
+    private static List<String> retractionViolations(List<Emitted> run) {
+        List<String> violations = new ArrayList<>();
+        Map<String, Long> lastPane = new HashMap<>();
+        Map<String, Boolean> retracted = new HashMap<>();
+        for (Emitted e : run) {
+            if (e.pane().isRetraction()) {
+                Long previous = lastPane.get(e.window());
+                if (previous == null || previous != e.value()) {
+                    violations.add(e + ": retracts " + e.value() + " but the previous pane held " + previous);
+                }
+                retracted.put(e.window(), true);
+            } else {
+                if (lastPane.containsKey(e.window()) && !retracted.getOrDefault(e.window(), false)) {
+                    violations.add(e + ": a new pane without a retraction of the previous one");
+                }
+                lastPane.put(e.window(), e.value());
+                retracted.put(e.window(), false);
+            }
+        }
+        return violations;
+    }
+
+    private static List<Emitted> run(Scenario scenario, GeneratedStream stream, Trigger trigger, Refinement refinement) {
+        TestDriverConfig config = TestDriverConfig.defaults().withStartTime(Instant.ofEpochMilli(stream.startTime()));
+        for (String topic : stream.topics()) {
+            config = config.withPartitions(topic, stream.partitions());
+        }
+        WatermarkStrategy watermarks = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(scenario.delay()));
+        if (scenario.idleness().isPresent()) {
+            watermarks = watermarks.withIdleness(Duration.ofMillis(scenario.idleness().getAsLong()));
+        }
+        Consumed<String, Long> consumed = Consumed.with(Serdes.String(), Serdes.Long()).withWatermarks(watermarks);
+        StreamsBuilder builder = new StreamsBuilder();
+        EventStream<String, Long> input = builder.stream(stream.topics().get(0), consumed);
+        for (String topic : stream.topics().subList(1, stream.topics().size())) {
+            input = input.merge(builder.stream(topic, consumed));
+        }
+        WindowedStream<String, Long> windowed = input.groupByKey()
+                .windowedBy(scenario.windows().toWeir(Duration.ofMillis(scenario.allowedLateness())))
+                .withTrigger(trigger).withRefinement(refinement);
+        Materialized<String, Long> store = Materialized.<String, Long>as("aggregate").withStoreType(scenario.storeType());
+        (scenario.aggregate() == Aggregate.COUNT ? windowed.count(store) : windowed.reduce(Long::sum, store))
+                .toStream().to("results");
+        try (TestDriver driver = new TestDriver(builder.build(), config)) {
+            Map<String, TestInputTopic<String, Long>> inputs = new HashMap<>();
+            stream.topics().forEach(topic -> inputs.put(topic, driver.input(topic, Serdes.String(), Serdes.Long())));
+            for (StreamStep step : stream.steps()) {
+                if (step instanceof StreamStep.Arrival arrival) {
+                    InputRecord r = arrival.record();
+                    inputs.get(r.topic()).pipe(TestRecord.of(r.key(), r.value()).at(r.eventTime())
+                            .partition(r.partition()).arrivingAt(r.arrivalTime()));
+                } else {
+                    driver.advanceTimeTo(Instant.ofEpochMilli(((StreamStep.AdvanceTime) step).processingTime()));
+                }
+            }
+            driver.endOfInput();
+            return driver.output("results", WindowedSerdes.string(), Serdes.Long()).readAll().stream()
+                    .map(RefinementPropertyTest::emitted).toList();
+        }
+    }
+
+    private static Emitted emitted(OutputRecord<Windowed<String>, Long> r) {
+        return new Emitted(r.key().key(), r.key().window().start(), r.key().window().end(), r.value(),
+                r.pane().orElseThrow(() -> new AssertionError("no pane headers on " + r)));
+    }
+}
