@@ -39,6 +39,8 @@ public final class WeirMetrics {
     public static final String RETRACTIONS = "retractions-emitted";
     /** Session windows merged away into another session by a record that overlapped several. */
     public static final String SESSIONS_MERGED = "sessions-merged";
+    /** Timers of a keyed processor that fired, in either time domain. */
+    public static final String TIMERS_FIRED = "timers-fired";
     /** Windows currently holding state (a gauge). */
     public static final String OPEN_WINDOWS = "open-windows";
 }

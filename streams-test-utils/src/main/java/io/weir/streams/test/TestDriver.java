@@ -13,6 +13,7 @@ import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
+import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.window.WindowAggregateProcessor;
 import io.weir.streams.state.WindowEntry;
 import org.apache.kafka.common.TopicPartition;
@@ -328,6 +329,20 @@ public final class TestDriver implements AutoCloseable {
         for (StreamTask task : tasks.values()) {
             if (task.stores().names().contains(store)) {
                 entries.addAll(WindowAggregateProcessor.read(task.stores().cache(store), keySerde, valueSerde));
+            }
+        }
+        return entries;
+    }
+
+    /** Every entry of key-value store {@code store} (a keyed processor's), across tasks (committed or not). */
+    public <K, V> Map<K, V> keyValueStore(String store, Serde<K> keySerde, Serde<V> valueSerde) {
+        if (!topology.stores().containsKey(store)) {
+            throw new IllegalArgumentException("No store named '" + store + "'; the topology has " + topology.stores().keySet());
+        }
+        Map<K, V> entries = new LinkedHashMap<>();
+        for (StreamTask task : tasks.values()) {
+            if (task.stores().names().contains(store)) {
+                new SerdeKeyValueStore<>(task.stores().cache(store), keySerde, valueSerde).forEach(entries::put);
             }
         }
         return entries;

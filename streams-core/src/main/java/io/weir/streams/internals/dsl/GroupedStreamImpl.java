@@ -1,10 +1,21 @@
 package io.weir.streams.internals.dsl;
 
+import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GroupedStream;
+import io.weir.streams.dsl.KeyedProcessor;
+import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
+import io.weir.streams.internals.processor.KeyedProcessorNode;
+import io.weir.streams.internals.topology.StoreSpec;
+import org.apache.kafka.common.serialization.Serde;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
 
 final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
@@ -17,5 +28,38 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     @Override
     public WindowedStream<K, V> windowedBy(Windows windows) {
         return new WindowedStreamImpl<>(stream, Objects.requireNonNull(windows, "windows"));
+    }
+
+    @Override
+    public <KOut, VOut> EventStream<KOut, VOut> process(Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor,
+                                                        Materialized<?, ?>... stores) {
+        Objects.requireNonNull(processor, "processor");
+        GraphBuilder graph = stream.graph;
+        String node = graph.newName("process");
+        Serde<K> keySerde = stream.keySerde;
+        if (keySerde == null) {
+            throw new IllegalStateException("process '" + node + "': the key serde is unknown, and timers are kept by "
+                    + "key; give it with groupByKey(Grouped.with(keySerde, valueSerde))");
+        }
+        List<KeyedProcessorNode.StoreSerdes> declared = new ArrayList<>();
+        Set<String> storeNames = new HashSet<>();
+        for (int i = 0; i < stores.length; i++) {
+            Materialized<?, ?> store = Objects.requireNonNull(stores[i], "store #" + (i + 1));
+            if (store.storeName() == null || store.keySerde() == null || store.valueSerde() == null) {
+                throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
+                        + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
+            }
+            graph.addStore(new StoreSpec(store.storeName(), store.storeType(), true, -1));
+            storeNames.add(store.storeName());
+            declared.add(new KeyedProcessorNode.StoreSerdes(store.storeName(), store.keySerde(), store.valueSerde()));
+        }
+        String timerStore = node + "-timers";
+        graph.addStore(new StoreSpec(timerStore, stores.length > 0 ? stores[0].storeType()
+                : Materialized.as(timerStore).storeType(), true, -1));
+        storeNames.add(timerStore);
+        List<KeyedProcessorNode.StoreSerdes> storeSerdes = List.copyOf(declared);
+        graph.addNode(node, stream.nodes, () -> new KeyedProcessorNode<>(processor.get(), keySerde, storeSerdes, timerStore),
+                storeNames, Set.of());
+        return new EventStreamImpl<>(graph, List.of(node), null, null, true);
     }
 }

@@ -1,0 +1,48 @@
+package io.weir.streams.dsl;
+
+import io.weir.streams.time.TimeDomain;
+
+/**
+ * What the DSL cannot say, written by hand: a processor of a keyed stream (see
+ * {@link GroupedStream#process}) with its own state stores and per-key timers. Weir creates one
+ * instance per task, calls it from that task's thread only, and closes it when the task goes.
+ * <pre>{@code
+ * // Emit a card's first payment, then nothing more for it until an hour of event time passed.
+ * class FirstPaymentPerHour implements KeyedProcessor<String, Payment, String, Payment> {
+ *     public void process(String card, Payment p, KeyedProcessorContext<String, String, Payment> ctx) {
+ *         KeyValueStore<String, Long> seen = ctx.store("seen");
+ *         if (seen.get(card) == null) {
+ *             seen.put(card, ctx.eventTime());
+ *             ctx.forward(card, p);
+ *             ctx.registerTimer(TimeDomain.EVENT_TIME, ctx.eventTime() + 3_600_000);
+ *         }
+ *     }
+ *     public void onTimer(long time, TimeDomain domain, KeyedProcessorContext<String, String, Payment> ctx) {
+ *         ctx.<String, Long>store("seen").delete(ctx.currentKey());
+ *     }
+ * }
+ * }</pre>
+ */
+public interface KeyedProcessor<K, V, KOut, VOut> {
+
+    /** Called once before the first record or timer; stores are usable here, timers are not (no key yet). */
+    default void init(KeyedProcessorContext<K, KOut, VOut> context) {
+    }
+
+    /**
+     * One input record, whatever its event time: the processor sees late records too and may compare
+     * {@link KeyedProcessorContext#eventTime()} with {@link KeyedProcessorContext#watermark()}.
+     */
+    void process(K key, V value, KeyedProcessorContext<K, KOut, VOut> context);
+
+    /**
+     * A timer of {@link KeyedProcessorContext#currentKey()} fired: an event-time timer once the
+     * watermark reached {@code time}, a processing-time timer once the clock did. Each registered
+     * (key, domain, time) fires once; it is removed before this call, so it may be registered again.
+     */
+    default void onTimer(long time, TimeDomain domain, KeyedProcessorContext<K, KOut, VOut> context) {
+    }
+
+    default void close() {
+    }
+}

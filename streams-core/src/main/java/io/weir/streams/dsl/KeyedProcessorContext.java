@@ -1,0 +1,52 @@
+package io.weir.streams.dsl;
+
+import io.weir.streams.state.KeyValueStore;
+import io.weir.streams.time.TimeDomain;
+
+/**
+ * What a {@link KeyedProcessor} may use: the current key and time, its stores, timers of the current
+ * key, and forwarding of results downstream.
+ */
+public interface KeyedProcessorContext<K, KOut, VOut> {
+
+    /** The key of the record or timer being handled. */
+    K currentKey();
+
+    /**
+     * The event time of the record being handled; in {@code onTimer}, the timer's time for an
+     * event-time timer and the processing time it fired at for a processing-time timer.
+     */
+    long eventTime();
+
+    /** The task's watermark (Long.MIN_VALUE before the first advance). */
+    long watermark();
+
+    /** The task's processing time (wall clock, or the TestDriver's virtual time). */
+    long processingTime();
+
+    /** Sends a record downstream, stamped with {@link #eventTime()}; the input record's headers go with it. */
+    void forward(KOut key, VOut value);
+
+    /** Sends a record downstream with event time {@code eventTime}. */
+    void forward(KOut key, VOut value, long eventTime);
+
+    /**
+     * The store {@code name}, which must be one of those given to {@code process}.
+     *
+     * @throws IllegalArgumentException for any other name
+     */
+    <KS, VS> KeyValueStore<KS, VS> store(String name);
+
+    /**
+     * A timer of the current key at {@code time}: an event-time timer fires once the watermark reaches
+     * it (at once, after this call returns, if it already has), a processing-time timer once the clock
+     * does. Registering the same (key, domain, time) twice makes one timer. Timers are state: they are
+     * logged, restored and committed with the stores.
+     *
+     * @throws IllegalStateException outside {@code process} and {@code onTimer} (there is no current key)
+     */
+    void registerTimer(TimeDomain domain, long time);
+
+    /** Removes the current key's timer at {@code time}, if there is one. */
+    void deleteTimer(TimeDomain domain, long time);
+}

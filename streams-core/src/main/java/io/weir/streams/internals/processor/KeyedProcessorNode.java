@@ -1,0 +1,206 @@
+package io.weir.streams.internals.processor;
+
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.KeyedProcessor;
+import io.weir.streams.dsl.KeyedProcessorContext;
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.state.SerdeKeyValueStore;
+import io.weir.streams.state.KeyValueStore;
+import io.weir.streams.time.TimeDomain;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serde;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a user's {@link KeyedProcessor} in a task and is its context. Records with a null key are
+ * counted and skipped, records beyond the maximum future skew are counted and dropped (like a windowed
+ * aggregation without a late-data topic); every other record reaches the processor. Event-time timers
+ * fire when the watermark reaches them — right after a record if the processor registered one the
+ * watermark has already passed — and processing-time timers when the clock does; timers registered
+ * while timers fire fire in the same round if they are due.
+ */
+public final class KeyedProcessorNode<K, V, KOut, VOut> implements Processor<K, V>, KeyedProcessorContext<K, KOut, VOut> {
+
+    /** A store the processor declared, with its serdes. */
+    public record StoreSerdes(String name, Serde<?> keySerde, Serde<?> valueSerde) {
+    }
+
+    private static final Headers NO_HEADERS = new RecordHeaders();
+
+    private final KeyedProcessor<K, V, KOut, VOut> processor;
+    private final Serde<K> keySerde;
+    private final List<StoreSerdes> storeSerdes;
+    private final String timerStore;
+    private final Map<String, KeyValueStore<?, ?>> stores = new LinkedHashMap<>();
+
+    private ProcessorContext context;
+    private KeyedTimers timers;
+    private TaskMetrics.Counter nullKeys;
+    private TaskMetrics.Counter futureDropped;
+    private TaskMetrics.Counter timersFired;
+    private K currentKey;
+    private byte[] currentKeyBytes;
+    private long eventTime;
+    private Headers headers = NO_HEADERS;
+    private SourceInfo source;
+
+    public KeyedProcessorNode(KeyedProcessor<K, V, KOut, VOut> processor, Serde<K> keySerde, List<StoreSerdes> storeSerdes,
+                              String timerStore) {
+        this.processor = processor;
+        this.keySerde = keySerde;
+        this.storeSerdes = storeSerdes;
+        this.timerStore = timerStore;
+    }
+
+    @Override
+    public void init(ProcessorContext context) {
+        this.context = context;
+        for (StoreSerdes s : storeSerdes) {
+            stores.put(s.name(), typed(s));
+        }
+        timers = new KeyedTimers(context.stores().cache(timerStore));
+        TaskMetrics metrics = context.metrics();
+        nullKeys = metrics.counter(context.nodeName(), WeirMetrics.NULL_KEY_RECORDS_SKIPPED);
+        futureDropped = metrics.counter(context.nodeName(), WeirMetrics.FUTURE_RECORDS_DROPPED);
+        timersFired = metrics.counter(context.nodeName(), WeirMetrics.TIMERS_FIRED);
+        processor.init(this);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private KeyValueStore<?, ?> typed(StoreSerdes s) {
+        return new SerdeKeyValueStore(context.stores().cache(s.name()), s.keySerde(), s.valueSerde());
+    }
+
+    @Override
+    public void process(Record<K, V> record) {
+        if (record.key() == null) {
+            nullKeys.increment();
+            return;
+        }
+        if (record.source() != null && record.source().futureEventTime()) {
+            futureDropped.increment();
+            return;
+        }
+        enter(record.key(), null, record.timestamp(), record.headers(), record.source());
+        try {
+            processor.process(record.key(), record.value(), this);
+        } finally {
+            leave();
+        }
+        fireDue(TimeDomain.EVENT_TIME, context.watermark());
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+        fireDue(TimeDomain.EVENT_TIME, watermark);
+    }
+
+    @Override
+    public void onProcessingTime(long now) {
+        fireDue(TimeDomain.PROCESSING_TIME, now);
+    }
+
+    private void fireDue(TimeDomain domain, long now) {
+        while (timers.mayBeDue(domain, now)) {
+            List<KeyedTimers.Timer> due = timers.takeDue(domain, now);
+            if (due.isEmpty()) {
+                return;
+            }
+            for (KeyedTimers.Timer timer : due) {
+                K key = keySerde.deserializer().deserialize(timerStore, timer.key());
+                enter(key, timer.key(), domain == TimeDomain.EVENT_TIME ? timer.time() : now, NO_HEADERS, null);
+                try {
+                    timersFired.increment();
+                    processor.onTimer(timer.time(), domain, this);
+                } finally {
+                    leave();
+                }
+            }
+        }
+    }
+
+    private void enter(K key, byte[] keyBytes, long time, Headers recordHeaders, SourceInfo recordSource) {
+        currentKey = key;
+        currentKeyBytes = keyBytes;
+        eventTime = time;
+        headers = recordHeaders;
+        source = recordSource;
+    }
+
+    private void leave() {
+        currentKey = null;
+        currentKeyBytes = null;
+        headers = NO_HEADERS;
+        source = null;
+    }
+
+    @Override
+    public K currentKey() {
+        return currentKey;
+    }
+
+    @Override
+    public long eventTime() {
+        return eventTime;
+    }
+
+    @Override
+    public long watermark() {
+        return context.watermark();
+    }
+
+    @Override
+    public long processingTime() {
+        return context.processingTime();
+    }
+
+    @Override
+    public void forward(KOut key, VOut value) {
+        forward(key, value, eventTime);
+    }
+
+    @Override
+    public void forward(KOut key, VOut value, long time) {
+        context.forward(new Record<>(key, value, time, headers, source));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <KS, VS> KeyValueStore<KS, VS> store(String name) {
+        KeyValueStore<?, ?> store = stores.get(name);
+        if (store == null) {
+            throw new IllegalArgumentException("Processor '" + context.nodeName() + "' has no store named '" + name
+                    + "'; it was given " + stores.keySet());
+        }
+        return (KeyValueStore<KS, VS>) store;
+    }
+
+    @Override
+    public void registerTimer(TimeDomain domain, long time) {
+        timers.register(domain, time, currentKeyBytes("registerTimer"));
+    }
+
+    @Override
+    public void deleteTimer(TimeDomain domain, long time) {
+        timers.delete(domain, time, currentKeyBytes("deleteTimer"));
+    }
+
+    private byte[] currentKeyBytes(String method) {
+        if (currentKey == null) {
+            throw new IllegalStateException(method + " needs a current key: call it from process or onTimer, not init");
+        }
+        if (currentKeyBytes == null) {
+            currentKeyBytes = keySerde.serializer().serialize(timerStore, currentKey);
+        }
+        return currentKeyBytes;
+    }
+
+    @Override
+    public void close() {
+        processor.close();
+    }
+}

@@ -1,0 +1,23 @@
+package io.weir.streams.state;
+
+import java.util.function.BiConsumer;
+
+/**
+ * A key-value state store of a keyed processor, local to its task and backed by a changelog topic.
+ * Reads see the task's own uncommitted writes; writes become durable with the task's next commit,
+ * together with the output and input offsets of that commit (exactly-once). Single-threaded, like
+ * the processor that uses it; the runtime owns and closes it.
+ */
+public interface KeyValueStore<K, V> {
+
+    /** The value of {@code key}, or null. */
+    V get(K key);
+
+    /** Sets the value of {@code key}; a null value deletes it. */
+    void put(K key, V value);
+
+    void delete(K key);
+
+    /** Calls {@code action} for every entry, in the order of the serialized keys' bytes. */
+    void forEach(BiConsumer<? super K, ? super V> action);
+}
