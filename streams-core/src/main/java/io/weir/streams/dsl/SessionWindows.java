@@ -19,9 +19,10 @@ import java.time.Duration;
  *
  * <p>{@link #withMaxSessionLength(Duration)} caps a session: a record that would stretch a session
  * beyond it (from its first record's time to its end) starts a new session instead, and the capped
- * session takes no more records; it fires as usual when the watermark reaches its end. A key that
- * never pauses thus holds at most {@code maxSessionLength / gap + 1} sessions' state at a time,
- * instead of one session that grows forever. No cap by default.
+ * session takes no more records; it fires and closes as usual. A key that never pauses thus keeps a
+ * new session every {@code maxSessionLength} of event time, each purged once the watermark passes
+ * its end plus the allowed lateness, instead of one session whose state grows forever. No cap by
+ * default.
  */
 public final class SessionWindows implements Windows {
 

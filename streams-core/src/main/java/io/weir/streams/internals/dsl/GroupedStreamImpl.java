@@ -8,6 +8,7 @@ import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.processor.KeyedProcessorNode;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
 
 import java.util.ArrayList;
@@ -53,9 +54,10 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
             storeNames.add(store.storeName());
             declared.add(new KeyedProcessorNode.StoreSerdes(store.storeName(), store.keySerde(), store.valueSerde()));
         }
+        // Timers live where the processor's state does: in-memory stores get in-memory timers.
         String timerStore = node + "-timers";
-        graph.addStore(new StoreSpec(timerStore, stores.length > 0 ? stores[0].storeType()
-                : Materialized.as(timerStore).storeType(), true, -1));
+        StoreType timerStoreType = stores.length > 0 ? stores[0].storeType() : StoreType.ROCKSDB;
+        graph.addStore(new StoreSpec(timerStore, timerStoreType, true, -1));
         storeNames.add(timerStore);
         List<KeyedProcessorNode.StoreSerdes> storeSerdes = List.copyOf(declared);
         graph.addNode(node, stream.nodes, () -> new KeyedProcessorNode<>(processor.get(), keySerde, storeSerdes, timerStore),
