@@ -48,8 +48,8 @@ final class PropertyCheck {
 
     /**
      * Per window of Weir's output: pane indexes are 0, 1, 2, ...; only the first pane may be ON_TIME;
-     * only the last may be final; and the last pane holds the aggregate of exactly the window's records
-     * that were not refused for it.
+     * only the last may be final; and the last pane holds the aggregate of exactly the records the
+     * model says it must (see {@link ReferenceModel#valuesOf}).
      */
     static List<String> invariantViolations(Scenario scenario, ReferenceModel model, List<Pane> panes) {
         Map<String, List<Pane>> byWindow = panes.stream().collect(Collectors.groupingBy(
@@ -71,11 +71,11 @@ final class PropertyCheck {
                 }
             }
             Pane last = ordered.get(ordered.size() - 1);
-            List<Long> values = model.valuesNotRefused(last.key(), new Window(last.start(), last.end()));
+            List<Long> values = model.valuesOf(last.key(), new Window(last.start(), last.end()));
             long truth = scenario.aggregate().of(values);
             if (last.value() != truth) {
-                violations.add(name + ": last pane " + last + " but the " + values.size()
-                        + " records not refused for the window make " + truth);
+                violations.add(name + ": last pane " + last + " but the window's " + values.size()
+                        + " records make " + truth);
             }
         });
         return violations;
