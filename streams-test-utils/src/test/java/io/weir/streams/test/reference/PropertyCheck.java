@@ -22,8 +22,11 @@ final class PropertyCheck {
     private PropertyCheck() {
     }
 
-    /** What the model expected from one stream, and every problem found with what Weir did (none if they agree). */
-    record Verdict(Outcome expected, List<String> problems) {
+    /**
+     * What the model expected from one stream, how many sessions it sealed, and every problem found
+     * with what Weir did (none if they agree).
+     */
+    record Verdict(Outcome expected, long sessionsSealed, List<String> problems) {
     }
 
     /** Runs both on {@code stream}: every difference between them, and every invariant Weir's output breaks. */
@@ -34,7 +37,7 @@ final class PropertyCheck {
         try {
             actual = WeirRun.run(scenario, stream);
         } catch (RuntimeException e) {
-            return new Verdict(expected, List.of("Weir failed: " + e));
+            return new Verdict(expected, model.sessionsSealed(), List.of("Weir failed: " + e));
         }
         List<String> problems = new ArrayList<>();
         problems.addAll(multisetDifference("pane", expected.panes(), actual.panes()));
@@ -43,7 +46,7 @@ final class PropertyCheck {
             problems.add("counters: expected " + expected.counters() + ", Weir reported " + actual.counters());
         }
         problems.addAll(invariantViolations(scenario, model, actual.panes()));
-        return new Verdict(expected, problems);
+        return new Verdict(expected, model.sessionsSealed(), problems);
     }
 
     /**
