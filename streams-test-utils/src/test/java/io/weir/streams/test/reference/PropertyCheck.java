@@ -22,8 +22,11 @@ final class PropertyCheck {
     private PropertyCheck() {
     }
 
-    /** What the model expected from one stream, and every problem found with what Weir did (none if they agree). */
-    record Verdict(Outcome expected, List<String> problems) {
+    /**
+     * What the model expected from one stream, how many sessions it sealed, and every problem found
+     * with what Weir did (none if they agree).
+     */
+    record Verdict(Outcome expected, long sessionsSealed, List<String> problems) {
     }
 
     /** Runs both on {@code stream}: every difference between them, and every invariant Weir's output breaks. */
@@ -34,7 +37,7 @@ final class PropertyCheck {
         try {
             actual = WeirRun.run(scenario, stream);
         } catch (RuntimeException e) {
-            return new Verdict(expected, List.of("Weir failed: " + e));
+            return new Verdict(expected, model.sessionsSealed(), List.of("Weir failed: " + e));
         }
         List<String> problems = new ArrayList<>();
         problems.addAll(multisetDifference("pane", expected.panes(), actual.panes()));
@@ -43,13 +46,13 @@ final class PropertyCheck {
             problems.add("counters: expected " + expected.counters() + ", Weir reported " + actual.counters());
         }
         problems.addAll(invariantViolations(scenario, model, actual.panes()));
-        return new Verdict(expected, problems);
+        return new Verdict(expected, model.sessionsSealed(), problems);
     }
 
     /**
      * Per window of Weir's output: pane indexes are 0, 1, 2, ...; only the first pane may be ON_TIME;
-     * only the last may be final; and the last pane holds the aggregate of exactly the window's records
-     * that were not refused for it.
+     * only the last may be final; and the last pane holds the aggregate of exactly the records the
+     * model says it must (see {@link ReferenceModel#valuesOf}).
      */
     static List<String> invariantViolations(Scenario scenario, ReferenceModel model, List<Pane> panes) {
         Map<String, List<Pane>> byWindow = panes.stream().collect(Collectors.groupingBy(
@@ -71,11 +74,11 @@ final class PropertyCheck {
                 }
             }
             Pane last = ordered.get(ordered.size() - 1);
-            List<Long> values = model.valuesNotRefused(last.key(), new Window(last.start(), last.end()));
+            List<Long> values = model.valuesOf(last.key(), new Window(last.start(), last.end()));
             long truth = scenario.aggregate().of(values);
             if (last.value() != truth) {
-                violations.add(name + ": last pane " + last + " but the " + values.size()
-                        + " records not refused for the window make " + truth);
+                violations.add(name + ": last pane " + last + " but the window's " + values.size()
+                        + " records make " + truth);
             }
         });
         return violations;

@@ -15,10 +15,10 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * A brute-force reference for Weir's windowed aggregations (count or sum; tumbling, hopping or
- * sliding windows) over the TestDriver, written from the event-time contract of DESIGN.md and the
- * Javadoc of Weir's public DSL, not from Weir's code. It keeps every record and recomputes what it
- * needs from scratch each time: slow, and meant to be obviously right.
+ * A brute-force reference for Weir's windowed aggregations (count or sum; tumbling, hopping,
+ * sliding or session windows) over the TestDriver, written from the event-time contract of DESIGN.md
+ * and the Javadoc of Weir's public DSL, not from Weir's code. It keeps every record and recomputes
+ * what it needs from scratch each time: slow, and meant to be obviously right.
  *
  * <p>Input: records in arrival order (key, value, topic, partition, event time {@code t}, arrival
  * processing time), explicit advances of processing time, and the end of input. Task {@code p} reads
@@ -77,6 +77,39 @@ import java.util.Set;
  * </ol>
  * Every refused record goes to the late-data side output when the scenario has one, with the
  * window it was refused from (LATE), the watermark it was judged against and its event time.
+ *
+ * <p><b>Sessions</b> with gap {@code G} and an optional cap {@code M} on a session's length, in place
+ * of rules 6, 7 and 9 to 12 (rules 1 to 5 and 8 hold for them too)
+ * <ol start="13">
+ *   <li>A valid record at event time {@code t} of key {@code k} has the proto-window
+ *       {@code [t, t + G)}.</li>
+ *   <li>Each key has a set of live sessions, each with a window {@code [start, end)}, a pane counter,
+ *       a sealed flag and the records it holds. Sessions of a key never share records.</li>
+ *   <li>The candidates are the key's live sessions that are not sealed and whose window overlaps the
+ *       proto-window ({@code start < t + G} and {@code t < end}).</li>
+ *   <li>{@code merged} is the smallest window covering the proto-window and every candidate. If a
+ *       cap is set and {@code merged.end - merged.start > M}, then {@code merged} is the proto-window
+ *       and the candidates are to be sealed: they take no more records, ever, yet still fire and
+ *       close as usual, and a new session may overlap a sealed one.</li>
+ *   <li>If {@code W >= merged.end - 1 + L} the record is refused, reason LATE
+ *       ({@code late-records-dropped}), from the window {@code merged}, and nothing changes: nothing
+ *       is sealed either.</li>
+ *   <li>Otherwise what rule 16 said is sealed. If {@code merged} is the window of a single candidate,
+ *       that session takes the record and its pane counter goes on. Else every candidate is removed
+ *       and a new session with window {@code merged} holds their records and this one, its pane
+ *       counter starting at 0 (it is a new window); when two or more candidates merge, that counts
+ *       candidates - 1 in {@code sessions-merged}.</li>
+ *   <li>If moreover {@code W >= merged.end - 1} the record is late: counted once
+ *       ({@code late-records-added}), and the session that took it emits a LATE pane at once.</li>
+ *   <li>When {@code W} moves from {@code W0} to {@code W1}, every live session with
+ *       {@code W0 < end - 1 <= W1} emits its ON_TIME pane (so a session created or extended after
+ *       {@code W} passed its {@code end - 1} never emits one); then every live session with
+ *       {@code W >= end - 1 + L} is closed and removed. At the end of input every remaining ON_TIME
+ *       pane fires, then everything closes.</li>
+ *   <li>A pane's value is the count or sum of the session's records; its timestamp is
+ *       {@code end - 1}; its index is the session's pane counter (which then goes up by one); it is
+ *       final when emitted while {@code W >= end - 1 + L}.</li>
+ * </ol>
  */
 final class ReferenceModel {
 
@@ -87,6 +120,24 @@ final class ReferenceModel {
     private record WindowId(int task, String key, Window window) {
     }
 
+    /** Rule 14: a session of a key, live until it is merged away or closed. */
+    private static final class Session {
+        final WindowId id;
+        final List<JudgedRecord> records;
+        long paneCount;
+        boolean sealed;
+        boolean live = true;
+
+        Session(WindowId id, List<JudgedRecord> records) {
+            this.id = id;
+            this.records = records;
+        }
+
+        boolean overlaps(Window window) {
+            return id.window().start() < window.end() && window.start() < id.window().end();
+        }
+    }
+
     private final Scenario scenario;
     private final List<String> topics;
     private final long startTime;
@@ -94,11 +145,15 @@ final class ReferenceModel {
     private final List<JudgedRecord> judged = new ArrayList<>();
     /** The windows that exist, with the number of panes each has emitted. */
     private final Map<WindowId, Long> paneCounts = new LinkedHashMap<>();
+    /** Every session ever created, in order of creation; the removed ones too, for {@link #valuesOf}. */
+    private final List<Session> sessions = new ArrayList<>();
     private final List<Pane> panes = new ArrayList<>();
     private final List<RefusedRecord> refused = new ArrayList<>();
     private long lateRecordsAdded;
     private long lateRecordsDropped;
     private long futureRecordsDropped;
+    private long sessionsMerged;
+    private long sessionsSealed;
     private long now;
 
     private ReferenceModel(Scenario scenario, GeneratedStream stream) {
@@ -130,7 +185,12 @@ final class ReferenceModel {
         long late = panes.stream().filter(p -> p.timing() == PaneInfo.Timing.LATE).count();
         List<RefusedRecord> sideOutput = scenario.lateTopic() ? refused : List.of();
         return new Outcome(panes, sideOutput, new Outcome.Counters(lateRecordsAdded, lateRecordsDropped,
-                futureRecordsDropped, onTime, late, sideOutput.size()));
+                futureRecordsDropped, onTime, late, sideOutput.size(), sessionsMerged));
+    }
+
+    /** How many sessions a record sealed (rule 16): not a Weir metric, but shows the cap was hit. */
+    long sessionsSealed() {
+        return sessionsSealed;
     }
 
     /** Every record, in arrival order, as it was judged. */
@@ -139,10 +199,17 @@ final class ReferenceModel {
     }
 
     /**
-     * Rule 12: the values of the records of {@code key} in {@code window} that were not refused for it,
-     * in arrival order.
+     * The values the last pane of {@code key}'s {@code window} must aggregate, in arrival order. Rule
+     * 12: the key's records in the window that were not refused for it. Rule 21, for sessions: the
+     * records held by the latest session of the key with that window (when it was removed, if it was).
      */
-    List<Long> valuesNotRefused(String key, Window window) {
+    List<Long> valuesOf(String key, Window window) {
+        if (scenario.windows() instanceof WindowShape.Session) {
+            List<Session> withWindow = sessions.stream()
+                    .filter(s -> s.id.key().equals(key) && s.id.window().equals(window)).toList();
+            return withWindow.isEmpty() ? List.of()
+                    : withWindow.get(withWindow.size() - 1).records.stream().map(j -> j.record().value()).toList();
+        }
         return judged.stream()
                 .filter(j -> j.record().key().equals(key) && !j.future() && !refusedFor(j, window)
                         && window.start() <= j.record().eventTime() && j.record().eventTime() < window.end())
@@ -170,6 +237,8 @@ final class ReferenceModel {
         if (future) {
             futureRecordsDropped++;
             refuse(judgedRecord, LateRecord.Reason.FUTURE_TIMESTAMP, null);
+        } else if (scenario.windows() instanceof WindowShape.Session session) {
+            assignToSession(judgedRecord, session);
         } else {
             assignToWindows(judgedRecord);
         }
@@ -180,6 +249,7 @@ final class ReferenceModel {
         for (int task = 0; task < watermarks.length; task++) {
             fireOnTime(task, watermarks[task], Long.MAX_VALUE);
             watermarks[task] = Long.MAX_VALUE;
+            closeSessions(task);
         }
     }
 
@@ -190,6 +260,7 @@ final class ReferenceModel {
             long previous = watermarks[task];
             watermarks[task] = candidate.getAsLong();
             fireOnTime(task, previous, watermarks[task]);
+            closeSessions(task);
         }
     }
 
@@ -228,6 +299,64 @@ final class ReferenceModel {
         }
         if (scenario.windows() instanceof WindowShape.Sliding sliding) {
             createRightWindow(record, sliding.difference());
+        }
+    }
+
+    /** Rules 13 to 19. */
+    private void assignToSession(JudgedRecord record, WindowShape.Session shape) {
+        long t = record.record().eventTime();
+        WindowId proto = windowId(record, new Window(t, t + shape.gap()));
+        List<Session> candidates = sessions.stream()
+                .filter(s -> s.live && !s.sealed && s.id.task() == proto.task() && s.id.key().equals(proto.key())
+                        && s.overlaps(proto.window()))
+                .toList();
+        long start = proto.window().start();
+        long end = proto.window().end();
+        for (Session candidate : candidates) {
+            start = Math.min(start, candidate.id.window().start());
+            end = Math.max(end, candidate.id.window().end());
+        }
+        boolean capped = shape.maxLength() > 0 && end - start > shape.maxLength();
+        Window merged = capped ? proto.window() : new Window(start, end);
+        long watermark = record.watermark();
+        if (watermark >= purgeTime(merged)) {
+            lateRecordsDropped++;
+            refuse(record, LateRecord.Reason.LATE, merged);
+            return;
+        }
+        List<Session> merging = candidates;
+        if (capped) {
+            candidates.forEach(s -> s.sealed = true);
+            sessionsSealed += candidates.size();
+            merging = List.of();
+        }
+        Session taker;
+        if (merging.size() == 1 && merging.get(0).id.window().equals(merged)) {
+            taker = merging.get(0);
+            taker.records.add(record);
+        } else {
+            List<JudgedRecord> records = new ArrayList<>();
+            for (Session s : merging) {
+                s.live = false;
+                records.addAll(s.records);
+            }
+            records.add(record);
+            sessionsMerged += Math.max(0, merging.size() - 1);
+            taker = new Session(windowId(record, merged), records);
+            sessions.add(taker);
+        }
+        if (watermark >= lastInstant(merged)) {
+            lateRecordsAdded++;
+            emit(taker, PaneInfo.Timing.LATE, watermark);
+        }
+    }
+
+    /** Rule 20: closes the task's sessions past their allowed lateness. */
+    private void closeSessions(int task) {
+        for (Session s : sessions) {
+            if (s.live && s.id.task() == task && watermarks[task] >= purgeTime(s.id.window())) {
+                s.live = false;
+            }
         }
     }
 
@@ -290,14 +419,24 @@ final class ReferenceModel {
         return windows;
     }
 
-    /** Rule 11. */
+    /** Rules 11 and 20. */
     private void fireOnTime(int task, long previous, long current) {
         for (WindowId id : List.copyOf(paneCounts.keySet())) {
-            long last = lastInstant(id.window());
-            if (id.task() == task && previous < last && last <= current) {
+            if (id.task() == task && passed(id.window(), previous, current)) {
                 emit(id, PaneInfo.Timing.ON_TIME, current);
             }
         }
+        for (Session s : sessions) {
+            if (s.live && s.id.task() == task && passed(s.id.window(), previous, current)) {
+                emit(s, PaneInfo.Timing.ON_TIME, current);
+            }
+        }
+    }
+
+    /** Whether the watermark moving from {@code previous} to {@code current} passes the window's last instant. */
+    private static boolean passed(Window window, long previous, long current) {
+        long last = lastInstant(window);
+        return previous < last && last <= current;
     }
 
     /** Rule 12. */
@@ -305,8 +444,17 @@ final class ReferenceModel {
         long index = paneCounts.get(id);
         paneCounts.put(id, index + 1);
         Window window = id.window();
-        long value = scenario.aggregate().of(valuesNotRefused(id.key(), window));
+        long value = scenario.aggregate().of(valuesOf(id.key(), window));
         panes.add(new Pane(id.key(), window.start(), window.end(), value, lastInstant(window), timing, index,
+                watermark >= purgeTime(window)));
+    }
+
+    /** Rule 21. */
+    private void emit(Session session, PaneInfo.Timing timing, long watermark) {
+        long index = session.paneCount++;
+        Window window = session.id.window();
+        long value = scenario.aggregate().of(session.records.stream().map(j -> j.record().value()).toList());
+        panes.add(new Pane(session.id.key(), window.start(), window.end(), value, lastInstant(window), timing, index,
                 watermark >= purgeTime(window)));
     }
 

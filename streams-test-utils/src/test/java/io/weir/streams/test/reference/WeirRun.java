@@ -151,6 +151,6 @@ final class WeirRun {
                 metrics.get(STORE, WeirMetrics.LATE_RECORDS_DROPPED),
                 metrics.get(STORE, WeirMetrics.FUTURE_RECORDS_DROPPED),
                 metrics.get(STORE, WeirMetrics.ON_TIME_PANES), metrics.get(STORE, WeirMetrics.LATE_PANES),
-                metrics.get(STORE, WeirMetrics.SIDE_OUTPUT_RECORDS));
+                metrics.get(STORE, WeirMetrics.SIDE_OUTPUT_RECORDS), metrics.get(STORE, WeirMetrics.SESSIONS_MERGED));
     }
 }
