@@ -241,12 +241,15 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      * session of the key it overlaps, unless the merged session would exceed the length cap: then the
      * record starts a new session and, if it is accepted, those sessions are sealed. Whether the record
      * is too late is judged against the session it would end up in; a refused record changes nothing.
+     * The sessions merged into a new window lose their identity (and, retracting, their panes); a
+     * session whose window the result already is keeps its own, pane count included.
      */
     private void processSession(Record<K, V> record, byte[] keyBytes) {
         long t = record.timestamp();
         Window proto = new Window(t, TimeMath.plus(t, sessionSpec.gap()));
+        List<SessionIndex.Session> overlapping = sessions.overlapping(keyBytes, proto.start(), proto.end());
         List<Window> live = new ArrayList<>(2);
-        for (SessionIndex.Session s : sessions.overlapping(keyBytes, proto.start(), proto.end())) {
+        for (SessionIndex.Session s : overlapping) {
             if (!s.sealed()) {
                 live.add(s.window());
             }
@@ -266,28 +269,31 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             }
             live.clear();
         }
+        // A session already spanning exactly the merged window (one of those merging, or a sealed one
+        // the record falls in) takes the record: a key never has two sessions with the same window.
+        Window target = merged;
+        boolean exists = overlapping.stream().anyMatch(s -> s.window().equals(target));
+        live.remove(merged);
         byte[] storeKey = WindowKeys.encode(merged.end(), merged.start(), keyBytes);
-        WindowState<A> state;
-        if (live.size() == 1 && live.get(0).equals(merged)) {
-            state = decode(store.get(storeKey));
-        } else {
-            state = null;
-            for (Window old : live) {
-                byte[] oldKey = WindowKeys.encode(old.end(), old.start(), keyBytes);
-                WindowState<A> oldState = decode(store.get(oldKey));
-                retractMerged(record.key(), old, oldState);
-                state = state == null ? oldState.rebased()
-                        : state.mergedWith(oldState, aggregation.merge(record.key(), state.aggregate(), oldState.aggregate()));
-                store.delete(oldKey);
-                sessions.remove(keyBytes, old);
-                closed(old.end());
-            }
-            if (live.size() > 1) {
-                sessionsMerged.increment(live.size() - 1);
-            }
-            if (state == null) {
-                state = WindowState.empty(aggregation.initial());
-            }
+        WindowState<A> state = exists ? decode(store.get(storeKey)) : null;
+        for (Window old : live) {
+            byte[] oldKey = WindowKeys.encode(old.end(), old.start(), keyBytes);
+            WindowState<A> oldState = decode(store.get(oldKey));
+            retractMerged(record.key(), old, oldState);
+            state = state == null ? oldState.rebased()
+                    : state.absorbing(oldState, aggregation.merge(record.key(), state.aggregate(), oldState.aggregate()));
+            store.delete(oldKey);
+            sessions.remove(keyBytes, old);
+            closed(old.end());
+        }
+        int combined = live.size() + (exists ? 1 : 0);
+        if (combined > 1) {
+            sessionsMerged.increment(combined - 1);
+        }
+        if (state == null) {
+            state = WindowState.empty(aggregation.initial());
+        }
+        if (!exists) {
             opened(merged.end());
             sessions.put(keyBytes, merged, false);
         }

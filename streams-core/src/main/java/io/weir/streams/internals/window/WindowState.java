@@ -57,10 +57,13 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
         return new WindowState<>(aggregate, null, 0, sinceLastPane, maxEventTime, PENDING);
     }
 
-    /** Merged with {@code other} (sessions): the aggregate {@code merged}, counts summed, as a new window. */
-    WindowState<A> mergedWith(WindowState<A> other, A merged) {
-        return new WindowState<>(merged, null, 0, sinceLastPane + other.sinceLastPane,
-                Math.max(maxEventTime, other.maxEventTime), PENDING);
+    /**
+     * This session having taken in {@code other}'s records (sessions): the aggregate {@code merged},
+     * counts summed, changed; its panes, last emitted value and flags stay.
+     */
+    WindowState<A> absorbing(WindowState<A> other, A merged) {
+        return new WindowState<>(merged, emitted, panes, sinceLastPane + other.sinceLastPane,
+                Math.max(maxEventTime, other.maxEventTime), flags | PENDING);
     }
 
     /**

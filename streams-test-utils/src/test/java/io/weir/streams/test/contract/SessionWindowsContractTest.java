@@ -142,4 +142,23 @@ class SessionWindowsContractTest {
                     "0..8 s, then 9..17 s, then 18..20 s; no session longer than 10 s");
         }
     }
+
+    /**
+     * With the cap at the gap, every extension seals: a@500 seals [0, 2000) and opens [500, 2500);
+     * a@0 then seals [500, 2500) and would open [0, 2000) — the sealed session's very window, which
+     * takes the record instead of a second session with the same window.
+     */
+    @ParameterizedTest
+    @EnumSource(StoreType.class)
+    void aRecordWhoseSessionIsExactlyASealedOneJoinsIt(StoreType type) {
+        SessionWindows capped = SessionWindows.withGap(ms(2_000)).withMaxSessionLength(ms(2_000));
+        try (PaneFixture f = PaneFixture.of(capped, w -> w, type)) {
+            f.pipe("a", 0, 1, 0);
+            f.pipe("a", 500, 2, 0);
+            f.pipe("a", 0, 4, 0);
+            f.driver.endOfInput();
+            assertEquals(List.of("a[0,2000) 5 ON_TIME#0 final", "a[500,2500) 2 ON_TIME#0 final"), f.panes());
+            assertEquals(0, f.driver.metrics().get("sums", WeirMetrics.OPEN_WINDOWS));
+        }
+    }
 }

@@ -26,7 +26,7 @@ final class PropertyCheck {
      * What the model expected from one stream, how many sessions it sealed, and every problem found
      * with what Weir did (none if they agree).
      */
-    record Verdict(Outcome expected, long sessionsSealed, List<String> problems) {
+    record Verdict(Outcome expected, long sessionsSealed, long sealedSessionsJoined, List<String> problems) {
     }
 
     /** Runs both on {@code stream}: every difference between them, and every invariant Weir's output breaks. */
@@ -37,7 +37,8 @@ final class PropertyCheck {
         try {
             actual = WeirRun.run(scenario, stream);
         } catch (RuntimeException e) {
-            return new Verdict(expected, model.sessionsSealed(), List.of("Weir failed: " + e));
+            return new Verdict(expected, model.sessionsSealed(), model.sealedSessionsJoined(),
+                    List.of("Weir failed: " + e));
         }
         List<String> problems = new ArrayList<>();
         problems.addAll(multisetDifference("pane", expected.panes(), actual.panes()));
@@ -46,7 +47,7 @@ final class PropertyCheck {
             problems.add("counters: expected " + expected.counters() + ", Weir reported " + actual.counters());
         }
         problems.addAll(invariantViolations(scenario, model, actual.panes()));
-        return new Verdict(expected, model.sessionsSealed(), problems);
+        return new Verdict(expected, model.sessionsSealed(), model.sealedSessionsJoined(), problems);
     }
 
     /**

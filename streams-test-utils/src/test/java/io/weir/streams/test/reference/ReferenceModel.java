@@ -94,11 +94,14 @@ import java.util.Set;
  *   <li>If {@code W >= merged.end - 1 + L} the record is refused, reason LATE
  *       ({@code late-records-dropped}), from the window {@code merged}, and nothing changes: nothing
  *       is sealed either.</li>
- *   <li>Otherwise what rule 16 said is sealed. If {@code merged} is the window of a single candidate,
- *       that session takes the record and its pane counter goes on. Else every candidate is removed
- *       and a new session with window {@code merged} holds their records and this one, its pane
- *       counter starting at 0 (it is a new window); when two or more candidates merge, that counts
- *       candidates - 1 in {@code sessions-merged}.</li>
+ *   <li>Otherwise what rule 16 said is sealed. A key never has two live sessions with one window: if
+ *       a live session of the key (a candidate, or a sealed one) already has the window
+ *       {@code merged}, it takes the record and the records of every other candidate, which are
+ *       removed; its pane counter goes on and it stays sealed if it was. Else every candidate is
+ *       removed and a new session with window {@code merged} holds their records and this one, its
+ *       pane counter starting at 0 (it is a new window). When {@code n >= 2} sessions come together
+ *       (the candidates, plus the session that takes them if it was not one), that counts
+ *       {@code n - 1} in {@code sessions-merged}.</li>
  *   <li>If moreover {@code W >= merged.end - 1} the record is late: counted once
  *       ({@code late-records-added}), and the session that took it emits a LATE pane at once.</li>
  *   <li>When {@code W} moves from {@code W0} to {@code W1}, every live session with
@@ -154,6 +157,7 @@ final class ReferenceModel {
     private long futureRecordsDropped;
     private long sessionsMerged;
     private long sessionsSealed;
+    private long sealedSessionsJoined;
     private long now;
 
     private ReferenceModel(Scenario scenario, GeneratedStream stream) {
@@ -186,6 +190,11 @@ final class ReferenceModel {
         List<RefusedRecord> sideOutput = scenario.lateTopic() ? refused : List.of();
         return new Outcome(panes, sideOutput, new Outcome.Counters(lateRecordsAdded, lateRecordsDropped,
                 futureRecordsDropped, onTime, late, sideOutput.size(), sessionsMerged));
+    }
+
+    /** How many records a sealed session took because its window was theirs (rule 18). */
+    long sealedSessionsJoined() {
+        return sealedSessionsJoined;
     }
 
     /** How many sessions a record sealed (rule 16): not a Weir metric, but shows the cap was hit. */
@@ -330,18 +339,24 @@ final class ReferenceModel {
             sessionsSealed += candidates.size();
             merging = List.of();
         }
+        Session existing = sessions.stream()
+                .filter(s -> s.live && s.id.task() == proto.task() && s.id.key().equals(proto.key())
+                        && s.id.window().equals(merged))
+                .findFirst().orElse(null);
+        List<Session> others = merging.stream().filter(s -> s != existing).toList();
+        List<JudgedRecord> records = new ArrayList<>();
+        for (Session s : others) {
+            s.live = false;
+            records.addAll(s.records);
+        }
+        records.add(record);
+        sessionsMerged += Math.max(0, others.size() + (existing != null ? 1 : 0) - 1);
         Session taker;
-        if (merging.size() == 1 && merging.get(0).id.window().equals(merged)) {
-            taker = merging.get(0);
-            taker.records.add(record);
+        if (existing != null) {
+            sealedSessionsJoined += existing.sealed ? 1 : 0;
+            taker = existing;
+            taker.records.addAll(records);
         } else {
-            List<JudgedRecord> records = new ArrayList<>();
-            for (Session s : merging) {
-                s.live = false;
-                records.addAll(s.records);
-            }
-            records.add(record);
-            sessionsMerged += Math.max(0, merging.size() - 1);
             taker = new Session(windowId(record, merged), records);
             sessions.add(taker);
         }
