@@ -1,31 +1,20 @@
 package io.weir.streams.test.reference;
 
-import io.weir.streams.StreamsBuilder;
-import io.weir.streams.dsl.Consumed;
-import io.weir.streams.dsl.EventStream;
-import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.Windowed;
-import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
-import io.weir.streams.test.TestDriver;
-import io.weir.streams.test.TestDriverConfig;
-import io.weir.streams.test.TestInputTopic;
-import io.weir.streams.test.TestRecord;
 import io.weir.streams.test.reference.WindowShape.Hopping;
 import io.weir.streams.test.reference.WindowShape.Session;
 import io.weir.streams.test.reference.WindowShape.Sliding;
 import io.weir.streams.test.reference.WindowShape.Tumbling;
-import io.weir.streams.time.WatermarkStrategy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -204,42 +193,9 @@ class RefinementPropertyTest {
     }
 
     private static List<Emitted> run(Scenario scenario, GeneratedStream stream, Trigger trigger, Refinement refinement) {
-        TestDriverConfig config = TestDriverConfig.defaults().withStartTime(Instant.ofEpochMilli(stream.startTime()));
-        for (String topic : stream.topics()) {
-            config = config.withPartitions(topic, stream.partitions());
-        }
-        WatermarkStrategy watermarks = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(scenario.delay()));
-        if (scenario.idleness().isPresent()) {
-            watermarks = watermarks.withIdleness(Duration.ofMillis(scenario.idleness().getAsLong()));
-        }
-        Consumed<String, Long> consumed = Consumed.with(Serdes.String(), Serdes.Long()).withWatermarks(watermarks);
-        StreamsBuilder builder = new StreamsBuilder();
-        EventStream<String, Long> input = builder.stream(stream.topics().get(0), consumed);
-        for (String topic : stream.topics().subList(1, stream.topics().size())) {
-            input = input.merge(builder.stream(topic, consumed));
-        }
-        WindowedStream<String, Long> windowed = input.groupByKey()
-                .windowedBy(scenario.windows().toWeir(Duration.ofMillis(scenario.allowedLateness())))
-                .withTrigger(trigger).withRefinement(refinement);
-        Materialized<String, Long> store = Materialized.<String, Long>as("aggregate").withStoreType(scenario.storeType());
-        (scenario.aggregate() == Aggregate.COUNT ? windowed.count(store) : windowed.reduce(Long::sum, store))
-                .toStream().to("results");
-        try (TestDriver driver = new TestDriver(builder.build(), config)) {
-            Map<String, TestInputTopic<String, Long>> inputs = new HashMap<>();
-            stream.topics().forEach(topic -> inputs.put(topic, driver.input(topic, Serdes.String(), Serdes.Long())));
-            for (StreamStep step : stream.steps()) {
-                if (step instanceof StreamStep.Arrival arrival) {
-                    InputRecord r = arrival.record();
-                    inputs.get(r.topic()).pipe(TestRecord.of(r.key(), r.value()).at(r.eventTime())
-                            .partition(r.partition()).arrivingAt(r.arrivalTime()));
-                } else {
-                    driver.advanceTimeTo(Instant.ofEpochMilli(((StreamStep.AdvanceTime) step).processingTime()));
-                }
-            }
-            driver.endOfInput();
-            return driver.output("results", WindowedSerdes.string(), Serdes.Long()).readAll().stream()
-                    .map(RefinementPropertyTest::emitted).toList();
-        }
+        return WeirRun.run(scenario, stream, windowed -> windowed.withTrigger(trigger).withRefinement(refinement),
+                driver -> driver.output(WeirRun.RESULTS_TOPIC, WindowedSerdes.string(), Serdes.Long()).readAll().stream()
+                        .map(RefinementPropertyTest::emitted).toList());
     }
 
     private static Emitted emitted(OutputRecord<Windowed<String>, Long> r) {

@@ -31,6 +31,8 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs a {@link Scenario}'s aggregation in Weir's {@link TestDriver} over a {@link GeneratedStream}
@@ -48,15 +50,24 @@ final class WeirRun {
     }
 
     static Outcome run(Scenario scenario, GeneratedStream stream) {
-        Path stateDir = newStateDir();
-        try {
-            return run(scenario, stream, stateDir);
-        } finally {
-            TempDirs.deleteRecursively(stateDir);
-        }
+        return run(scenario, stream, windowed -> windowed, driver -> {
+            List<Pane> panes = driver.output(RESULTS_TOPIC, WindowedSerdes.string(), Serdes.Long()).readAll().stream()
+                    .map(WeirRun::pane).toList();
+            List<RefusedRecord> refused = !scenario.lateTopic() ? List.of()
+                    : driver.output(LATE_TOPIC, Serdes.String(), Serdes.Long()).readAll().stream()
+                            .map(WeirRun::refused).toList();
+            return new Outcome(panes, refused, counters(driver.metrics()));
+        });
     }
 
-    private static Outcome run(Scenario scenario, GeneratedStream stream, Path stateDir) {
+    /**
+     * Runs the scenario's aggregation with {@code settings} applied to its windowed stream (a trigger,
+     * a refinement) over {@code stream} to the end of input, and returns what {@code read} takes from
+     * the driver before it closes.
+     */
+    static <T> T run(Scenario scenario, GeneratedStream stream, UnaryOperator<WindowedStream<String, Long>> settings,
+                     Function<TestDriver, T> read) {
+        Path stateDir = newStateDir();
         TestDriverConfig config = TestDriverConfig.defaults()
                 .withStartTime(Instant.ofEpochMilli(stream.startTime()))
                 .withCacheMaxBytesPerTask(scenario.cacheBytes())
@@ -64,7 +75,7 @@ final class WeirRun {
         for (String topic : stream.topics()) {
             config = config.withPartitions(topic, stream.partitions());
         }
-        try (TestDriver driver = new TestDriver(topology(scenario, stream.topics()), config)) {
+        try (TestDriver driver = new TestDriver(topology(scenario, stream.topics(), settings), config)) {
             Map<String, TestInputTopic<String, Long>> inputs = new HashMap<>();
             stream.topics().forEach(topic -> inputs.put(topic, driver.input(topic, Serdes.String(), Serdes.Long())));
             for (StreamStep step : stream.steps()) {
@@ -77,12 +88,9 @@ final class WeirRun {
                 }
             }
             driver.endOfInput();
-            List<Pane> panes = driver.output(RESULTS_TOPIC, WindowedSerdes.string(), Serdes.Long()).readAll().stream()
-                    .map(WeirRun::pane).toList();
-            List<RefusedRecord> refused = !scenario.lateTopic() ? List.of()
-                    : driver.output(LATE_TOPIC, Serdes.String(), Serdes.Long()).readAll().stream()
-                            .map(WeirRun::refused).toList();
-            return new Outcome(panes, refused, counters(driver.metrics()));
+            return read.apply(driver);
+        } finally {
+            TempDirs.deleteRecursively(stateDir);
         }
     }
 
@@ -101,7 +109,8 @@ final class WeirRun {
         }
     }
 
-    private static Topology topology(Scenario scenario, List<String> topics) {
+    private static Topology topology(Scenario scenario, List<String> topics,
+                                     UnaryOperator<WindowedStream<String, Long>> settings) {
         WatermarkStrategy watermarks = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(scenario.delay()));
         if (scenario.idleness().isPresent()) {
             watermarks = watermarks.withIdleness(Duration.ofMillis(scenario.idleness().getAsLong()));
@@ -115,8 +124,8 @@ final class WeirRun {
         for (String topic : topics.subList(1, topics.size())) {
             input = input.merge(builder.stream(topic, consumed));
         }
-        WindowedStream<String, Long> windowed = input.groupByKey()
-                .windowedBy(scenario.windows().toWeir(Duration.ofMillis(scenario.allowedLateness())));
+        WindowedStream<String, Long> windowed = settings.apply(input.groupByKey()
+                .windowedBy(scenario.windows().toWeir(Duration.ofMillis(scenario.allowedLateness()))));
         if (scenario.lateTopic()) {
             windowed = windowed.lateRecordsTo(LATE_TOPIC);
         }
