@@ -3,21 +3,28 @@ package io.weir.streams.internals.window;
 import io.weir.streams.dsl.Window;
 
 import java.util.List;
+import java.util.function.LongFunction;
 
-/** Tumbling and hopping windows: a record's windows follow from its event time; each starts empty. */
+/**
+ * Windows that follow from a record's event time alone — tumbling, hopping, global — each starting
+ * empty.
+ */
 final class FixedWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
 
-    private final WindowAssigner assigner;
+    /** The one window of global windows: every record of a key belongs to it. */
+    static final Window GLOBAL = new Window(Long.MIN_VALUE, Long.MAX_VALUE);
+
+    private final LongFunction<List<Window>> windowsOf;
     private final Aggregation<K, V, A> aggregation;
 
-    FixedWindowFunction(WindowAssigner assigner, Aggregation<K, V, A> aggregation) {
-        this.assigner = assigner;
+    FixedWindowFunction(LongFunction<List<Window>> windowsOf, Aggregation<K, V, A> aggregation) {
+        this.windowsOf = windowsOf;
         this.aggregation = aggregation;
     }
 
     @Override
     public List<Window> windowsFor(K key, byte[] keyBytes, long t) {
-        return assigner.windowsFor(t);
+        return windowsOf.apply(t);
     }
 
     @Override

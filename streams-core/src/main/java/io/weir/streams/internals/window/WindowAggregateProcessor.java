@@ -109,12 +109,14 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /** Over tumbling or hopping windows. */
     public static <K, V, A> WindowAggregateProcessor<K, V, A> fixed(WindowAssigner assigner, Settings<K, V, A> settings) {
-        return new WindowAggregateProcessor<>(new FixedWindowFunction<>(assigner, settings.aggregation()), null, settings);
+        return new WindowAggregateProcessor<>(new FixedWindowFunction<>(assigner::windowsFor, settings.aggregation()), null,
+                settings);
     }
 
     /** Over the one global window per key. */
     public static <K, V, A> WindowAggregateProcessor<K, V, A> global(Settings<K, V, A> settings) {
-        return new WindowAggregateProcessor<>(new GlobalWindowFunction<>(settings.aggregation()), null, settings);
+        List<Window> global = List.of(FixedWindowFunction.GLOBAL);
+        return new WindowAggregateProcessor<>(new FixedWindowFunction<>(t -> global, settings.aggregation()), null, settings);
     }
 
     /**
