@@ -39,7 +39,7 @@ public interface ProcessorContext {
 
     /**
      * Asks for the task's results to be committed soon: a processor that has just emitted results
-     * a reader waits for (a window's on-time pane) calls it. The runtime then commits at the end of
+     * a reader waits for (a window's pane) calls it. The runtime then commits at the end of
      * the current batch if its thread has caught up with its input (no partition of a running task
      * lags behind the end the consumer last saw), instead of at the next {@code commit.interval.ms};
      * while a thread works through a backlog the interval alone decides, so a backlog's many window
