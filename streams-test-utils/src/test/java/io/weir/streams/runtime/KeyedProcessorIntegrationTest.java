@@ -1,7 +1,6 @@
 package io.weir.streams.runtime;
 
 import io.weir.streams.StreamsBuilder;
-import io.weir.streams.StreamsConfig;
 import io.weir.streams.Topology;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
@@ -21,6 +20,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -130,10 +130,10 @@ class KeyedProcessorIntegrationTest {
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
             var partitions = consumer.partitionsFor("kp-out").stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                     lines.add(r.key() + "=" + r.value());

@@ -3,6 +3,7 @@ package io.weir.streams.test.contract;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Materialized;
@@ -29,6 +30,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -226,7 +228,7 @@ class KeyedProcessorContractTest {
                         .withValueSerde(Serdes.String()))
                 .filter((k, v) -> !v.equals("expired"))
                 .selectKey((k, v) -> v)
-                .groupByKey(io.weir.streams.dsl.Grouped.with(Serdes.String(), Serdes.String()))
+                .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))
                 .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
                 .count()
                 .toStream().to("firsts-per-value");
@@ -239,7 +241,7 @@ class KeyedProcessorContractTest {
             in.pipe("a", "blue", 4_000);
             driver.endOfInput();
             TestOutputTopic<Windowed<String>, Long> out = driver.output("firsts-per-value", WindowedSerdes.string(), Serdes.Long());
-            Map<String, Long> counts = new java.util.TreeMap<>();
+            Map<String, Long> counts = new TreeMap<>();
             out.readAll().forEach(r -> counts.put(r.key().key(), r.value()));
             assertEquals(Map.of("red", 2L, "blue", 1L), counts, "a's second value was not its first");
         }

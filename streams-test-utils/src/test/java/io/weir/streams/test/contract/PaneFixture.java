@@ -18,6 +18,7 @@ import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.WatermarkStrategy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -61,7 +62,7 @@ final class PaneFixture implements AutoCloseable {
     }
 
     void advanceTimeTo(long processingTime) {
-        driver.advanceTimeTo(java.time.Instant.ofEpochMilli(processingTime));
+        driver.advanceTimeTo(Instant.ofEpochMilli(processingTime));
     }
 
     /** The panes emitted since the last read, one line each. */

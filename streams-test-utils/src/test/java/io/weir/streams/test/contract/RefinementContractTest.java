@@ -5,6 +5,7 @@ import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -87,8 +88,8 @@ class RefinementContractTest {
             f.pipe("a", 2_000, 2, 0);
             f.pipe("a", 3_000, 7, 0);
             assertEquals(List.of("a[0,10000) 5 EARLY#0"), f.panes());
-            assertEquals(7L, f.driver.windowStore("sums", io.weir.streams.serde.Serdes.String(),
-                    io.weir.streams.serde.Serdes.Long()).get(0).value());
+            assertEquals(7L, f.driver.windowStore("sums", Serdes.String(),
+                    Serdes.Long()).get(0).value());
         }
     }
 }

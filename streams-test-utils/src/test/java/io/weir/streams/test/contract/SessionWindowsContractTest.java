@@ -1,6 +1,7 @@
 package io.weir.streams.test.contract;
 
 import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.dsl.Window;
@@ -114,8 +115,8 @@ class SessionWindowsContractTest {
             assertEquals(1, f.driver.metrics().get("sums", WeirMetrics.LATE_RECORDS_DROPPED));
             var late = f.driver.output("late", Serdes.String(), Serdes.Long()).readAll();
             assertEquals(1, late.size());
-            assertEquals("1000", late.get(0).header(io.weir.streams.dsl.LateRecord.WINDOW_START_HEADER));
-            assertEquals("6000", late.get(0).header(io.weir.streams.dsl.LateRecord.WINDOW_END_HEADER));
+            assertEquals("1000", late.get(0).header(LateRecord.WINDOW_START_HEADER));
+            assertEquals("6000", late.get(0).header(LateRecord.WINDOW_END_HEADER));
         }
     }
 
