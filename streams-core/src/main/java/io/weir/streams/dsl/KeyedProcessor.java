@@ -37,8 +37,11 @@ public interface KeyedProcessor<K, V, KOut, VOut> {
 
     /**
      * A timer of {@link KeyedProcessorContext#currentKey()} fired: an event-time timer once the
-     * watermark reached {@code time}, a processing-time timer once the clock did. Each registered
-     * (key, domain, time) fires once; it is removed before this call, so it may be registered again.
+     * watermark reached {@code time}, a processing-time timer once the clock did. The timers due at an
+     * advance fire in time order; each registered (key, domain, time) fires once, and not at all if a
+     * callback deleted it before its turn. It is removed before this call, so it may be registered
+     * again: a timer registered here at a time its clock has already reached waits until that clock
+     * moves on.
      */
     default void onTimer(long time, TimeDomain domain, KeyedProcessorContext<K, KOut, VOut> context) {
     }

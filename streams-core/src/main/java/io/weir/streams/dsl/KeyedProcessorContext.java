@@ -39,9 +39,10 @@ public interface KeyedProcessorContext<K, KOut, VOut> {
 
     /**
      * A timer of the current key at {@code time}: an event-time timer fires once the watermark reaches
-     * it (at once, after this call returns, if it already has), a processing-time timer once the clock
-     * does. Registering the same (key, domain, time) twice makes one timer. Timers are state: they are
-     * logged, restored and committed with the stores.
+     * it, a processing-time timer once the clock does. One registered from {@code process} that is
+     * already due fires right after {@code process} returns; one registered from {@code onTimer} at a
+     * time its clock has reached waits until that clock moves on. Registering the same (key, domain, time) twice makes one timer. Timers are
+     * state: they are logged, restored and committed with the stores.
      *
      * @throws IllegalStateException outside {@code process} and {@code onTimer} (there is no current key)
      */

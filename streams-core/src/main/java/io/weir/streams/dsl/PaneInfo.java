@@ -12,7 +12,10 @@ import java.util.Optional;
  * (0 for a window's first pane, then 1, 2, ...), {@value #FINAL_HEADER} ({@code true} when no later
  * pane of the window can follow: the on-time pane of a window without allowed lateness, or any pane
  * emitted once the watermark has passed the window's end plus its allowed lateness) and, on
- * retractions only, {@value #RETRACTION_HEADER}{@code =true}.
+ * retractions only, {@value #RETRACTION_HEADER}{@code =true}. A pane is marked final only when it is
+ * known to be the last as it is emitted: a window whose last early pane already held its value emits
+ * no on-time pane, and a late pane may turn out to be the last; consumers that need a final marker for
+ * every window use {@link WindowedStream#finalResultsOnly()}.
  *
  * <p>A <b>retraction</b> (refinement {@link Refinement#ACCUMULATING_AND_RETRACTING}) takes back the
  * window's previous pane: same key and window, the previous pane's value. It comes right before the

@@ -17,8 +17,10 @@ public enum Refinement {
     ACCUMULATING,
     /**
      * Each pane holds only what arrived since the window's previous pane, aggregated from the
-     * initial value: summing the panes of a window gives its full value. The window's state holds
-     * only that delta.
+     * initial value: summing the panes of a window gives its full value. Session windows merge, so
+     * there the sum holds per key: a merged session's panes hold only what its parts had not emitted,
+     * and all panes of a key's sessions add up to the full values of its sessions. The window's state
+     * holds only the delta.
      */
     DISCARDING,
     /**

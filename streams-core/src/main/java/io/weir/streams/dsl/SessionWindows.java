@@ -5,9 +5,10 @@ import io.weir.streams.internals.Require;
 import java.time.Duration;
 
 /**
- * Per-key sessions: bursts of activity separated by at least {@code gap} of event time. A record at
- * {@code t} opens the window {@code [t, t + gap)}; windows of one key that overlap are merged into
- * one, so a session is {@code [first record, last record + gap)}. A session's ON_TIME pane fires when
+ * Per-key sessions: bursts of activity separated by more than {@code gap} of event time; records at
+ * most {@code gap} apart share a session, as in Kafka Streams and Flink. A record at {@code t} opens
+ * the window {@code [t, t + gap)}; windows of one key that overlap or touch are merged into one, so a
+ * session is {@code [first record, last record + gap)}. A session's ON_TIME pane fires when
  * the watermark reaches {@code last record + gap - 1}.
  *
  * <p>A late record (within the allowed lateness of the session it lands in) may extend a session or

@@ -59,8 +59,9 @@ public final class Trigger {
      * last pane: with global windows, "every n records".
      */
     public static Trigger afterCount(long n) {
-        if (n <= 0) {
-            throw new IllegalArgumentException("Trigger.afterCount: the count must be positive, got " + n);
+        if (n <= 0 || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Trigger.afterCount: the count must be between 1 and " + Integer.MAX_VALUE
+                    + ", got " + n);
         }
         return new Trigger(null, n, null, false);
     }
@@ -81,7 +82,7 @@ public final class Trigger {
      * multiples of it), every window that changed since its last pane and whose end the watermark
      * has not reached emits one.
      *
-     * @throws IllegalArgumentException if {@code interval} is not positive
+     * @throws IllegalArgumentException if {@code interval} is shorter than 1 ms
      * @throws IllegalStateException    on {@link #atWindowClose()}
      */
     public Trigger withEarlyFirings(Duration interval) {
@@ -95,7 +96,7 @@ public final class Trigger {
      * late record: for windows that take many late records. What has not been emitted when the
      * window closes is emitted then.
      *
-     * @throws IllegalArgumentException if {@code interval} is not positive (per record is
+     * @throws IllegalArgumentException if {@code interval} is shorter than 1 ms (per record is
      *                                  {@link #withLateFiringsPerRecord()})
      * @throws IllegalStateException    on {@link #atWindowClose()}
      */

@@ -17,10 +17,11 @@ public final class Require {
         return d;
     }
 
+    /** At least a millisecond: Weir keeps time in milliseconds, so less would silently become zero. */
     public static Duration positive(String name, Duration d) {
         Objects.requireNonNull(d, name + " must not be null");
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + d);
+        if (d.isNegative() || d.toMillis() == 0) {
+            throw new IllegalArgumentException(name + " must be at least 1 ms, was " + d);
         }
         return d;
     }

@@ -19,9 +19,8 @@ import java.util.Map;
  * Runs a user's {@link KeyedProcessor} in a task and is its context. Records with a null key are
  * counted and skipped, records beyond the maximum future skew are counted and dropped (like a windowed
  * aggregation without a late-data topic); every other record reaches the processor. Event-time timers
- * fire when the watermark reaches them — right after a record if the processor registered one the
- * watermark has already passed — and processing-time timers when the clock does; timers registered
- * while timers fire fire in the same round if they are due.
+ * fire when the watermark reaches them — right after a record or a processing-time callback if it
+ * registered one the watermark has already passed — and processing-time timers when the clock does.
  */
 public final class KeyedProcessorNode<K, V, KOut, VOut> implements Processor<K, V>, KeyedProcessorContext<K, KOut, VOut> {
 
@@ -102,24 +101,39 @@ public final class KeyedProcessorNode<K, V, KOut, VOut> implements Processor<K, 
     @Override
     public void onProcessingTime(long now) {
         fireDue(TimeDomain.PROCESSING_TIME, now);
+        // A processing-time callback may have registered an event-time timer the watermark has passed.
+        fireDue(TimeDomain.EVENT_TIME, context.watermark());
     }
 
+    /**
+     * One round: the timers due when it starts fire one by one in time order, each only if no callback
+     * deleted it meanwhile. Timers that callbacks register during the round at a time it has reached
+     * wait until the clock moves past it (see {@link KeyedTimers}).
+     */
     private void fireDue(TimeDomain domain, long now) {
-        while (timers.mayBeDue(domain, now)) {
-            List<KeyedTimers.Timer> due = timers.takeDue(domain, now);
-            if (due.isEmpty()) {
-                return;
-            }
+        if (!timers.mayBeDue(domain, now)) {
+            return;
+        }
+        List<KeyedTimers.Timer> due = timers.beginRound(domain, now);
+        try {
             for (KeyedTimers.Timer timer : due) {
-                K key = keySerde.deserializer().deserialize(timerStore, timer.key());
-                enter(key, timer.key(), domain == TimeDomain.EVENT_TIME ? timer.time() : now, NO_HEADERS, null);
-                try {
-                    timersFired.increment();
-                    processor.onTimer(timer.time(), domain, this);
-                } finally {
-                    leave();
+                if (timers.take(domain, timer)) {
+                    fire(timer, domain, now);
                 }
             }
+        } finally {
+            timers.endRound(domain);
+        }
+    }
+
+    private void fire(KeyedTimers.Timer timer, TimeDomain domain, long now) {
+        K key = keySerde.deserializer().deserialize(timerStore, timer.key());
+        enter(key, timer.key(), domain == TimeDomain.EVENT_TIME ? timer.time() : now, NO_HEADERS, null);
+        try {
+            timersFired.increment();
+            processor.onTimer(timer.time(), domain, this);
+        } finally {
+            leave();
         }
     }
 

@@ -33,25 +33,25 @@ final class SessionIndex {
     }
 
     /**
-     * The sessions of {@code key} that overlap {@code [from, to)}, by end. Live sessions of a key never
-     * overlap each other, except a sealed one with the session started after it, so without a cap the
-     * scan stops at the first session starting at or after {@code to}; with a cap, sessions are at most
-     * {@code maxLength} long and the scan stops at ends beyond {@code to + maxLength}.
+     * The sessions of {@code key} that overlap or touch {@code [from, to]} ({@code start <= to} and
+     * {@code end >= from}), by end. Live unsealed sessions of a key never overlap or touch each other,
+     * and a sealed one overlaps only sessions started after it, so without a cap the scan stops at the
+     * first session starting after {@code to}; with a cap, sessions are at most {@code maxLength} long
+     * and the scan stops at ends beyond {@code to + maxLength}.
      */
     List<Session> overlapping(byte[] key, long from, long to) {
         List<Session> found = new ArrayList<>(2);
         byte[] prefix = prefix(key);
-        try (KeyValueIterator it = store.range(encode(prefix, from == Long.MAX_VALUE ? from : from + 1, Long.MIN_VALUE),
-                successor(prefix))) {
+        try (KeyValueIterator it = store.range(encode(prefix, from, Long.MIN_VALUE), successor(prefix))) {
             while (it.hasNext()) {
                 ByteEntry entry = it.next();
                 ByteBuffer k = ByteBuffer.wrap(entry.key(), prefix.length, 16);
                 long end = k.getLong() ^ Long.MIN_VALUE;
                 long start = k.getLong() ^ Long.MIN_VALUE;
-                if (maxLength == Long.MAX_VALUE ? start >= to : end - maxLength >= to) {
+                if (maxLength == Long.MAX_VALUE ? start > to : end - maxLength > to) {
                     break;
                 }
-                if (start < to) {
+                if (start <= to) {
                     found.add(new Session(new Window(start, end), entry.value()[0] == 1));
                 }
             }

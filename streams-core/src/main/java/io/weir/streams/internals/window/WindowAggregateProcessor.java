@@ -102,6 +102,11 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     /** Windows changed since their last pane, waiting for the next early or late tick (store keys). */
     private final Set<ByteBuffer> earlyChanged = new LinkedHashSet<>();
     private final Set<ByteBuffer> lateChanged = new LinkedHashSet<>();
+    /**
+     * Whether closing windows must be visited for changes not yet emitted: under an at-close or
+     * late-interval trigger, or after a restart found such changes left by another trigger.
+     */
+    private boolean closeFires;
     private long nextEarlyTick;
     private long nextLateTick;
     private long openWindows;
@@ -182,13 +187,18 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         if (windows != null) {
             windows.init(context);
         }
+        closeFires = trigger.firesAtWindowCloseOnly() || lateInterval > 0;
         try (KeyValueIterator it = store.range(null, null)) {
             while (it.hasNext()) {
                 ByteEntry entry = it.next();
                 long end = WindowKeys.end(entry.key());
                 opened(end);
                 if (WindowState.has(entry.value(), WindowState.PENDING)) {
-                    awaitTick(entry.key(), watermark < end - 1);
+                    boolean early = watermark < end - 1;
+                    awaitTick(entry.key(), early);
+                    // A late change the previous trigger had not emitted yet (the application changed
+                    // triggers across the restart) goes out when its window closes, at the latest.
+                    closeFires |= !early;
                 }
             }
         }
@@ -433,7 +443,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     }
 
     /**
-     * Closes every window with {@code end - 1 + L <= W}: emits what the trigger still holds for it (when
+     * Closes every window with {@code end - 1 + L <= W}: emits any change of it not emitted yet (when
      * {@code fire}), drops it from the session index, and purges the window store by one range delete.
      */
     private void close(long current, boolean fire) {
@@ -446,7 +456,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         }
         long endExclusive = TimeMath.plus(lastClosingEnd, 1);
         byte[] to = endExclusive == Long.MAX_VALUE ? null : WindowKeys.endBound(endExclusive);
-        boolean fires = fire && (trigger.firesAtWindowCloseOnly() || lateInterval > 0);
+        boolean fires = fire && closeFires;
         if (fires || sessions != null) {
             try (KeyValueIterator it = store.range(null, to)) {
                 while (it.hasNext()) {

@@ -22,6 +22,7 @@ import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.TimeDomain;
 import io.weir.streams.time.WatermarkStrategy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -244,6 +245,62 @@ class KeyedProcessorContractTest {
             Map<String, Long> counts = new TreeMap<>();
             out.readAll().forEach(r -> counts.put(r.key().key(), r.value()));
             assertEquals(Map.of("red", 2L, "blue", 1L), counts, "a's second value was not its first");
+        }
+    }
+
+    /** Records for "a" register timers at 100 and 200; the callback at 100 deletes 200 and re-registers 100. */
+    private static final KeyedProcessor<String, String, String, String> CHAINED = new KeyedProcessor<>() {
+        @Override
+        public void process(String key, String value, KeyedProcessorContext<String, String, String> ctx) {
+            if (key.equals("a")) {
+                ctx.registerTimer(TimeDomain.EVENT_TIME, 100);
+                ctx.registerTimer(TimeDomain.EVENT_TIME, 200);
+            }
+        }
+
+        @Override
+        public void onTimer(long time, TimeDomain domain, KeyedProcessorContext<String, String, String> ctx) {
+            ctx.forward(ctx.currentKey(), "fired@" + time);
+            ctx.deleteTimer(TimeDomain.EVENT_TIME, 200);
+            ctx.registerTimer(TimeDomain.EVENT_TIME, 100);
+        }
+    };
+
+    @Test
+    @Timeout(30)
+    void aCallbackMayDeleteATimerDueInTheSameRoundAndATimerItRegistersWaitsForTheNextAdvance() {
+        try (Fixture f = new Fixture(() -> CHAINED, StoreType.IN_MEMORY)) {
+            f.pipe("a", "x", 0);
+            f.pipe("b", "x", 1_000);
+            assertEquals(List.of("a=fired@100@100"), f.read(), "200 was deleted before its turn; 100 again waits");
+            f.pipe("b", "x", 1_001);
+            assertEquals(List.of("a=fired@100@100"), f.read(), "the re-registered timer fires at the next advance");
+            f.driver.endOfInput();
+            assertEquals(List.of("a=fired@100@100"), f.read(), "and the end of input ends, though it re-registers each time");
+        }
+    }
+
+    @Test
+    void anEventTimeTimerRegisteredByAProcessingTimeCallbackFiresAtOnceIfTheWatermarkPassedIt() {
+        KeyedProcessor<String, String, String, String> late = new KeyedProcessor<>() {
+            @Override
+            public void process(String key, String value, KeyedProcessorContext<String, String, String> ctx) {
+                ctx.registerTimer(TimeDomain.PROCESSING_TIME, 1_000);
+            }
+
+            @Override
+            public void onTimer(long time, TimeDomain domain, KeyedProcessorContext<String, String, String> ctx) {
+                if (domain == TimeDomain.PROCESSING_TIME) {
+                    ctx.registerTimer(TimeDomain.EVENT_TIME, 500);
+                } else {
+                    ctx.forward(ctx.currentKey(), "event-time " + time);
+                }
+            }
+        };
+        try (Fixture f = new Fixture(() -> late, StoreType.IN_MEMORY)) {
+            f.pipe("a", "x", 5_000);
+            f.driver.advanceTimeTo(Instant.ofEpochMilli(1_000));
+            assertEquals(List.of("a=event-time 500@500"), f.read(), "W = 4 999 had passed 500: no need to wait for input");
         }
     }
 }

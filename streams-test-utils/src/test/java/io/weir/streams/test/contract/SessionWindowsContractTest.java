@@ -43,6 +43,19 @@ class SessionWindowsContractTest {
         }
     }
 
+    @Test
+    void recordsExactlyAGapApartShareASessionOneMillisecondMoreDoesNot() {
+        try (PaneFixture f = PaneFixture.of(FIVE_SECONDS, w -> w)) {
+            f.pipe("a", 0, 1, 0);
+            f.pipe("b", 0, 1, 0);
+            f.pipe("a", 5_000, 1, 0);
+            f.pipe("b", 5_001, 1, 0);
+            f.driver.endOfInput();
+            assertEquals(List.of("a[0,10000) 2 ON_TIME#0 final", "b[0,5000) 1 ON_TIME#0 final",
+                    "b[5001,10001) 1 ON_TIME#0 final"), f.panes().stream().sorted().toList());
+        }
+    }
+
     /**
      * The bridge timeline, under {@code refinement}: the panes when both sessions fire on time, then
      * the panes the bridging record brings.

@@ -85,8 +85,9 @@ import java.util.Set;
  *       {@code [t, t + G)}.</li>
  *   <li>Each key has a set of live sessions, each with a window {@code [start, end)}, a pane counter,
  *       a sealed flag and the records it holds. Sessions of a key never share records.</li>
- *   <li>The candidates are the key's live sessions that are not sealed and whose window overlaps the
- *       proto-window ({@code start < t + G} and {@code t < end}).</li>
+ *   <li>The candidates are the key's live sessions that are not sealed and whose window overlaps or
+ *       touches the proto-window ({@code start <= t + G} and {@code t <= end}): as in Kafka Streams
+ *       and Flink, records exactly a gap apart share a session.</li>
  *   <li>{@code merged} is the smallest window covering the proto-window and every candidate. If a
  *       cap is set and {@code merged.end - merged.start > M}, then {@code merged} is the proto-window
  *       and the candidates are to be sealed: they take no more records, ever, yet still fire and
@@ -136,8 +137,9 @@ final class ReferenceModel {
             this.records = records;
         }
 
-        boolean overlaps(Window window) {
-            return id.window().start() < window.end() && window.start() < id.window().end();
+        /** Overlaps or touches {@code window}: their records are at most a gap apart (rule 15). */
+        boolean meets(Window window) {
+            return id.window().start() <= window.end() && window.start() <= id.window().end();
         }
     }
 
@@ -317,7 +319,7 @@ final class ReferenceModel {
         WindowId proto = windowId(record, new Window(t, t + shape.gap()));
         List<Session> candidates = sessions.stream()
                 .filter(s -> s.live && !s.sealed && s.id.task() == proto.task() && s.id.key().equals(proto.key())
-                        && s.overlaps(proto.window()))
+                        && s.meets(proto.window()))
                 .toList();
         long start = proto.window().start();
         long end = proto.window().end();

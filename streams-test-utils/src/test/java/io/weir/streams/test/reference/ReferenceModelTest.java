@@ -128,13 +128,13 @@ class ReferenceModelTest {
         Outcome outcome = run(scenario, ONE_TOPIC,
                 arrival("events", 0, 1),   // W = -inf: [0,30)
                 arrival("events", 50, 2),  // W = -1: [50,80); then W = 49: [0,30) fires, final, and closes
-                arrival("events", 20, 3),  // W = 49: [20,50) is a session of its own, late
-                arrival("events", 5, 4),   // W = 49: [5,35) stretches it into the new [5,50), late
+                arrival("events", 19, 3),  // W = 49: [19,49) is a session of its own (49 < 50: no touch), late
+                arrival("events", 5, 4),   // W = 49: [5,35) stretches it into the new [5,49), late
                 arrival("events", 50, 5)); // W = 49: [50,80) takes it as it is
         assertEquals(List.of(
                 "k@[0,30) value=1 ts=29 ON_TIME #0 final",
-                "k@[5,50) value=2 ts=49 LATE #0",
-                "k@[20,50) value=1 ts=49 LATE #0",
+                "k@[5,49) value=2 ts=48 LATE #0",
+                "k@[19,49) value=1 ts=48 LATE #0",
                 "k@[50,80) value=2 ts=79 ON_TIME #0 final"), panes(outcome));
         assertEquals(new Outcome.Counters(2, 0, 0, 2, 2, 0, 0), outcome.counters());
     }
