@@ -42,11 +42,6 @@ public final class Workload {
         this.intervalMs = intervalMs;
     }
 
-    /** {@code records} records over {@code keys} keys, one every {@code intervalMs} of processing time from {@link #START}. */
-    static Workload generate(int records, int keys, long intervalMs) {
-        return generate(records, keys, intervalMs, START);
-    }
-
     /**
      * {@code records} records over {@code keys} keys, one every {@code intervalMs} (may be fractional)
      * of processing time from {@code start}.
