@@ -8,7 +8,7 @@ import java.util.List;
  * The command line of {@link WindowedCountBenchmark}:
  * <pre>
  *   --records N       records per run (default 2,000,000)
- *   --keys N          distinct keys (default 10,000)
+ *   --keys N          distinct keys (default: 10,000 for tumbling-window variants, 100,000 for sessions)
  *   --variants LIST   comma-separated variants, each optionally {@code @KEYS}; {@code all} is every
  *                     variant at --keys (default: all)
  *   --warmup N        records of the warm-up run before the measured one (default 200,000)
@@ -18,13 +18,13 @@ import java.util.List;
  */
 record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inProcess, boolean child) {
 
-    static final String USAGE = "options: --records N (2000000)  --keys N (10000)  --variants all|ID[@KEYS],... (all)  "
+    static final String USAGE = "options: --records N (2000000)  --keys N (10000; sessions 100000)  --variants all|ID[@KEYS],... (all)  "
             + "--warmup N (200000)  --in-process\nvariants: "
             + String.join(", ", Arrays.stream(Variant.values()).map(Variant::id).toList());
 
     static BenchmarkOptions parse(String[] args) {
         int records = 2_000_000;
-        int keys = 10_000;
+        Integer keys = null;
         String variants = "all";
         int warmup = 200_000;
         boolean inProcess = false;
@@ -44,7 +44,7 @@ record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inP
         for (String v : variants.split(",")) {
             if (v.equals("all")) {
                 for (Variant variant : Variant.values()) {
-                    runs.add(new RunSpec(variant, keys));
+                    runs.add(RunSpec.atKeys(variant, keys));
                 }
             } else {
                 runs.add(RunSpec.parse(v.trim(), keys));

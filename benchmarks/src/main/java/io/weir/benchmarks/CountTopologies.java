@@ -26,8 +26,9 @@ import java.time.Duration;
  * in {@link Workload} is late: Weir waits {@value Workload#MAX_DELAY_MS} ms of bounded
  * out-of-orderness, Kafka Streams gives the same as grace.
  *
- * <p>Weir writes one on-time pane per window and key (key {@code WindowedSerdes.string()}, value a
- * long); Kafka Streams writes with its time-windowed String serde and a long, as {@link KafkaStreamsEmit} says.
+ * <p>Weir writes, by default, one on-time pane per window and key (key {@code WindowedSerdes.string()},
+ * value a long), or what the variant's {@link WeirPanes} say; Kafka Streams writes with its
+ * time-windowed String serde and a long, as {@link KafkaStreamsEmit} says.
  */
 public final class CountTopologies {
 
@@ -48,12 +49,18 @@ public final class CountTopologies {
     private CountTopologies() {
     }
 
+    /** Weir's topology with its default trigger and refinement: one on-time pane per window. */
     public static Topology weir(String input, String output, StoreType storeType) {
+        return weir(input, output, storeType, WeirPanes.DEFAULT);
+    }
+
+    /** Weir's topology, emitting as {@code panes} says. */
+    public static Topology weir(String input, String output, StoreType storeType, WeirPanes panes) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(input, Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(Workload.MAX_DELAY_MS))))
-                .groupByKey()
-                .windowedBy(TumblingWindows.of(Duration.ofMillis(WINDOW_MS)))
+        panes.applyTo(builder.stream(input, Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(Workload.MAX_DELAY_MS))))
+                        .groupByKey()
+                        .windowedBy(TumblingWindows.of(Duration.ofMillis(WINDOW_MS))))
                 .count(Materialized.<String, Long>as(STORE).withStoreType(storeType))
                 .toStream()
                 .to(output);

@@ -1,8 +1,10 @@
 package io.weir.benchmarks;
 
+import java.util.Optional;
+
 /**
- * One stream processor under test, running the benchmark's topology — a count per key over 1-minute
- * tumbling windows — in its test driver. Single-threaded.
+ * One stream processor under test, running one of the benchmark's topologies — a count per key over
+ * 1-minute tumbling windows or over sessions — in its test driver. Single-threaded.
  */
 interface Engine extends AutoCloseable {
 
@@ -11,6 +13,9 @@ interface Engine extends AutoCloseable {
 
     /** Reads every result and changelog record written since the last drain into {@code tally}. */
     void drain(OutputTally tally);
+
+    /** The windowed count's lateness and merge metrics so far, if the engine reports them (Weir does). */
+    Optional<WindowMetrics> windowMetrics();
 
     /** Releases the driver and its state. */
     @Override

@@ -6,10 +6,10 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.test.TestRecord;
 
 import java.io.IOException;
@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
 
@@ -27,7 +28,8 @@ import java.util.stream.Stream;
  * Kafka Streams' {@link TopologyTestDriver} on the same topology, with Kafka Streams' defaults
  * (10 MiB record cache, at-least-once). The driver commits after every record it processes, and a
  * commit flushes the record cache, so every update of a window reaches the changelog
- * {@code ks-bench-counts-changelog} and, under the default emit strategy, the output.
+ * {@code ks-bench-counts-changelog} and, under the default emit strategy, the output (for sessions,
+ * with a tombstone for each session merged away).
  *
  * <p>The store type is given as {@link Materialized.StoreType}, so Kafka Streams picks the store it
  * builds for that emit strategy by itself: for RocksDB and {@code onWindowClose()} that is its
@@ -49,12 +51,12 @@ final class KafkaStreamsEngine implements Engine {
     private final TestInputTopic<String, String> input;
     private final TestOutputTopic<byte[], byte[]> results;
     private final TestOutputTopic<byte[], byte[]> changelog;
-    private final Deserializer<Windowed<String>> keyDeserializer =
-            WindowedSerdes.timeWindowedSerdeFrom(String.class, CountTopologies.WINDOW_MS).deserializer();
+    private final Deserializer<Windowed<String>> keyDeserializer;
     private final Deserializer<Long> countDeserializer = Serdes.Long().deserializer();
     private long wallClock = Workload.START;
 
-    KafkaStreamsEngine(Materialized.StoreType storeType, boolean onWindowClose) {
+    /** {@code keys} reads the windowed keys {@code topology} writes. */
+    KafkaStreamsEngine(Topology topology, Deserializer<Windowed<String>> keys) {
         try {
             stateDir = Files.createTempDirectory("ks-bench-");
         } catch (IOException e) {
@@ -63,10 +65,8 @@ final class KafkaStreamsEngine implements Engine {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        CountTopologies.KafkaStreamsEmit emit =
-                onWindowClose ? CountTopologies.KafkaStreamsEmit.ON_WINDOW_CLOSE : CountTopologies.KafkaStreamsEmit.UPDATES;
-        driver = new TopologyTestDriver(CountTopologies.kafkaStreams(Topics.INPUT, Topics.OUTPUT, storeType, emit), props,
-                Instant.ofEpochMilli(Workload.START));
+        driver = new TopologyTestDriver(topology, props, Instant.ofEpochMilli(Workload.START));
+        keyDeserializer = keys;
         input = driver.createInputTopic(Topics.INPUT, Serdes.String().serializer(), Serdes.String().serializer());
         results = driver.createOutputTopic(Topics.OUTPUT, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         changelog = driver.createOutputTopic(APPLICATION_ID + "-" + CountTopologies.STORE + "-changelog", new ByteArrayDeserializer(),
@@ -89,12 +89,26 @@ final class KafkaStreamsEngine implements Engine {
         if (tally.decodes()) {
             for (TestRecord<byte[], byte[]> r : read) {
                 Windowed<String> windowed = keyDeserializer.deserialize(Topics.OUTPUT, r.key());
-                tally.result(windowed.key(), windowed.window().start(), countDeserializer.deserialize(Topics.OUTPUT, r.value()));
+                if (r.value() == null) {
+                    tally.tombstone(windowed.key(), windowed.window().start());
+                } else {
+                    tally.result(windowed.key(), windowed.window().start(), countDeserializer.deserialize(Topics.OUTPUT, r.value()));
+                }
             }
         } else {
             tally.results(read.size());
         }
-        tally.changelogRecords(changelog.readRecordsToList().size());
+        long bytes = 0;
+        List<TestRecord<byte[], byte[]>> logged = changelog.readRecordsToList();
+        for (TestRecord<byte[], byte[]> r : logged) {
+            bytes += r.key().length + (r.value() == null ? 0 : r.value().length);
+        }
+        tally.changelog(logged.size(), bytes);
+    }
+
+    @Override
+    public Optional<WindowMetrics> windowMetrics() {
+        return Optional.empty();
     }
 
     @Override

@@ -16,7 +16,7 @@ final class MeasuredRun {
     }
 
     static RunResult run(RunSpec spec, int records, int warmup) {
-        Workload workload = Workload.generate(records, spec.keys(), 1);
+        Workload workload = spec.variant().windowing().workload(records, spec.keys(), 1);
         if (warmup > 0) {
             try (Engine engine = spec.variant().open()) {
                 pipe(engine, workload, Math.min(warmup, records), OutputTally.counting());
@@ -40,7 +40,7 @@ final class MeasuredRun {
             }
             long liveEnd = HeapMonitor.liveBytes();
             return new RunResult(spec, records, seconds, cpuSeconds, baseline, peakUsed, peakAfterGc, liveEnd, tally.results(),
-                    tally.changelogRecords());
+                    tally.changelogRecords(), tally.changelogBytes(), engine.windowMetrics());
         }
     }
 

@@ -2,17 +2,23 @@ package io.weir.benchmarks;
 
 /**
  * One variant at one key count, as given to {@code --variants}: {@code weir-rocksdb} runs at the
- * benchmark's {@code --keys}, {@code weir-rocksdb@1000000} at 1,000,000 keys.
+ * benchmark's {@code --keys} if given, else at its windowing's default (10,000 for tumbling windows,
+ * 100,000 for sessions); {@code weir-rocksdb@1000000} at 1,000,000 keys.
  */
 record RunSpec(Variant variant, int keys) {
 
-    static RunSpec parse(String text, int defaultKeys) {
+    /** {@code keys} is the {@code --keys} option, or null when it was not given. */
+    static RunSpec parse(String text, Integer keys) {
         int at = text.indexOf('@');
         if (at < 0) {
-            return new RunSpec(Variant.byId(text), defaultKeys);
+            return atKeys(Variant.byId(text), keys);
         }
         return new RunSpec(Variant.byId(text.substring(0, at)), OptionValues.positiveInt("keys of " + text,
                 text.substring(at + 1)));
+    }
+
+    static RunSpec atKeys(Variant variant, Integer keys) {
+        return new RunSpec(variant, keys != null ? keys : variant.windowing().defaultKeys());
     }
 
     @Override

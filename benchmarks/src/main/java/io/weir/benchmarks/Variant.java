@@ -1,35 +1,82 @@
 package io.weir.benchmarks;
 
+import io.weir.benchmarks.CountTopologies.KafkaStreamsEmit;
+import io.weir.streams.dsl.Refinement;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.streams.kstream.Materialized;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** An engine, a store type and what the engine emits: one row of the benchmark's table. */
+/**
+ * An engine, a windowing, a store type and what the engine emits: one row of the benchmark's table.
+ * A Weir variant carries the {@link WeirPanes} applied to its windowed stream, a Kafka Streams variant
+ * its {@link KafkaStreamsEmit}; everything else about the topology is the windowing's.
+ */
 enum Variant {
-    WEIR_ROCKSDB("weir-rocksdb", Store.ROCKSDB, "on-time pane"),
-    WEIR_IN_MEMORY("weir-inmemory", Store.IN_MEMORY, "on-time pane"),
-    KS_ROCKSDB_CLOSE("ks-rocksdb-close", Store.ROCKSDB, "onWindowClose"),
-    KS_ROCKSDB_UPDATE("ks-rocksdb-update", Store.ROCKSDB, "every update"),
-    KS_IN_MEMORY_CLOSE("ks-inmemory-close", Store.IN_MEMORY, "onWindowClose"),
-    KS_IN_MEMORY_UPDATE("ks-inmemory-update", Store.IN_MEMORY, "every update");
+    WEIR_ROCKSDB("weir-rocksdb", Windowing.TUMBLING, Store.ROCKSDB, "on-time pane", WeirPanes.DEFAULT),
+    WEIR_ROCKSDB_EARLY("weir-rocksdb-early", Windowing.TUMBLING, Store.ROCKSDB, "early 1s, accum.", WeirPanes.early(Refinement.ACCUMULATING)),
+    WEIR_ROCKSDB_DISCARD("weir-rocksdb-discard", Windowing.TUMBLING, Store.ROCKSDB, "early 1s, discard", WeirPanes.early(Refinement.DISCARDING)),
+    WEIR_ROCKSDB_RETRACT("weir-rocksdb-retract", Windowing.TUMBLING, Store.ROCKSDB, "early 1s, retract",
+            WeirPanes.early(Refinement.ACCUMULATING_AND_RETRACTING)),
+    WEIR_IN_MEMORY("weir-inmemory", Windowing.TUMBLING, Store.IN_MEMORY, "on-time pane", WeirPanes.DEFAULT),
+    WEIR_IN_MEMORY_EARLY("weir-inmemory-early", Windowing.TUMBLING, Store.IN_MEMORY, "early 1s, accum.", WeirPanes.early(Refinement.ACCUMULATING)),
+    WEIR_IN_MEMORY_RETRACT("weir-inmemory-retract", Windowing.TUMBLING, Store.IN_MEMORY, "early 1s, retract",
+            WeirPanes.early(Refinement.ACCUMULATING_AND_RETRACTING)),
+    KS_ROCKSDB_CLOSE("ks-rocksdb-close", Windowing.TUMBLING, Store.ROCKSDB, "onWindowClose", KafkaStreamsEmit.ON_WINDOW_CLOSE),
+    KS_ROCKSDB_UPDATE("ks-rocksdb-update", Windowing.TUMBLING, Store.ROCKSDB, "every update", KafkaStreamsEmit.UPDATES),
+    KS_IN_MEMORY_CLOSE("ks-inmemory-close", Windowing.TUMBLING, Store.IN_MEMORY, "onWindowClose", KafkaStreamsEmit.ON_WINDOW_CLOSE),
+    KS_IN_MEMORY_UPDATE("ks-inmemory-update", Windowing.TUMBLING, Store.IN_MEMORY, "every update", KafkaStreamsEmit.UPDATES),
+    WEIR_ROCKSDB_SESSION("weir-rocksdb-session", Windowing.SESSIONS, Store.ROCKSDB, "on-time + late", WeirPanes.DEFAULT),
+    WEIR_ROCKSDB_SESSION_RETRACT("weir-rocksdb-session-retract", Windowing.SESSIONS, Store.ROCKSDB, "on-time+late, retract",
+            WeirPanes.onTime(Refinement.ACCUMULATING_AND_RETRACTING)),
+    KS_ROCKSDB_SESSION_CLOSE("ks-rocksdb-session-close", Windowing.SESSIONS, Store.ROCKSDB, "onWindowClose", KafkaStreamsEmit.ON_WINDOW_CLOSE),
+    KS_ROCKSDB_SESSION_UPDATE("ks-rocksdb-session-update", Windowing.SESSIONS, Store.ROCKSDB, "every update", KafkaStreamsEmit.UPDATES);
 
-    enum Store { ROCKSDB, IN_MEMORY }
+    enum Store {
+        ROCKSDB(StoreType.ROCKSDB, Materialized.StoreType.ROCKS_DB),
+        IN_MEMORY(StoreType.IN_MEMORY, Materialized.StoreType.IN_MEMORY);
+
+        private final StoreType weir;
+        private final Materialized.StoreType kafkaStreams;
+
+        Store(StoreType weir, Materialized.StoreType kafkaStreams) {
+            this.weir = weir;
+            this.kafkaStreams = kafkaStreams;
+        }
+    }
 
     private final String id;
+    private final Windowing windowing;
     private final Store store;
     private final String emits;
+    private final WeirPanes weirPanes;
+    private final KafkaStreamsEmit kafkaStreamsEmit;
 
-    Variant(String id, Store store, String emits) {
+    Variant(String id, Windowing windowing, Store store, String emits, WeirPanes weirPanes) {
+        this(id, windowing, store, emits, weirPanes, null);
+    }
+
+    Variant(String id, Windowing windowing, Store store, String emits, KafkaStreamsEmit kafkaStreamsEmit) {
+        this(id, windowing, store, emits, null, kafkaStreamsEmit);
+    }
+
+    Variant(String id, Windowing windowing, Store store, String emits, WeirPanes weirPanes, KafkaStreamsEmit kafkaStreamsEmit) {
         this.id = id;
+        this.windowing = windowing;
         this.store = store;
         this.emits = emits;
+        this.weirPanes = weirPanes;
+        this.kafkaStreamsEmit = kafkaStreamsEmit;
     }
 
     /** The name on the command line. */
     String id() {
         return id;
+    }
+
+    Windowing windowing() {
+        return windowing;
     }
 
     Store store() {
@@ -40,24 +87,31 @@ enum Variant {
         return emits;
     }
 
+    boolean isWeir() {
+        return weirPanes != null;
+    }
+
+    /** The panes of a Weir variant. */
+    WeirPanes weirPanes() {
+        if (weirPanes == null) {
+            throw new IllegalStateException(id + " is not a Weir variant");
+        }
+        return weirPanes;
+    }
+
     boolean isKafkaStreamsOnWindowClose() {
-        return this == KS_ROCKSDB_CLOSE || this == KS_IN_MEMORY_CLOSE;
+        return kafkaStreamsEmit == KafkaStreamsEmit.ON_WINDOW_CLOSE;
     }
 
     boolean isKafkaStreamsEveryUpdate() {
-        return this == KS_ROCKSDB_UPDATE || this == KS_IN_MEMORY_UPDATE;
+        return kafkaStreamsEmit == KafkaStreamsEmit.UPDATES;
     }
 
     /** A fresh driver running this variant's topology. */
     Engine open() {
-        return switch (this) {
-            case WEIR_ROCKSDB -> new WeirEngine(StoreType.ROCKSDB);
-            case WEIR_IN_MEMORY -> new WeirEngine(StoreType.IN_MEMORY);
-            case KS_ROCKSDB_CLOSE -> new KafkaStreamsEngine(Materialized.StoreType.ROCKS_DB, true);
-            case KS_ROCKSDB_UPDATE -> new KafkaStreamsEngine(Materialized.StoreType.ROCKS_DB, false);
-            case KS_IN_MEMORY_CLOSE -> new KafkaStreamsEngine(Materialized.StoreType.IN_MEMORY, true);
-            case KS_IN_MEMORY_UPDATE -> new KafkaStreamsEngine(Materialized.StoreType.IN_MEMORY, false);
-        };
+        return isWeir()
+                ? new WeirEngine(windowing.weir(store.weir, weirPanes), windowing.weirStores(), weirPanes.discarding())
+                : new KafkaStreamsEngine(windowing.kafkaStreams(store.kafkaStreams, kafkaStreamsEmit), windowing.kafkaStreamsKeys());
     }
 
     static Variant byId(String id) {

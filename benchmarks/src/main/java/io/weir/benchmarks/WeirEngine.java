@@ -1,25 +1,31 @@
 package io.weir.benchmarks;
 
+import io.weir.streams.Topology;
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
-import io.weir.streams.state.StoreType;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
+import io.weir.streams.test.TestMetrics;
 import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Weir's {@link TestDriver} with its defaults: a commit every 100 ms of processing time, 10 MiB of
  * write-back cache per task. Each commit writes the cache's dirty entries — the last value of every
- * window changed since the previous commit — to the changelog {@code weir-bench-counts-changelog}.
- * Results are Weir's default on-time panes: one per window, when the watermark passes its end.
+ * window changed since the previous commit — to the store's changelog
+ * {@code weir-bench-<store>-changelog}; a session count has two stores, so two changelogs. Results
+ * are what the variant's {@link WeirPanes} say: by default one on-time pane per window, when the
+ * watermark passes its end (and a late pane per late record).
  *
  * <p>Records the benchmark has read are dropped ({@code withKeepReadRecords(false)}), as Kafka
  * Streams' driver drops what its output topics return, so neither holds output already drained.
@@ -31,18 +37,26 @@ final class WeirEngine implements Engine {
     private final TestDriver driver;
     private final TestInputTopic<String, String> input;
     private final TestOutputTopic<byte[], byte[]> results;
-    private final TestOutputTopic<byte[], byte[]> changelog;
+    private final List<TestOutputTopic<byte[], byte[]>> changelogs;
+    private final boolean discarding;
     private final Deserializer<Windowed<String>> keyDeserializer = WindowedSerdes.string().deserializer();
     private final Deserializer<Long> countDeserializer = Serdes.Long().deserializer();
 
-    WeirEngine(StoreType storeType) {
-        driver = new TestDriver(CountTopologies.weir(Topics.INPUT, Topics.OUTPUT, storeType), TestDriverConfig.defaults()
+    /**
+     * @param stores     the topology's stores, whose changelogs are drained
+     * @param discarding whether a pane holds only what its window got since its previous pane
+     */
+    WeirEngine(Topology topology, List<String> stores, boolean discarding) {
+        driver = new TestDriver(topology, TestDriverConfig.defaults()
                 .withApplicationId(APPLICATION_ID)
                 .withStartTime(Instant.ofEpochMilli(Workload.START))
                 .withKeepReadRecords(false));
         input = driver.input(Topics.INPUT, Serdes.String(), Serdes.String());
         results = driver.output(Topics.OUTPUT, Serdes.ByteArray(), Serdes.ByteArray());
-        changelog = driver.output(APPLICATION_ID + "-" + CountTopologies.STORE + "-changelog", Serdes.ByteArray(), Serdes.ByteArray());
+        changelogs = stores.stream()
+                .map(store -> driver.output(APPLICATION_ID + "-" + store + "-changelog", Serdes.ByteArray(), Serdes.ByteArray()))
+                .toList();
+        this.discarding = discarding;
     }
 
     @Override
@@ -56,12 +70,34 @@ final class WeirEngine implements Engine {
         if (tally.decodes()) {
             for (OutputRecord<byte[], byte[]> r : read) {
                 Windowed<String> windowed = keyDeserializer.deserialize(Topics.OUTPUT, r.key());
-                tally.result(windowed.key(), windowed.window().start(), countDeserializer.deserialize(Topics.OUTPUT, r.value()));
+                long start = windowed.window().start();
+                if (r.pane().map(PaneInfo::isRetraction).orElse(false)) {
+                    tally.retraction(windowed.key(), start);
+                } else if (discarding) {
+                    tally.delta(windowed.key(), start, countDeserializer.deserialize(Topics.OUTPUT, r.value()));
+                } else {
+                    tally.result(windowed.key(), start, countDeserializer.deserialize(Topics.OUTPUT, r.value()));
+                }
             }
         } else {
             tally.results(read.size());
         }
-        tally.changelogRecords(changelog.readAll().size());
+        for (TestOutputTopic<byte[], byte[]> changelog : changelogs) {
+            long bytes = 0;
+            List<OutputRecord<byte[], byte[]>> logged = changelog.readAll();
+            for (OutputRecord<byte[], byte[]> r : logged) {
+                bytes += r.key().length + (r.value() == null ? 0 : r.value().length);
+            }
+            tally.changelog(logged.size(), bytes);
+        }
+    }
+
+    @Override
+    public Optional<WindowMetrics> windowMetrics() {
+        TestMetrics metrics = driver.metrics();
+        return Optional.of(new WindowMetrics(metrics.get(CountTopologies.STORE, WeirMetrics.LATE_RECORDS_ADDED),
+                metrics.get(CountTopologies.STORE, WeirMetrics.LATE_RECORDS_DROPPED),
+                metrics.get(CountTopologies.STORE, WeirMetrics.SESSIONS_MERGED)));
     }
 
     @Override
