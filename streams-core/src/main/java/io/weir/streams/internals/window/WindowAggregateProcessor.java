@@ -107,6 +107,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      * late-interval trigger, or after a restart found such changes left by another trigger.
      */
     private boolean closeFires;
+    /** The largest window end closed so far (MIN_VALUE: none yet). */
+    private long closedThrough = Long.MIN_VALUE;
     private long nextEarlyTick;
     private long nextLateTick;
     private long openWindows;
@@ -444,7 +446,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /**
      * Closes every window with {@code end - 1 + L <= W}: emits any change of it not emitted yet (when
-     * {@code fire}), drops it from the session index, and purges the window store by one range delete.
+     * {@code fire}), drops it from the session index, and purges it from the window store — one range
+     * delete when nothing needs visiting, else a delete per window visited.
      */
     private void close(long current, boolean fire) {
         // At the end of input everything goes, whatever the lateness.
@@ -454,11 +457,17 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         if (expired.isEmpty()) {
             return;
         }
+        // Ends up to closedThrough are gone already: starting there spares the store a walk over
+        // what earlier closes deleted. The first close (at init) starts at the beginning, for windows
+        // a previous owner had closed.
+        byte[] from = closedThrough == Long.MIN_VALUE ? null : WindowKeys.endBound(TimeMath.plus(closedThrough, 1));
         long endExclusive = TimeMath.plus(lastClosingEnd, 1);
         byte[] to = endExclusive == Long.MAX_VALUE ? null : WindowKeys.endBound(endExclusive);
         boolean fires = fire && closeFires;
         if (fires || sessions != null) {
-            try (KeyValueIterator it = store.range(null, to)) {
+            // Visiting anyway, so delete by key: session ends are spread over every millisecond, and a
+            // range delete per watermark step would pile up range tombstones that slow every RocksDB read.
+            try (KeyValueIterator it = store.range(from, to)) {
                 while (it.hasNext()) {
                     ByteEntry entry = it.next();
                     Window window = window(entry.key());
@@ -469,14 +478,17 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                         emit(key(entry.key()), window, decode(entry.value()), trigger.firesAtWindowCloseOnly()
                                 ? PaneInfo.Timing.ON_TIME : PaneInfo.Timing.LATE);
                     }
+                    store.delete(entry.key());
                 }
             }
+        } else {
+            store.deleteRange(from, to);
         }
         for (int count : expired.values()) {
             openWindows -= count;
         }
         expired.clear();
-        store.deleteRange(null, to);
+        closedThrough = lastClosingEnd;
     }
 
     /**
