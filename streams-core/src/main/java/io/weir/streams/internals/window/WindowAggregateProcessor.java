@@ -352,7 +352,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 awaitTick(storeKey, early);
             }
         }
-        store.put(storeKey, state.encode(aggSerializer, serdeTopic));
+        store.put(storeKey, encode(storeKey, state));
     }
 
     private void awaitTick(byte[] storeKey, boolean early) {
@@ -408,7 +408,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 continue;
             }
             WindowState<A> state = emit(key(storeKey), window, decode(stored), timing);
-            store.put(storeKey, state.encode(aggSerializer, serdeTopic));
+            store.put(storeKey, encode(storeKey, state));
         }
         changed.clear();
     }
@@ -439,7 +439,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 state = state.has(WindowState.PENDING)
                         ? emit(key(entry.key()), window(entry.key()), state, PaneInfo.Timing.ON_TIME)
                         : state.with(WindowState.ON_TIME_PASSED);
-                store.put(entry.key(), state.encode(aggSerializer, serdeTopic));
+                store.put(entry.key(), encode(entry.key(), state));
             }
         }
     }
@@ -546,6 +546,11 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             end = Math.max(end, w.end());
         }
         return new Window(start, end);
+    }
+
+    /** A global window's panes are stamped with its largest event time, so only its state keeps it. */
+    private byte[] encode(byte[] storeKey, WindowState<A> state) {
+        return state.encode(aggSerializer, serdeTopic, WindowKeys.end(storeKey) == Long.MAX_VALUE);
     }
 
     private WindowState<A> decode(byte[] stored) {

@@ -7,15 +7,17 @@ import java.nio.ByteBuffer;
 
 /**
  * What a window keeps between records. Stored as
- * {@code [panes: int][flags: byte][since last pane: int][max event time: long]
- * ([emitted length: int][emitted bytes] when HAS_EMITTED)[aggregate bytes, absent when NULL_AGGREGATE]}.
+ * {@code [flags: byte][panes: varint][since last pane: varint]
+ * ([max event time: long] when HAS_MAX_EVENT_TIME)([emitted length: varint][emitted bytes] when HAS_EMITTED)
+ * [aggregate bytes, absent when NULL_AGGREGATE]}: three bytes of bookkeeping for most windows, since
+ * every window state is written to the changelog at each commit that changes it.
  *
  * @param aggregate     the window's value: its full aggregate, or under discarding refinement only
  *                      what arrived since its last pane
  * @param emitted       the value of its last pane, kept only under retracting refinement (else null)
  * @param panes         how many panes it has emitted: the next pane's index
  * @param sinceLastPane records added since its last pane (for count triggers)
- * @param maxEventTime  the largest event time added (stamps global-window panes)
+ * @param maxEventTime  the largest event time added; stored only for global windows, whose panes it stamps
  */
 record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long maxEventTime, int flags) {
 
@@ -26,8 +28,8 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
     private static final int HAS_EMITTED = 4;
     /** The aggregate is null (reduce before its first value, or a discarding delta after a pane). */
     private static final int NULL_AGGREGATE = 8;
-    private static final int FLAGS_OFFSET = 4;
-    private static final int HEADER = 17;
+    private static final int HAS_MAX_EVENT_TIME = 16;
+    private static final int STORED_ONLY = NULL_AGGREGATE | HAS_MAX_EVENT_TIME;
 
     static <A> WindowState<A> empty(A initial) {
         return new WindowState<>(initial, null, 0, 0, Long.MIN_VALUE, 0);
@@ -39,7 +41,7 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
 
     /** Whether the encoded state {@code bytes} has {@code flag}, without decoding it. */
     static boolean has(byte[] bytes, int flag) {
-        return (bytes[FLAGS_OFFSET] & flag) != 0;
+        return (bytes[0] & flag) != 0;
     }
 
     WindowState<A> with(int flag) {
@@ -76,15 +78,23 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
         return new WindowState<>(next, emittedValue, panes + 1, 0, maxEventTime, newFlags);
     }
 
-    byte[] encode(Serializer<A> serializer, String topic) {
+    /** The stored form; {@code withMaxEventTime} keeps the largest event time (global windows need it). */
+    byte[] encode(Serializer<A> serializer, String topic, boolean withMaxEventTime) {
         byte[] agg = serializer.serialize(topic, aggregate);
         byte[] emit = has(HAS_EMITTED) ? serializer.serialize(topic, emitted) : null;
-        int length = HEADER + (agg == null ? 0 : agg.length) + (emit == null ? 0 : 4 + emit.length);
-        int stored = (flags & ~NULL_AGGREGATE) | (agg == null ? NULL_AGGREGATE : 0);
-        ByteBuffer buffer = ByteBuffer.allocate(length).putInt(panes).put((byte) stored).putInt(sinceLastPane)
-                .putLong(maxEventTime);
+        int length = 1 + varintSize(panes) + varintSize(sinceLastPane)
+                + (withMaxEventTime ? 8 : 0) + (emit == null ? 0 : varintSize(emit.length) + emit.length)
+                + (agg == null ? 0 : agg.length);
+        int stored = (flags & ~STORED_ONLY) | (agg == null ? NULL_AGGREGATE : 0) | (withMaxEventTime ? HAS_MAX_EVENT_TIME : 0);
+        ByteBuffer buffer = ByteBuffer.allocate(length).put((byte) stored);
+        writeVarint(panes, buffer);
+        writeVarint(sinceLastPane, buffer);
+        if (withMaxEventTime) {
+            buffer.putLong(maxEventTime);
+        }
         if (emit != null) {
-            buffer.putInt(emit.length).put(emit);
+            writeVarint(emit.length, buffer);
+            buffer.put(emit);
         }
         if (agg != null) {
             buffer.put(agg);
@@ -94,13 +104,13 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
 
     static <A> WindowState<A> decode(byte[] bytes, Deserializer<A> deserializer, String topic) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        int panes = buffer.getInt();
         int flags = buffer.get();
-        int since = buffer.getInt();
-        long maxEventTime = buffer.getLong();
+        int panes = readVarint(buffer);
+        int since = readVarint(buffer);
+        long maxEventTime = (flags & HAS_MAX_EVENT_TIME) != 0 ? buffer.getLong() : Long.MIN_VALUE;
         A emitted = null;
         if ((flags & HAS_EMITTED) != 0) {
-            byte[] emit = new byte[buffer.getInt()];
+            byte[] emit = new byte[readVarint(buffer)];
             buffer.get(emit);
             emitted = deserializer.deserialize(topic, emit);
         }
@@ -110,6 +120,34 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
             buffer.get(agg);
             aggregate = deserializer.deserialize(topic, agg);
         }
-        return new WindowState<>(aggregate, emitted, panes, since, maxEventTime, flags & ~NULL_AGGREGATE);
+        return new WindowState<>(aggregate, emitted, panes, since, maxEventTime, flags & ~STORED_ONLY);
+    }
+
+    /** Bytes of {@code value} (non-negative) as an unsigned LEB128 varint. */
+    private static int varintSize(int value) {
+        int size = 1;
+        while ((value >>>= 7) != 0) {
+            size++;
+        }
+        return size;
+    }
+
+    private static void writeVarint(int value, ByteBuffer buffer) {
+        while ((value & ~0x7F) != 0) {
+            buffer.put((byte) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        buffer.put((byte) value);
+    }
+
+    private static int readVarint(ByteBuffer buffer) {
+        int value = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = buffer.get();
+            value |= (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
     }
 }
