@@ -80,7 +80,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut> implements Processor<K, 
             nullKeys.increment();
             return;
         }
-        if (record.source() != null && record.source().futureEventTime()) {
+        if (record.beyondFutureSkew()) {
             futureDropped.increment();
             return;
         }

@@ -45,6 +45,11 @@ public final class Record<K, V> {
         return source;
     }
 
+    /** Whether the input record this derives from had an event time beyond the source's maximum future skew. */
+    public boolean beyondFutureSkew() {
+        return source != null && source.futureEventTime();
+    }
+
     public <K2> Record<K2, V> withKey(K2 newKey) {
         return new Record<>(newKey, value, timestamp, headers, source);
     }

@@ -46,7 +46,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
         for (Header h : record.headers()) {
             headers.add(h);
         }
-        if (record.source() != null && record.source().futureEventTime()) {
+        if (record.beyondFutureSkew()) {
             WatermarkRecords.flagFuture(headers);
         }
         context.collector().send(topic, null, keySerializer.serialize(topic, headers, record.key()),

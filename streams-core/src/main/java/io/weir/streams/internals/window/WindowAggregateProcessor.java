@@ -219,7 +219,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             nullKeys.increment();
             return;
         }
-        if (record.source() != null && record.source().futureEventTime()) {
+        if (record.beyondFutureSkew()) {
             lateOutput.future(record, watermark);
             return;
         }
