@@ -430,16 +430,15 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         }
         try (KeyValueIterator it = store.range(WindowKeys.endBound(fromEnd),
                 toInfinity ? null : WindowKeys.endBound(toEndExclusive))) {
+            // The watermark only moves forward, so no window in this range has met its ON_TIME moment
+            // before: a window with nothing new since its last pane is left as it is, unwritten.
             while (it.hasNext()) {
                 ByteEntry entry = it.next();
-                if (WindowState.has(entry.value(), WindowState.ON_TIME_PASSED)) {
-                    continue;
+                if (WindowState.has(entry.value(), WindowState.PENDING)) {
+                    WindowState<A> state = emit(key(entry.key()), window(entry.key()), decode(entry.value()),
+                            PaneInfo.Timing.ON_TIME);
+                    store.put(entry.key(), encode(entry.key(), state));
                 }
-                WindowState<A> state = decode(entry.value());
-                state = state.has(WindowState.PENDING)
-                        ? emit(key(entry.key()), window(entry.key()), state, PaneInfo.Timing.ON_TIME)
-                        : state.with(WindowState.ON_TIME_PASSED);
-                store.put(entry.key(), encode(entry.key(), state));
             }
         }
     }
@@ -512,8 +511,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         // Results a reader waits for: make them visible without waiting out the commit interval.
         context.requestCommit();
         return state.afterPane(refinement == Refinement.DISCARDING ? aggregation.initial() : state.aggregate(),
-                refinement == Refinement.ACCUMULATING_AND_RETRACTING ? state.aggregate() : null,
-                timing == PaneInfo.Timing.ON_TIME);
+                refinement == Refinement.ACCUMULATING_AND_RETRACTING ? state.aggregate() : null);
     }
 
     /** Under retracting refinement, a session merged into another takes back its last pane; it gets no other. */

@@ -21,8 +21,6 @@ import java.nio.ByteBuffer;
  */
 record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long maxEventTime, int flags) {
 
-    /** The ON_TIME moment has passed for this window (whether or not it emitted then). */
-    static final int ON_TIME_PASSED = 1;
     /** Changed since its last pane. */
     static final int PENDING = 2;
     private static final int HAS_EMITTED = 4;
@@ -72,9 +70,8 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
      * After a pane: {@code next} is the aggregate it keeps (the full value, or the initial value under
      * discarding refinement), {@code emittedValue} what it must remember having emitted (retracting only).
      */
-    WindowState<A> afterPane(A next, A emittedValue, boolean onTime) {
-        int newFlags = (flags & ~(PENDING | HAS_EMITTED)) | (onTime ? ON_TIME_PASSED : 0)
-                | (emittedValue != null ? HAS_EMITTED : 0);
+    WindowState<A> afterPane(A next, A emittedValue) {
+        int newFlags = (flags & ~(PENDING | HAS_EMITTED)) | (emittedValue != null ? HAS_EMITTED : 0);
         return new WindowState<>(next, emittedValue, panes + 1, 0, maxEventTime, newFlags);
     }
 

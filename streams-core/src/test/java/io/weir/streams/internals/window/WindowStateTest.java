@@ -20,9 +20,9 @@ class WindowStateTest {
                 fresh,
                 fresh.added(5L, 1_000),
                 WindowState.<Long>empty(null),
-                fresh.added(7L, 2_000).afterPane(7L, 7L, true),
-                fresh.added(7L, 2_000).afterPane(null, null, false).with(WindowState.PENDING),
-                new WindowState<>(Long.MAX_VALUE, Long.MIN_VALUE, 300, 70_000, -5, WindowState.ON_TIME_PASSED | 4),
+                fresh.added(7L, 2_000).afterPane(7L, 7L),
+                fresh.added(7L, 2_000).afterPane(null, null).with(WindowState.PENDING),
+                new WindowState<>(Long.MAX_VALUE, Long.MIN_VALUE, 300, 70_000, -5, WindowState.PENDING | 4),
                 new WindowState<>(1L, null, Integer.MAX_VALUE, Integer.MAX_VALUE, 9, WindowState.PENDING));
     }
 
