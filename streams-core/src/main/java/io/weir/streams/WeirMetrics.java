@@ -43,4 +43,11 @@ public final class WeirMetrics {
     public static final String TIMERS_FIRED = "timers-fired";
     /** Windows currently holding state (a gauge). */
     public static final String OPEN_WINDOWS = "open-windows";
+    /**
+     * How far a task's watermark trails its processing time (the wall clock), in ms: the wait that the
+     * watermark delay and the slowest input partition add before windows fire (a gauge, reported under
+     * the node {@code task-<id>}; -1 before the task's first watermark). Lag that keeps growing while
+     * records arrive means a partition holds the watermark back or the input is replayed from the past.
+     */
+    public static final String WATERMARK_LAG_MS = "watermark-lag-ms";
 }

@@ -44,6 +44,14 @@ public final class TaskMetrics {
         gauges.put(key(node, metric), value);
     }
 
+    /**
+     * Removes every gauge: called when the task closes, so a task that moved away stops reporting what
+     * it no longer holds. Counters stay: they count what this instance did.
+     */
+    public void clearGauges() {
+        gauges.clear();
+    }
+
     /** Every counter and gauge as {@code node/metric -> value}. */
     public Map<String, Long> snapshot() {
         Map<String, Long> out = new java.util.TreeMap<>();

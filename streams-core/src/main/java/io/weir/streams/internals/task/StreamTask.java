@@ -1,5 +1,6 @@
 package io.weir.streams.internals.task;
 
+import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -94,6 +95,7 @@ public final class StreamTask implements AutoCloseable {
         }
         committedTime.forEach(tracker::restore);
         watermark = tracker.advance();
+        metrics.gauge("task-" + id, WeirMetrics.WATERMARK_LAG_MS, this::watermarkLag);
         for (Node node : topological) {
             node.processor.init(node);
         }
@@ -207,6 +209,11 @@ public final class StreamTask implements AutoCloseable {
         return watermark;
     }
 
+    private long watermarkLag() {
+        long w = watermark;
+        return w == Long.MIN_VALUE ? -1 : Math.max(0, processingTime - w);
+    }
+
     public long partitionWatermark(TopicPartition partition) {
         return tracker.partitionWatermark(partition);
     }
@@ -234,6 +241,7 @@ public final class StreamTask implements AutoCloseable {
                 node.processor.close();
             }
         } finally {
+            metrics.clearGauges();
             stores.close();
         }
     }

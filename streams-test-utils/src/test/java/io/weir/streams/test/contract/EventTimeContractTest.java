@@ -76,6 +76,17 @@ class EventTimeContractTest {
     }
 
     @Test
+    void metrics_watermarkLagIsProcessingTimeMinusTheTaskWatermark() {
+        try (WindowedCountFixture f = WindowedCountFixture.of(2_000, 0)) {
+            assertEquals(-1, f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS), "no watermark yet");
+            f.pipe("a", 10_000, 0, 30_000);
+            assertEquals(30_000 - (10_000 - 2_000 - 1), f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS));
+            f.driver.endOfInput();
+            assertEquals(0, f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS), "a watermark at +infinity lags by 0");
+        }
+    }
+
+    @Test
     void rule2_aPartitionSilentForTheIdlenessIsLeftOutAndRejoinsOnItsNextRecord() {
         WatermarkStrategy strategy = WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ofSeconds(30));
         try (WindowedCountFixture f = WindowedCountFixture.of(strategy, Duration.ZERO, true, 2)) {
