@@ -57,6 +57,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     private final Map<String, String> overrides;
     private final Duration startupTimeout;
     private final Path requestedLogDir;
+    private final int preferredPort;
 
     private Path baseDir;
     private boolean ownsBaseDir;
@@ -66,22 +67,23 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     private TopicAdmin topics;
     private boolean closed;
 
-    private EmbeddedKafkaBroker(Map<String, String> overrides, Duration startupTimeout, Path logDir) {
+    private EmbeddedKafkaBroker(Map<String, String> overrides, Duration startupTimeout, Path logDir, int preferredPort) {
         this.overrides = Map.copyOf(overrides);
         this.startupTimeout = startupTimeout;
         this.requestedLogDir = logDir;
+        this.preferredPort = preferredPort;
     }
 
     /** A broker with default settings, not yet started. */
     public static EmbeddedKafkaBroker create() {
-        return new EmbeddedKafkaBroker(Map.of(), DEFAULT_STARTUP_TIMEOUT, null);
+        return new EmbeddedKafkaBroker(Map.of(), DEFAULT_STARTUP_TIMEOUT, null, 0);
     }
 
     /** Sets one broker config (e.g. {@code log.retention.ms}), overriding the kit's default. */
     public EmbeddedKafkaBroker withBrokerConfig(String key, String value) {
         Map<String, String> next = new HashMap<>(overrides);
         next.put(key, value);
-        return new EmbeddedKafkaBroker(next, startupTimeout, requestedLogDir);
+        return new EmbeddedKafkaBroker(next, startupTimeout, requestedLogDir, preferredPort);
     }
 
     /** How long {@link #start()} waits for the broker to answer before failing; default 60 s. */
@@ -89,7 +91,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("startupTimeout must be positive, was " + timeout);
         }
-        return new EmbeddedKafkaBroker(overrides, timeout, requestedLogDir);
+        return new EmbeddedKafkaBroker(overrides, timeout, requestedLogDir, preferredPort);
     }
 
     /**
@@ -97,7 +99,19 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
      * The caller owns {@code dir}: {@link #close()} deletes only what the broker wrote into it.
      */
     public EmbeddedKafkaBroker withLogDir(Path dir) {
-        return new EmbeddedKafkaBroker(overrides, startupTimeout, dir);
+        return new EmbeddedKafkaBroker(overrides, startupTimeout, dir, preferredPort);
+    }
+
+    /**
+     * Listens for clients on 127.0.0.1:{@code port} when that port is free at start, and on a free port
+     * picked then otherwise (see {@link #bootstrapServers()} for the one it got). For demos that want a
+     * well-known address; tests leave the port to the kit.
+     */
+    public EmbeddedKafkaBroker withPreferredPort(int port) {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("port must be in 1..65535, was " + port);
+        }
+        return new EmbeddedKafkaBroker(overrides, startupTimeout, requestedLogDir, port);
     }
 
     @Override
@@ -111,7 +125,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         boolean firstStart = baseDir == null;
         if (firstStart) {
             prepareDirectory();
-            brokerPort = FreePorts.pick();
+            brokerPort = preferredPort != 0 && !FreePorts.inUse(preferredPort) ? preferredPort : FreePorts.pick();
             controllerPort = FreePorts.pick();
         }
         Properties props = brokerProperties();

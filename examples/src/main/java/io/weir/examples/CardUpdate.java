@@ -1,0 +1,20 @@
+package io.weir.examples;
+
+/**
+ * One record of the merged stream {@link PaymentEnrichment} processes: a payment, or a change of the card's
+ * profile ({@code payment == null}; a null {@code profile} then deletes it).
+ */
+record CardUpdate(Payment payment, CardProfile profile) {
+
+    static CardUpdate of(Payment payment) {
+        return new CardUpdate(payment, null);
+    }
+
+    static CardUpdate profileChange(CardProfile profile) {
+        return new CardUpdate(null, profile);
+    }
+
+    boolean isPayment() {
+        return payment != null;
+    }
+}

@@ -1,0 +1,28 @@
+package io.weir.examples;
+
+import io.weir.streams.dsl.KeyedProcessor;
+import io.weir.streams.dsl.KeyedProcessorContext;
+import io.weir.streams.state.KeyValueStore;
+
+/**
+ * The stream-table join of {@link PaymentEnrichment}, by hand: profile changes update the card's entry in
+ * a logged store; a payment is forwarded with the entry as it is at that moment (null if none).
+ */
+final class ProfileLookup implements KeyedProcessor<String, CardUpdate, String, EnrichedPayment> {
+
+    private final String storeName;
+
+    ProfileLookup(String storeName) {
+        this.storeName = storeName;
+    }
+
+    @Override
+    public void process(String card, CardUpdate update, KeyedProcessorContext<String, String, EnrichedPayment> context) {
+        KeyValueStore<String, CardProfile> profiles = context.store(storeName);
+        if (update.isPayment()) {
+            context.forward(card, new EnrichedPayment(update.payment(), profiles.get(card)));
+        } else {
+            profiles.put(card, update.profile());
+        }
+    }
+}
