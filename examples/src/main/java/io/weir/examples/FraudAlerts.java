@@ -42,6 +42,9 @@ public final class FraudAlerts {
     public static final String COUNTS = "payments-per-card";
     public static final String SEEN_PAYMENTS = "seen-payment-ids";
 
+    /** The most payments per card per minute that raise no alert. */
+    public static final long DEFAULT_THRESHOLD = 5;
+
     public static final Duration WINDOW = Duration.ofMinutes(1);
     public static final Duration DELAY = Duration.ofSeconds(5);
     public static final Duration IDLENESS = Duration.ofSeconds(30);

@@ -6,10 +6,23 @@ import java.util.Arrays;
 /** Entry point of {@code weir-examples.jar}: {@code java -jar weir-examples.jar <command> [options]}. */
 public final class Main {
 
+    private static final String EXAMPLES = String.join("\n", Examples.all().stream()
+            .map(e -> String.format("        %-18s %s", e.name(), e.summary())).toList());
+
     static final String USAGE = String.join("\n",
             "Usage: java -jar weir-examples.jar <command> [options]",
             "",
             "Commands:",
+            "  fraud-alerts | orders-per-minute | sessions | enrichment [--bootstrap-servers HOST:PORT] [--duration D]",
+            "               [--rate N] [--partitions N] [--broker-port P] [--seed S]",
+            "      Runs an example application on Kafka with generated input, printing its output as it is",
+            "      committed and a status line every 5 s (input records/s, watermark lag, late records added",
+            "      and dropped, side-output records, open windows), for --duration (default 60s) or until",
+            "      Ctrl-C. Without --bootstrap-servers it starts an Apache Kafka broker inside this process, on",
+            "      127.0.0.1:--broker-port (default 9092) or another free port if that one is in use, and",
+            "      deletes its data at the end. --rate: input records per second (default 500); --partitions:",
+            "      of topics it creates (default 3); --seed: makes the generated input repeatable.",
+            EXAMPLES,
             "  quickstart [--bootstrap-servers HOST:PORT]",
             "      Writes payments to Kafka in one committed and one aborted transaction and reads them back",
             "      with read_committed and read_uncommitted. Without --bootstrap-servers it starts an Apache",
@@ -46,6 +59,12 @@ public final class Main {
             switch (args[0]) {
                 case "quickstart":
                     return new Quickstart(Options.parse(args, 1, Quickstart.OPTIONS), out).run();
+                case "fraud-alerts":
+                case "orders-per-minute":
+                case "sessions":
+                case "enrichment":
+                    return new ExampleRunner(Examples.named(args[0]).orElseThrow(),
+                            Options.parse(args, 1, ExampleRunner.OPTIONS), out).run();
                 case "frontier":
                     return new Frontier(Options.parse(args, 1, Frontier.OPTIONS, Frontier.FLAGS), out).run();
                 case "help":

@@ -108,6 +108,18 @@ final class Options {
         return parsed(name, Long::parseLong, "a whole number");
     }
 
+    /** {@code --name} as a whole number in {@code [min, max]}, or {@code fallback} when not given. */
+    long longValue(String name, long fallback, long min, long max) {
+        if (!has(name)) {
+            return fallback;
+        }
+        long value = longValue(name);
+        if (value < min || value > max) {
+            throw new UsageException("Option --" + name + ": must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
     /** {@code --name} as a decimal number, which must be given. */
     double doubleValue(String name) {
         return parsed(name, Double::parseDouble, "a number");

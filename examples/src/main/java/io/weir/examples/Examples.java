@@ -1,0 +1,107 @@
+package io.weir.examples;
+
+import io.weir.streams.dsl.PaneInfo;
+import io.weir.streams.dsl.Windowed;
+import io.weir.streams.serde.JsonSerde;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.serde.WindowedSerdes;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The examples {@link ExampleRunner} can run, with their topics, input and how their output is shown. */
+final class Examples {
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+    private static final Map<String, String> COMPACTED = Map.of("cleanup.policy", "compact");
+
+    private Examples() {
+    }
+
+    static List<Example> all() {
+        return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment());
+    }
+
+    static Optional<Example> named(String name) {
+        return all().stream().filter(e -> e.name().equals(name)).findFirst();
+    }
+
+    static Example fraudAlerts() {
+        Deserializer<FraudAlert> alerts = JsonSerde.of(FraudAlert.class).deserializer();
+        return new Example("fraud-alerts",
+                "payments by card; an alert when a card pays more than " + FraudAlerts.DEFAULT_THRESHOLD
+                        + " times in a minute; late payments to payments-late",
+                FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD), List.of(FraudAlerts.PAYMENTS),
+                Map.of(FraudAlerts.PAYMENTS, Map.of(), FraudAlerts.ALERTS, Map.of(), FraudAlerts.LATE_PAYMENTS, Map.of()),
+                seed -> new PaymentGenerator(FraudAlerts.PAYMENTS, PaymentGenerator.CARDS, seed),
+                Map.of(FraudAlerts.ALERTS, r -> {
+                    FraudAlert a = alerts.deserialize(r.topic(), r.value());
+                    return String.format("ALERT %s paid %d times in %s–%s UTC%s", a.card(), a.payments(),
+                            clock(a.windowStart()), clock(a.windowEnd()), pane(r));
+                }));
+    }
+
+    static Example ordersPerMinute() {
+        Deserializer<Windowed<String>> keys = WindowedSerdes.string().deserializer();
+        Deserializer<Long> counts = Serdes.Long().deserializer();
+        return new Example("orders-per-minute",
+                "orders per region per minute, refreshed every 2 s while open, corrected by late orders",
+                OrdersPerMinute.topology(), List.of(OrdersPerMinute.ORDERS),
+                Map.of(OrdersPerMinute.ORDERS, Map.of(), OrdersPerMinute.COUNTS_TOPIC, COMPACTED),
+                OrderGenerator::new,
+                Map.of(OrdersPerMinute.COUNTS_TOPIC, r -> {
+                    Windowed<String> w = keys.deserialize(r.topic(), r.key());
+                    return String.format("%-5s %s–%s UTC  %,d orders%s", w.key(), clock(w.window().start()),
+                            clock(w.window().end()), counts.deserialize(r.topic(), r.value()), pane(r));
+                }));
+    }
+
+    static Example sessions() {
+        Deserializer<Windowed<String>> keys = WindowedSerdes.string().deserializer();
+        Deserializer<Long> counts = Serdes.Long().deserializer();
+        return new Example("sessions",
+                "app sessions per user (30-minute gap), on a clock " + AppEventGenerator.SPEED + "x faster than the wall clock",
+                UserSessions.topology(), List.of(UserSessions.EVENTS),
+                Map.of(UserSessions.EVENTS, Map.of(), UserSessions.SESSIONS_TOPIC, Map.of()),
+                AppEventGenerator::new,
+                Map.of(UserSessions.SESSIONS_TOPIC, r -> {
+                    Windowed<String> w = keys.deserialize(r.topic(), r.key());
+                    return String.format("%s session %s–%s UTC  %d events%s", w.key(), clock(w.window().start()),
+                            clock(w.window().end()), counts.deserialize(r.topic(), r.value()), pane(r));
+                }));
+    }
+
+    static Example enrichment() {
+        Deserializer<EnrichedPayment> enriched = JsonSerde.of(EnrichedPayment.class).deserializer();
+        return new Example("enrichment",
+                "payments joined with their card's latest profile (a stream-table join with a keyed processor)",
+                PaymentEnrichment.topology(), List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
+                Map.of(PaymentEnrichment.PAYMENTS, Map.of(), PaymentEnrichment.PROFILES, COMPACTED,
+                        PaymentEnrichment.ENRICHED, Map.of()),
+                EnrichmentGenerator::new,
+                Map.of(PaymentEnrichment.ENRICHED, r -> {
+                    EnrichedPayment e = enriched.deserialize(r.topic(), r.value());
+                    CardProfile p = e.profile();
+                    return String.format("%s %8.2f  %s", e.payment().card(), e.payment().amountCents() / 100.0,
+                            p == null ? "(no profile)" : p.holder() + " (" + p.country() + ")");
+                }));
+    }
+
+    private static String clock(long epochMillis) {
+        return CLOCK.format(Instant.ofEpochMilli(epochMillis));
+    }
+
+    /** The pane of a windowed result, as " (EARLY #2)", " (LATE #3, final)", " (retraction of ON_TIME #0)". */
+    private static String pane(ConsumerRecord<byte[], byte[]> record) {
+        return PaneInfo.from(record.headers())
+                .map(p -> " (" + (p.isRetraction() ? "retraction of " : "") + p.timing() + " #" + p.index()
+                        + (p.isFinal() && !p.isRetraction() ? ", final" : "") + ")")
+                .orElse("");
+    }
+}

@@ -1,0 +1,89 @@
+package io.weir.examples;
+
+import io.weir.streams.serde.JsonSerde;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.Serializer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Card payments for the fraud-alerts and enrichment examples, keyed by card.
+ *
+ * <ul>
+ *   <li>Most payments are paid "now", give or take up to 2 s of network jitter, by one of {@link #CARDS}
+ *       cards: a card pays less than once a minute on average, so it stays under a threshold of 5.</li>
+ *   <li>{@link #OFFLINE_SHARE} come from phones that were offline: paid 30 s to 5 minutes before they
+ *       arrive.</li>
+ *   <li>{@link #REPEAT_SHARE} repeat a recent payment, same id (a phone retrying).</li>
+ *   <li>About every 10 s, a card goes on a spree: 8 payments within 3 s.</li>
+ * </ul>
+ */
+final class PaymentGenerator implements InputGenerator {
+
+    static final int CARDS = 100_000;
+    static final double OFFLINE_SHARE = 0.01;
+    static final double REPEAT_SHARE = 0.005;
+    private static final int SPREE = 8;
+    private static final int RECENT = 256;
+
+    private final String topic;
+    private final int cards;
+    private final Random random;
+    private final String idPrefix;
+    private final Serializer<Payment> serializer = JsonSerde.of(Payment.class).serializer();
+    private final Deque<Payment> recent = new ArrayDeque<>();
+    private long sequence;
+
+    /** @param cards how many distinct cards pay; card ids are {@code card-00001} upwards */
+    PaymentGenerator(String topic, int cards, long seed) {
+        this.topic = topic;
+        this.cards = cards;
+        this.random = new Random(seed);
+        this.idPrefix = Long.toString(random.nextLong() & Long.MAX_VALUE, 36);
+    }
+
+    static String card(int n) {
+        return String.format("card-%05d", n);
+    }
+
+    @Override
+    public List<ProducerRecord<byte[], byte[]>> next(long now, int due) {
+        List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(due + SPREE);
+        for (int i = 0; i < due; i++) {
+            if (!recent.isEmpty() && random.nextDouble() < REPEAT_SHARE) {
+                out.add(record(random.nextBoolean() ? recent.peekFirst() : recent.peekLast()));
+                continue;
+            }
+            long paidAt = random.nextDouble() < OFFLINE_SHARE
+                    ? now - 30_000 - random.nextInt(270_000)
+                    : now - random.nextInt(2_000);
+            out.add(record(payment(card(1 + random.nextInt(cards)), paidAt)));
+        }
+        if (random.nextDouble() < 0.01) {
+            String card = card(1 + random.nextInt(cards));
+            for (int i = 0; i < SPREE; i++) {
+                out.add(record(payment(card, now - random.nextInt(3_000))));
+            }
+        }
+        return out;
+    }
+
+    private Payment payment(String card, long paidAt) {
+        Payment p = new Payment(idPrefix + "-" + sequence++, card, 100 + random.nextInt(20_000), paidAt);
+        recent.addLast(p);
+        if (recent.size() > RECENT) {
+            recent.removeFirst();
+        }
+        return p;
+    }
+
+    private ProducerRecord<byte[], byte[]> record(Payment p) {
+        return new ProducerRecord<>(topic, null, p.paidAt(), p.card().getBytes(StandardCharsets.UTF_8),
+                serializer.serialize(topic, p));
+    }
+}
