@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Durations written on a command line: a whole number and a unit, {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}. */
+/**
+ * Durations written on a command line: a whole number and a unit, {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h};
+ * parsed from options and written back in the same form in output.
+ */
 final class Durations {
 
     private static final Pattern FORMAT = Pattern.compile("(\\d+)(ms|s|m|h)");
@@ -35,5 +38,31 @@ final class Durations {
         } catch (ArithmeticException | NumberFormatException e) {
             throw new IllegalArgumentException("'" + text + "' is too long a duration: at most " + Long.MAX_VALUE + "ms");
         }
+    }
+
+    /**
+     * {@code duration} in the form {@link #parse} reads, in the largest unit that states it exactly:
+     * {@code 1500ms}, {@code 10s}, {@code 90s}, {@code 2m}, {@code 1h}; {@code 0s} for zero.
+     *
+     * @throws IllegalArgumentException for a negative duration
+     */
+    static String format(Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("A negative duration has no command-line form: " + duration);
+        }
+        long ms = duration.toMillis();
+        if (ms == 0) {
+            return "0s";
+        }
+        if (ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms % 60_000 == 0) {
+            return ms / 60_000 + "m";
+        }
+        if (ms % 1_000 == 0) {
+            return ms / 1_000 + "s";
+        }
+        return ms + "ms";
     }
 }

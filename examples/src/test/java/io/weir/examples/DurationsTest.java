@@ -30,4 +30,19 @@ class DurationsTest {
                     assertThrows(IllegalArgumentException.class, () -> Durations.parse(tooLong)).getMessage());
         }
     }
+
+    @Test
+    void formatUsesTheLargestExactUnitAndParsesBack() {
+        assertEquals("0s", Durations.format(Duration.ZERO));
+        assertEquals("1500ms", Durations.format(Duration.ofMillis(1500)));
+        assertEquals("10s", Durations.format(Duration.ofSeconds(10)));
+        assertEquals("90s", Durations.format(Duration.ofSeconds(90)));
+        assertEquals("2m", Durations.format(Duration.ofMinutes(2)));
+        assertEquals("61m", Durations.format(Duration.ofMinutes(61)));
+        assertEquals("24h", Durations.format(Duration.ofDays(1)));
+        for (String text : new String[]{"0s", "1ms", "999ms", "1s", "59s", "1m", "59m", "1h", "3h"}) {
+            assertEquals(text, Durations.format(Durations.parse(text)));
+        }
+        assertThrows(IllegalArgumentException.class, () -> Durations.format(Duration.ofSeconds(-1)));
+    }
 }

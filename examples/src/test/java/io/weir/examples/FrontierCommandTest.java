@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.List;
 import static io.weir.examples.FrontierSweepTest.HAND_CHECKED_CSV;
 import static io.weir.examples.FrontierSweepTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FrontierCommandTest {
@@ -146,6 +149,48 @@ class FrontierCommandTest {
                         "--seed", "7"));
         assertFails(2, "Option --input does not go with --generate",
                 CommandRun.of("frontier", "--generate", "10", "--input", "x.csv"));
+    }
+
+    @Test
+    void svgWritesTheChartAndStillPrintsTheTable() throws Exception {
+        Path chart = dir.resolve("chart.svg");
+        CommandRun run = sweep(HAND_CHECKED_CSV, "--svg", chart.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(sweep(HAND_CHECKED_CSV).out(), run.out());
+        assertTrue(run.out().startsWith("delay_ms  lateness_ms"), run.out());
+        Document svg = FrontierChartTest.parse(Files.readString(chart));
+        assertEquals(4, FrontierChartTest.ofClass(svg, FrontierChart.POINT_CLASS).size());
+        assertTrue(FrontierChartTest.ofClass(svg, "caption").get(0).getTextContent()
+                .startsWith("events.csv: 10 records, 4 windows of 10s "));
+    }
+
+    @Test
+    void svgGoesWithJsonAndReplacesAnExistingFile() throws Exception {
+        Path chart = Files.writeString(dir.resolve("chart.svg"), "old");
+        CommandRun run = sweep(HAND_CHECKED_CSV, "--json", "--svg=" + chart);
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(4, run.out().lines().count(), run.out());
+        assertEquals(4, FrontierChartTest.ofClass(FrontierChartTest.parse(Files.readString(chart)),
+                FrontierChart.POINT_CLASS).size());
+    }
+
+    @Test
+    void badSvgOptionsAreUsageErrorsAndWriteNothing() throws IOException {
+        Path missing = dir.resolve("no-such-dir");
+        assertFails(2, "Option --svg: no such directory: " + missing,
+                sweep(HAND_CHECKED_CSV, "--svg", missing.resolve("chart.svg").toString()));
+        assertFalse(Files.exists(missing));
+        assertFails(2, "Option --svg: names a directory, not a file: '" + dir + "'",
+                sweep(HAND_CHECKED_CSV, "--svg", dir.toString()));
+        assertFails(2, "Option --svg needs a value", sweep(HAND_CHECKED_CSV, "--svg"));
+        assertFails(2, "Option --svg does not go with --generate", CommandRun.of("frontier", "--generate", "10",
+                "--late-share", "0.05", "--max-late", "40s", "--seed", "7", "--svg", dir.resolve("c.svg").toString()));
+        assertFalse(Files.exists(dir.resolve("c.svg")));
+    }
+
+    @Test
+    void theUsageNamesTheSvgOption() {
+        assertTrue(CommandRun.of("help").out().contains("[--json] [--svg CHART]"));
     }
 
     @Test
