@@ -1,7 +1,9 @@
 package io.weir.examples;
 
 import io.weir.streams.internals.testkit.FreePorts;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -12,7 +14,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -63,6 +67,38 @@ class ExampleRunnerTest {
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains(expected), run.out());
         assertTrue(STATUS.matcher(run.out()).find(), run.out());
+    }
+
+    @Test
+    void ctrlCStopsTheDemoCleanlyAndDeletesItsStateAndTheBrokersData(@TempDir Path tmp) throws Exception {
+        Path log = tmp.resolve("demo.log");
+        Path javaTmp = Files.createDirectory(tmp.resolve("java-tmp"));
+        Process demo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-Djava.io.tmpdir=" + javaTmp, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "fraud-alerts", "--duration", "10m", "--rate", "200", "--broker-port",
+                String.valueOf(FreePorts.pick()))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(90)).until(() -> Files.readString(log).contains("[   5s] in "));
+            try (Stream<Path> entries = Files.list(javaTmp)) {
+                assertTrue(entries.anyMatch(p -> p.getFileName().toString().startsWith("weir-fraud-alerts-")),
+                        "the demo keeps its state under java.io.tmpdir while it runs");
+            }
+
+            new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor();
+
+            assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "stopped within 60 s of Ctrl-C:\n" + Files.readString(log));
+            String output = Files.readString(log);
+            assertTrue(output.contains("Interrupted after"), output);
+            assertTrue(output.contains("weir-example-fraud-alerts: PENDING_SHUTDOWN -> NOT_RUNNING"), output);
+            try (Stream<Path> left = Files.walk(javaTmp)) {
+                assertEquals(List.of(javaTmp), left.filter(p -> !p.getFileName().toString().startsWith("hsperfdata")
+                        && !p.getParent().getFileName().toString().startsWith("hsperfdata")).toList(),
+                        "state and broker data deleted");
+            }
+        } finally {
+            demo.destroyForcibly().waitFor();
+        }
     }
 
     @Test
