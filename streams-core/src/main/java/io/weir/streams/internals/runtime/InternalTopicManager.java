@@ -103,7 +103,7 @@ public final class InternalTopicManager implements AutoCloseable {
                 if (source.repartition()) {
                     wanted.put(source.topic(app), new NewTopic(source.topic(app), Optional.of(partitions), replication)
                             // Records carry event times, which may be far in the past (a replay): time-based
-                            // retention would delete them unread. Purging read records is not built yet.
+                            // retention would delete them unread; RepartitionPurger deletes what was committed past.
                             .configs(Map.of("cleanup.policy", "delete", "retention.ms", "-1")));
                 }
             }
