@@ -16,9 +16,12 @@ import java.time.Duration;
  *
  * <p>The id is remembered in a logged key-value store (so a restarted or moved task still knows it)
  * and forgotten by an event-time timer once the watermark passes {@code firstEventTime + retention}.
- * A repeat that arrives after that passes again. Downstream of a windowed aggregation that is harmless
- * when {@code retention ≥ window size + allowed lateness}: by then the watermark has closed every window
- * the repeat could fall into, so the aggregation drops it as late (to its side output, if it has one).
+ * A repeat that arrives after that passes again. For a windowed aggregation downstream, that is harmless
+ * when {@code retention ≥ window size + allowed lateness} and the aggregation's watermark is at least this
+ * processor's: by then the window the repeat falls into is past its allowed lateness, so the aggregation
+ * drops it as late (to its side output, if it has one). When a repartition lies between the two (the
+ * usual case, since this processor is keyed by event id), the aggregation's watermark is the minimum over
+ * the upstream tasks and may trail: add the trail you tolerate to the retention.
  */
 public final class DedupByEventId<K, V> implements KeyedProcessor<K, V, K, V> {
 

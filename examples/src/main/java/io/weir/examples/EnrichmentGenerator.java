@@ -4,7 +4,7 @@ import io.weir.streams.serde.JsonSerde;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
 
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -32,7 +32,7 @@ final class EnrichmentGenerator implements InputGenerator {
 
     @Override
     public List<ProducerRecord<byte[], byte[]>> next(long now, int due) {
-        List<ProducerRecord<byte[], byte[]>> out = new java.util.ArrayList<>();
+        List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
         if (!profilesSent) {
             for (int n = 1; n <= PROFILED; n++) {
                 out.add(profile(n, now));
@@ -48,7 +48,6 @@ final class EnrichmentGenerator implements InputGenerator {
     private ProducerRecord<byte[], byte[]> profile(int n, long now) {
         String card = PaymentGenerator.card(n);
         CardProfile p = new CardProfile(card, HOLDERS.get(n % HOLDERS.size()), COUNTRIES.get(random.nextInt(COUNTRIES.size())));
-        return new ProducerRecord<>(PaymentEnrichment.PROFILES, null, now, card.getBytes(StandardCharsets.UTF_8),
-                serializer.serialize(PaymentEnrichment.PROFILES, p));
+        return InputGenerator.record(PaymentEnrichment.PROFILES, card, now, p, serializer);
     }
 }

@@ -6,7 +6,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.LongFunction;
 
 /**
  * A runnable example as {@link ExampleRunner} needs it.
@@ -16,11 +15,11 @@ import java.util.function.LongFunction;
  * @param topology    the application
  * @param inputs      the topics the generator writes (the status line's input rate is read at them)
  * @param topics      every topic it reads or writes, with topic configs (e.g. compaction); created when missing
- * @param generator   its synthetic input, for a seed
+ * @param generator   its synthetic input
  * @param printer     for each output topic that is shown while running, how to show one record (one line)
  */
 record Example(String name, String summary, Topology topology, List<String> inputs, Map<String, Map<String, String>> topics,
-               LongFunction<InputGenerator> generator,
+               InputGenerator.Factory generator,
                Map<String, Function<ConsumerRecord<byte[], byte[]>, String>> printer) {
 
     /** The topics the runner prints. */

@@ -3,7 +3,8 @@ package io.weir.examples;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.WeirStreams;
-import io.weir.streams.test.kafka.EmbeddedKafkaBroker;
+import io.weir.streams.internals.testkit.TempDirs;
+import io.weir.streams.test.kafka.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -13,6 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -24,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Runs an {@link Example} on Kafka: the broker given by {@code --bootstrap-servers}, or else an Apache Kafka
@@ -84,23 +84,26 @@ final class ExampleRunner {
             throw new Options.UsageException("Option --broker-port is for the embedded broker; it does not go with --bootstrap-servers");
         }
 
+        // Ctrl-C: the hook asks the run to stop and holds the JVM until it has cleaned up.
         CountDownLatch finished = new CountDownLatch(1);
         Thread onCtrlC = new Thread(() -> {
             stopRequested = true;
             try {
-                finished.await(STOP_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+                finished.await(START_TIMEOUT.plus(STOP_TIMEOUT).toSeconds() + 10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "weir-example-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
-        Path stateDir = createStateDir();
-        try (EmbeddedKafkaBroker embedded = options.has("bootstrap-servers") ? null : startBroker(brokerPort)) {
-            String bootstrap = embedded != null ? embedded.bootstrapServers() : options.required("bootstrap-servers");
-            createTopics(bootstrap, partitions);
-            return runApp(bootstrap, stateDir, duration, rate, seed);
+        try {
+            Path stateDir = createStateDir();
+            try (KafkaBroker broker = ExampleBroker.start(options, brokerPort, out)) {
+                createTopics(broker.bootstrapServers(), partitions);
+                return runApp(broker.bootstrapServers(), stateDir, duration, rate, seed);
+            } finally {
+                TempDirs.deleteRecursively(stateDir);
+            }
         } finally {
-            deleteRecursively(stateDir);
             finished.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(onCtrlC);
@@ -110,27 +113,11 @@ final class ExampleRunner {
         }
     }
 
-    private EmbeddedKafkaBroker startBroker(int port) {
-        out.println("No --bootstrap-servers given: starting an Apache Kafka broker (KRaft) in this process");
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create().withPreferredPort(port).start();
-        String address = broker.bootstrapServers();
-        out.println("Kafka is up at " + address + (address.endsWith(":" + port) ? ""
-                : " (port " + port + " is in use, so the broker took another)"));
-        return broker;
-    }
-
     private void createTopics(String bootstrap, int partitions) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis()))) {
-            Set<String> existing;
-            try {
-                admin.describeCluster().clusterId().get(REACH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                existing = admin.listTopics().names().get(REACH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new IllegalStateException("Cannot reach a Kafka broker at " + bootstrap + " within "
-                        + REACH_TIMEOUT.toSeconds() + " s (" + rootMessage(e) + ")", e);
-            }
+            Set<String> existing = admin.listTopics().names().get(REACH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             List<NewTopic> missing = new ArrayList<>();
             example.topics().forEach((name, config) -> {
                 if (!existing.contains(name)) {
@@ -168,7 +155,7 @@ final class ExampleRunner {
             out.printf("Running %s (exactly-once) for %d s, writing %d input records/s; Ctrl-C stops it%n",
                     example.name(), duration.toSeconds(), rate);
             Status status = new Status(example, out);
-            InputGenerator generator = example.generator().apply(seed);
+            InputGenerator generator = example.generator().create(seed, rate, duration);
             Map<String, Integer> shown = new HashMap<>();
             long start = System.currentTimeMillis();
             long deadline = start + duration.toMillis();
@@ -242,10 +229,16 @@ final class ExampleRunner {
             }
         });
         app.start();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         try {
-            if (!settled.await(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                throw new IllegalStateException(example.name() + " did not reach RUNNING within "
-                        + START_TIMEOUT.toSeconds() + " s (state " + app.state() + ")");
+            while (!settled.await(200, TimeUnit.MILLISECONDS)) {
+                if (stopRequested) {
+                    throw new IllegalStateException("Stopped while " + example.name() + " was starting");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(example.name() + " did not reach RUNNING within "
+                            + START_TIMEOUT.toSeconds() + " s (state " + app.state() + ")");
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -263,14 +256,39 @@ final class ExampleRunner {
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis()),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : example.printedTopics()) {
-            consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+        try {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : example.printedTopics()) {
+                partitions.addAll(partitionsOf(consumer, topic));
+            }
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
+            return consumer;
+        } catch (RuntimeException e) {
+            consumer.close();
+            throw e;
         }
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position);
-        return consumer;
+    }
+
+    /** The partitions of a topic just created: the broker's metadata may take a moment to list them. */
+    private static List<TopicPartition> partitionsOf(KafkaConsumer<?, ?> consumer, String topic) {
+        long deadline = System.nanoTime() + REACH_TIMEOUT.toNanos();
+        while (true) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic);
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Topic " + topic + " has no partitions after " + REACH_TIMEOUT.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while looking up " + topic, e);
+            }
+        }
     }
 
     private Path createStateDir() {
@@ -278,14 +296,6 @@ final class ExampleRunner {
             return Files.createTempDirectory("weir-" + example.name() + "-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a state directory under " + System.getProperty("java.io.tmpdir"), e);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + dir, e);
         }
     }
 

@@ -39,7 +39,7 @@ final class Examples {
                         + " times in a minute; late payments to payments-late",
                 FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD), List.of(FraudAlerts.PAYMENTS),
                 Map.of(FraudAlerts.PAYMENTS, Map.of(), FraudAlerts.ALERTS, Map.of(), FraudAlerts.LATE_PAYMENTS, Map.of()),
-                seed -> new PaymentGenerator(FraudAlerts.PAYMENTS, PaymentGenerator.CARDS, seed),
+                (seed, rate, duration) -> new PaymentGenerator(FraudAlerts.PAYMENTS, PaymentGenerator.cardsFor(rate), seed),
                 Map.of(FraudAlerts.ALERTS, r -> {
                     FraudAlert a = alerts.deserialize(r.topic(), r.value());
                     return String.format("ALERT %s paid %d times in %s–%s UTC%s", a.card(), a.payments(),
@@ -54,7 +54,7 @@ final class Examples {
                 "orders per region per minute, refreshed every 2 s while open, corrected by late orders",
                 OrdersPerMinute.topology(), List.of(OrdersPerMinute.ORDERS),
                 Map.of(OrdersPerMinute.ORDERS, Map.of(), OrdersPerMinute.COUNTS_TOPIC, COMPACTED),
-                OrderGenerator::new,
+                (seed, rate, duration) -> new OrderGenerator(seed),
                 Map.of(OrdersPerMinute.COUNTS_TOPIC, r -> {
                     Windowed<String> w = keys.deserialize(r.topic(), r.key());
                     return String.format("%-5s %s–%s UTC  %,d orders%s", w.key(), clock(w.window().start()),
@@ -66,14 +66,15 @@ final class Examples {
         Deserializer<Windowed<String>> keys = WindowedSerdes.string().deserializer();
         Deserializer<Long> counts = Serdes.Long().deserializer();
         return new Example("sessions",
-                "app sessions per user (30-minute gap), on a clock " + AppEventGenerator.SPEED + "x faster than the wall clock",
+                "app sessions per user (30-minute gap), replaying the last hours " + AppEventGenerator.SPEED + "x faster",
                 UserSessions.topology(), List.of(UserSessions.EVENTS),
                 Map.of(UserSessions.EVENTS, Map.of(), UserSessions.SESSIONS_TOPIC, Map.of()),
-                AppEventGenerator::new,
+                (seed, rate, duration) -> new AppEventGenerator(seed, duration),
                 Map.of(UserSessions.SESSIONS_TOPIC, r -> {
                     Windowed<String> w = keys.deserialize(r.topic(), r.key());
-                    return String.format("%s session %s–%s UTC  %d events%s", w.key(), clock(w.window().start()),
-                            clock(w.window().end()), counts.deserialize(r.topic(), r.value()), pane(r));
+                    long events = counts.deserialize(r.topic(), r.value());
+                    return String.format("%s session %s–%s UTC  %d event%s%s", w.key(), clock(w.window().start()),
+                            clock(w.window().end()), events, events == 1 ? "" : "s", pane(r));
                 }));
     }
 
@@ -84,7 +85,7 @@ final class Examples {
                 PaymentEnrichment.topology(), List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
                 Map.of(PaymentEnrichment.PAYMENTS, Map.of(), PaymentEnrichment.PROFILES, COMPACTED,
                         PaymentEnrichment.ENRICHED, Map.of()),
-                EnrichmentGenerator::new,
+                (seed, rate, duration) -> new EnrichmentGenerator(seed),
                 Map.of(PaymentEnrichment.ENRICHED, r -> {
                     EnrichedPayment e = enriched.deserialize(r.topic(), r.value());
                     CardProfile p = e.profile();
@@ -97,11 +98,14 @@ final class Examples {
         return CLOCK.format(Instant.ofEpochMilli(epochMillis));
     }
 
-    /** The pane of a windowed result, as " (EARLY #2)", " (LATE #3, final)", " (retraction of ON_TIME #0)". */
+    /**
+     * The pane of a windowed result: " (EARLY #2)", " (LATE #3, final)"; a retraction carries the headers of
+     * the pane that replaces it: " (retraction, before LATE #1)".
+     */
     private static String pane(ConsumerRecord<byte[], byte[]> record) {
         return PaneInfo.from(record.headers())
-                .map(p -> " (" + (p.isRetraction() ? "retraction of " : "") + p.timing() + " #" + p.index()
-                        + (p.isFinal() && !p.isRetraction() ? ", final" : "") + ")")
+                .map(p -> p.isRetraction() ? " (retraction, before " + p.timing() + " #" + p.index() + ")"
+                        : " (" + p.timing() + " #" + p.index() + (p.isFinal() ? ", final" : "") + ")")
                 .orElse("");
     }
 }

@@ -22,8 +22,11 @@ import java.time.Duration;
  *   <li>Input: {@value #PAYMENTS}, {@link Payment}s keyed by card. The event time is {@code paidAt}; the
  *       watermark trails the latest payment by {@link #DELAY} and leaves out a partition silent for
  *       {@link #IDLENESS} of wall-clock time.</li>
- *   <li>Repeats of a payment id (a phone retrying) are dropped first ({@link DedupByEventId}), so they
- *       never inflate a count.</li>
+ *   <li>Repeats of a payment id (a phone retrying) are dropped first ({@link DedupByEventId}), so they do
+ *       not inflate a count. The dedup runs in other tasks than the count (between them, a repartition by
+ *       card), so the count's watermark may trail the dedup's; ids are kept {@link #DEDUP_MARGIN} longer
+ *       than window + allowed lateness, and a repeat can be counted only if the count's watermark trails
+ *       the dedup's by more than that.</li>
  *   <li>A minute's alert fires when the watermark passes the minute's end (an ON_TIME pane). A payment
  *       up to {@link #ALLOWED_LATENESS} later than that still counts: if the card is then over the
  *       threshold, an alert with the new count follows (a LATE pane). Alerts are keyed by card; one
@@ -49,6 +52,8 @@ public final class FraudAlerts {
     public static final Duration DELAY = Duration.ofSeconds(5);
     public static final Duration IDLENESS = Duration.ofSeconds(30);
     public static final Duration ALLOWED_LATENESS = Duration.ofMinutes(2);
+    /** How much longer than window + allowed lateness payment ids are remembered. */
+    public static final Duration DEDUP_MARGIN = Duration.ofMinutes(10);
 
     private FraudAlerts() {
     }
@@ -61,11 +66,12 @@ public final class FraudAlerts {
                         .withTimestamps(Payment::paidAt)
                         .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY).withIdleness(IDLENESS)))
                 .selectKey((card, p) -> p.paymentId())
-                .groupByKey(Grouped.with(Serdes.String(), payments))
-                .process(() -> new DedupByEventId<String, Payment>(SEEN_PAYMENTS, WINDOW.plus(ALLOWED_LATENESS)),
+                .groupByKey(Grouped.with(Serdes.String(), payments).withName("payments-by-id"))
+                .process(() -> new DedupByEventId<String, Payment>(SEEN_PAYMENTS,
+                                WINDOW.plus(ALLOWED_LATENESS).plus(DEDUP_MARGIN)),
                         DedupByEventId.store(SEEN_PAYMENTS, Serdes.String()))
                 .selectKey((id, p) -> p.card())
-                .groupByKey(Grouped.with(Serdes.String(), payments))
+                .groupByKey(Grouped.with(Serdes.String(), payments).withName("payments-by-card"))
                 .windowedBy(TumblingWindows.of(WINDOW).withAllowedLateness(ALLOWED_LATENESS))
                 .lateRecordsTo(LATE_PAYMENTS)
                 .count(Materialized.as(COUNTS))

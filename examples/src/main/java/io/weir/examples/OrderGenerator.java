@@ -4,7 +4,6 @@ import io.weir.streams.serde.JsonSerde;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -31,8 +30,7 @@ final class OrderGenerator implements InputGenerator {
             long placedAt = random.nextDouble() < 0.01 ? now - 10_000 - random.nextInt(170_000) : now - random.nextInt(1_000);
             String id = idPrefix + "-" + sequence++;
             Order order = new Order(id, REGIONS.get(random.nextInt(REGIONS.size())), 500 + random.nextInt(50_000), placedAt);
-            out.add(new ProducerRecord<>(OrdersPerMinute.ORDERS, null, placedAt, id.getBytes(StandardCharsets.UTF_8),
-                    serializer.serialize(OrdersPerMinute.ORDERS, order)));
+            out.add(InputGenerator.record(OrdersPerMinute.ORDERS, id, placedAt, order, serializer));
         }
         return out;
     }

@@ -24,10 +24,11 @@ import java.time.Duration;
  *       {@code placedAt}; the watermark trails the latest order by {@link #DELAY}.</li>
  *   <li>While a minute is open, its count goes out every {@link #REFRESH} of wall-clock time if it
  *       changed (EARLY panes), so the dashboard moves before the minute is complete.</li>
- *   <li>When the watermark passes the minute's end, the count goes out again (ON_TIME). Orders up to
- *       {@link #ALLOWED_LATENESS} late correct it, at most once per {@link #REFRESH} (LATE panes); the last
- *       correction is marked final when the minute's state is purged. Later orders are dropped and counted
- *       ({@code late-records-dropped}).</li>
+ *   <li>When the watermark passes the minute's end, the count goes out again (ON_TIME) if it changed
+ *       since the last early pane. Orders up to {@link #ALLOWED_LATENESS} late correct it, at most once per
+ *       {@link #REFRESH} (LATE panes). When the minute's state is purged, a correction still waiting for its
+ *       tick goes out marked final; one already sent stays as it was (not marked final). Later orders are
+ *       dropped and counted ({@code late-records-dropped}).</li>
  *   <li>Every pane is the minute's full count so far (ACCUMULATING), keyed by (region, minute): written to
  *       the compacted topic {@value #COUNTS_TOPIC}, a re-fired minute replaces its earlier value. A reader
  *       keeps the latest value per key, never adds them up.</li>
@@ -54,7 +55,7 @@ public final class OrdersPerMinute {
                         .withTimestamps(Order::placedAt)
                         .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY).withIdleness(Duration.ofSeconds(30))))
                 .selectKey((id, order) -> order.region())
-                .groupByKey(Grouped.with(Serdes.String(), orders))
+                .groupByKey(Grouped.with(Serdes.String(), orders).withName("orders-by-region"))
                 .windowedBy(TumblingWindows.of(WINDOW).withAllowedLateness(ALLOWED_LATENESS))
                 .withTrigger(Trigger.onTime().withEarlyFirings(REFRESH).withLateFirings(REFRESH))
                 .withRefinement(Refinement.ACCUMULATING)

@@ -25,7 +25,8 @@ import io.weir.streams.serde.Serdes;
  */
 public final class PaymentEnrichment {
 
-    public static final String PAYMENTS = "payments";
+    /** Not {@code payments}: the fraud-alerts example writes its own input there, on the same cluster. */
+    public static final String PAYMENTS = "card-payments";
     public static final String PROFILES = "card-profiles";
     public static final String ENRICHED = "payments-enriched";
     public static final String PROFILE_STORE = "card-profile-store";
@@ -39,6 +40,7 @@ public final class PaymentEnrichment {
                 .stream(PROFILES, Consumed.with(Serdes.String(), JsonSerde.of(CardProfile.class)))
                 .mapValues(CardUpdate::profileChange);
         builder.stream(PAYMENTS, Consumed.with(Serdes.String(), JsonSerde.of(Payment.class)))
+                .filter((card, payment) -> payment != null)   // a null on the payments topic is no payment
                 .mapValues(CardUpdate::of)
                 .merge(profiles)
                 .groupByKey()

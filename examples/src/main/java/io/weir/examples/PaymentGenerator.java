@@ -4,7 +4,6 @@ import io.weir.streams.serde.JsonSerde;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,8 +14,10 @@ import java.util.Random;
  * Card payments for the fraud-alerts and enrichment examples, keyed by card.
  *
  * <ul>
- *   <li>Most payments are paid "now", give or take up to 2 s of network jitter, by one of {@link #CARDS}
- *       cards: a card pays less than once a minute on average, so it stays under a threshold of 5.</li>
+ *   <li>Most payments are paid "now", give or take up to 2 s of network jitter, by one of many cards:
+ *       {@link #cardsFor(int)} gives enough cards for the rate that a card pays 0.3 times a minute on
+ *       average, so a card that is not on a spree stays under a threshold of 5 (it goes over once in
+ *       about 60,000 card-minutes).</li>
  *   <li>{@link #OFFLINE_SHARE} come from phones that were offline: paid 30 s to 5 minutes before they
  *       arrive.</li>
  *   <li>{@link #REPEAT_SHARE} repeat a recent payment, same id (a phone retrying).</li>
@@ -25,7 +26,8 @@ import java.util.Random;
  */
 final class PaymentGenerator implements InputGenerator {
 
-    static final int CARDS = 100_000;
+    /** Cards paying at one record per second: a card then pays 0.3 times a minute. */
+    private static final int CARDS_PER_RECORD_PER_SECOND = 200;
     static final double OFFLINE_SHARE = 0.01;
     static final double REPEAT_SHARE = 0.005;
     private static final int SPREE = 8;
@@ -45,6 +47,11 @@ final class PaymentGenerator implements InputGenerator {
         this.cards = cards;
         this.random = new Random(seed);
         this.idPrefix = Long.toString(random.nextLong() & Long.MAX_VALUE, 36);
+    }
+
+    /** The number of cards for a rate of {@code rate} records/s: 0.3 payments per card per minute, and at least 100,000. */
+    static int cardsFor(int rate) {
+        return Math.max(100_000, rate * CARDS_PER_RECORD_PER_SECOND);
     }
 
     static String card(int n) {
@@ -83,7 +90,6 @@ final class PaymentGenerator implements InputGenerator {
     }
 
     private ProducerRecord<byte[], byte[]> record(Payment p) {
-        return new ProducerRecord<>(topic, null, p.paidAt(), p.card().getBytes(StandardCharsets.UTF_8),
-                serializer.serialize(topic, p));
+        return InputGenerator.record(topic, p.card(), p.paidAt(), p, serializer);
     }
 }

@@ -1,7 +1,5 @@
 package io.weir.examples;
 
-import io.weir.streams.test.kafka.EmbeddedKafkaBroker;
-import io.weir.streams.test.kafka.ExternalKafkaBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -44,8 +42,7 @@ final class Quickstart {
 
     int run() {
         String topic = "quickstart-payments-" + System.currentTimeMillis();
-        try (KafkaBroker broker = broker()) {
-            out.println("Kafka is up at " + broker.bootstrapServers());
+        try (KafkaBroker broker = ExampleBroker.start(options, 0, out)) {
             broker.createTopic(topic, PARTITIONS);
             out.println("Created topic " + topic + " with " + PARTITIONS + " partitions");
 
@@ -63,16 +60,6 @@ final class Quickstart {
             out.println(ok ? "OK" : "UNEXPECTED: the broker did not isolate the aborted transaction");
             return ok ? 0 : 1;
         }
-    }
-
-    private KafkaBroker broker() {
-        return options.get("bootstrap-servers")
-                .<KafkaBroker>map(ExternalKafkaBroker::at)
-                .orElseGet(() -> {
-                    out.println("No --bootstrap-servers given: starting an Apache Kafka broker (KRaft) in this process");
-                    return EmbeddedKafkaBroker.create();
-                })
-                .start();
     }
 
     private void writePayments(String bootstrap, String topic) {

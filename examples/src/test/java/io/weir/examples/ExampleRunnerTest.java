@@ -54,16 +54,18 @@ class ExampleRunnerTest {
         }
         assertTrue(last != null, "a status line was printed:\n" + run.out());
         assertTrue(number(last.group(4)) > 0, "payments from phones offline for minutes were dropped:\n" + run.out());
-        assertEquals(number(last.group(4)), number(last.group(5)), "and every dropped one went to payments-late");
+        assertTrue(Math.abs(number(last.group(4)) - number(last.group(5))) <= 1,
+                "every dropped one went to payments-late (the two counters are read while the thread may be between them)");
         assertTrue(number(last.group(3)) > 0, "payments less late than the allowed lateness were added:\n" + run.out());
         assertTrue(run.out().contains("Done after"), run.out());
         assertEquals(before, stateDirs(), "the state directory was deleted");
     }
 
     @ParameterizedTest
-    @CsvSource({"orders-per-minute, 6s, orders (EARLY", "enrichment, 6s, (PT)", "sessions, 25s, events (ON_TIME"})
+    @CsvSource({"orders-per-minute, 6s, orders (EARLY", "enrichment, 6s, '  card-'", "sessions, 25s, events (ON_TIME"})
     void eachExampleRunsOnKafkaAndPrintsItsOutput(String example, String duration, String expected) {
-        CommandRun run = CommandRun.of(example, "--duration", duration, "--seed", "3");
+        CommandRun run = CommandRun.of(example, "--duration", duration, "--seed", "3",
+                "--broker-port", String.valueOf(FreePorts.pick()));
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains(expected), run.out());
         assertTrue(STATUS.matcher(run.out()).find(), run.out());

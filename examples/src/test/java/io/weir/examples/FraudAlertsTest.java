@@ -80,7 +80,7 @@ class FraudAlertsTest {
             pay("p" + i, "card-1", "12:00:1" + i);
         }
         pay("q1", "card-2", "12:02:00");
-        assertTrue(alerts.isEmpty(), "12:00–12:01 closed on time with 5 payments");
+        assertTrue(alerts.isEmpty(), "12:00–12:01 fired on time with 5 payments: no alert");
 
         pay("p6", "card-1", "12:00:30");
 

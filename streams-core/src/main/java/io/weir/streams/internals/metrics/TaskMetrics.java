@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 
 /**
  * A task's counters and gauges, named by (processor node, metric). Written by the task's thread only;
- * {@link #snapshot()} may be read from any thread and sees values no older than the last commit.
+ * {@link #snapshot()} may be read from any thread: counters are volatile, and gauges read volatile fields of their owners.
  */
 public final class TaskMetrics {
 

@@ -45,9 +45,10 @@ public final class StreamTask implements AutoCloseable {
     private final Map<String, Node> nodesByName = new HashMap<>();
     private final Map<String, List<Node>> sourceChildren = new HashMap<>();
     private final List<Node> topological = new ArrayList<>();
-    private long processingTime;
+    // processingTime and watermark are volatile: the watermark-lag gauge reads them from other threads.
+    private volatile long processingTime;
     private boolean commitRequested;
-    private long watermark = Long.MIN_VALUE;
+    private volatile long watermark = Long.MIN_VALUE;
 
     /**
      * @param upstreamTasks for each repartition topic this task reads (by its name in Kafka), how many

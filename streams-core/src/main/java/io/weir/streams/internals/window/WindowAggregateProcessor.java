@@ -111,7 +111,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private long closedThrough = Long.MIN_VALUE;
     private long nextEarlyTick;
     private long nextLateTick;
-    private long openWindows;
+    private volatile long openWindows; // read by the open-windows gauge from other threads
     private long watermark = Long.MIN_VALUE;
 
     /** Over tumbling or hopping windows. */
