@@ -2,6 +2,7 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.RestoreListener;
 import io.weir.streams.internals.state.BytesStore;
+import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.TaskId;
@@ -138,9 +139,18 @@ final class StoreRestorer implements AutoCloseable {
         // Partitions that stay assigned keep their positions.
         consumer.assign(assignment);
         Map<TopicPartition, Long> ends = consumer.endOffsets(logged.keySet());
+        Map<TopicPartition, Long> starts = consumer.beginningOffsets(logged.keySet());
         logged.forEach((tp, name) -> {
             BytesStore store = stores.cache(name).store();
             byte[] stored = store.metadata(OFFSET_KEY);
+            if (stored != null && ByteBuffer.wrap(stored).getLong() < starts.get(tp)) {
+                log.warn("Store {} of task {} holds the changelog {} up to offset {}, but the changelog now starts at {}: "
+                                + "the records between are gone (retention or deleted records). Wiping the store and "
+                                + "restoring it from the changelog's start.", name, task, tp,
+                        ByteBuffer.wrap(stored).getLong(), starts.get(tp));
+                wipe(store);
+                stored = null;
+            }
             if (stored == null) {
                 consumer.seekToBeginning(List.of(tp));
             } else {
@@ -153,6 +163,16 @@ final class StoreRestorer implements AutoCloseable {
             changelogs.put(tp, c);
         });
         pending.put(task, new HashSet<>(logged.keySet()));
+    }
+
+    /** Deletes every entry of {@code store} and its changelog offset, in one batch. */
+    private static void wipe(BytesStore store) {
+        StoreBatch batch = new StoreBatch();
+        try (KeyValueIterator all = store.range(null, null)) {
+            all.forEachRemaining(entry -> batch.delete(entry.key()));
+        }
+        batch.putMetadata(OFFSET_KEY, null);
+        store.write(batch);
     }
 
     /** Whether any registered task is still restoring. */

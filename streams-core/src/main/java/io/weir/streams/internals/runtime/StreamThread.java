@@ -136,6 +136,9 @@ final class StreamThread extends Thread {
         restoreConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         restoreConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         restoreConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-restore-consumer");
+        // A changelog that lost records past a store's offset while it was read: replay what is left,
+        // never skip to the end (Kafka's default, latest).
+        restoreConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // Restoring wants big batches: each poll becomes one store write.
         restoreConfig.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         // Changelogs are read from start to end: bigger fetches mean fewer round trips.
