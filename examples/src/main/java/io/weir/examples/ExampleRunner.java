@@ -199,9 +199,9 @@ final class ExampleRunner {
             if (nextStatus - System.currentTimeMillis() < STATUS_EVERY.toMillis() - 1_000) {
                 status.print(System.currentTimeMillis() - start, app.metrics(), hidden(shown));
             }
-            out.printf("%s after %d s: wrote %,d input records; stopping (the state directory and %s are deleted)%n",
+            out.printf("%s after %d s: wrote %,d input records; stopping and deleting the state directory%s%n",
                     stopRequested ? "Interrupted" : "Done", (System.currentTimeMillis() - start) / 1000, written,
-                    options.has("bootstrap-servers") ? "nothing on the cluster" : "the broker's data");
+                    options.has("bootstrap-servers") ? " (the topics stay on the cluster)" : " and the broker's data");
             if (!app.close(STOP_TIMEOUT)) {
                 out.println("The application did not stop within " + STOP_TIMEOUT.toSeconds() + " s");
                 return 1;
