@@ -2,7 +2,6 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.RestoreListener;
 import io.weir.streams.internals.state.BytesStore;
-import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.TaskId;
@@ -73,6 +72,7 @@ final class StoreRestorer implements AutoCloseable {
     private final Consumer<byte[], byte[]> consumer;
     private final RestoreListener listener;
     private final String writerName;
+    private final boolean exactlyOnce;
     private ExecutorService writer;
     /** Changelog partitions still being read. */
     private final Map<TopicPartition, Changelog> changelogs = new HashMap<>();
@@ -112,8 +112,10 @@ final class StoreRestorer implements AutoCloseable {
     private record Write(Changelog changelog, long position, int count, boolean last, Future<?> done) {
     }
 
-    StoreRestorer(Consumer<byte[], byte[]> consumer, RestoreListener listener, String threadName) {
+    /** @param exactlyOnce whether changelogs are written in transactions (a commit marker follows each store batch) */
+    StoreRestorer(Consumer<byte[], byte[]> consumer, RestoreListener listener, String threadName, boolean exactlyOnce) {
         this.consumer = consumer;
+        this.exactlyOnce = exactlyOnce;
         this.listener = listener;
         this.writerName = threadName + "-restore-writer";
     }
@@ -143,12 +145,12 @@ final class StoreRestorer implements AutoCloseable {
         logged.forEach((tp, name) -> {
             BytesStore store = stores.cache(name).store();
             byte[] stored = store.metadata(OFFSET_KEY);
-            if (stored != null && ByteBuffer.wrap(stored).getLong() < starts.get(tp)) {
-                log.warn("Store {} of task {} holds the changelog {} up to offset {}, but the changelog now starts at {}: "
-                                + "the records between are gone (retention or deleted records). Wiping the store and "
-                                + "restoring it from the changelog's start.", name, task, tp,
-                        ByteBuffer.wrap(stored).getLong(), starts.get(tp));
-                wipe(store);
+            if (stored != null && missedRecords(ByteBuffer.wrap(stored).getLong(), starts.get(tp), ends.get(tp))) {
+                log.warn("Store {} of task {} holds the changelog {} up to offset {}, but the changelog now spans [{}, {}): "
+                                + "records the store has not seen are gone (retention, deleted records, or a recreated "
+                                + "topic). Wiping the store and restoring it from the changelog.", name, task, tp,
+                        ByteBuffer.wrap(stored).getLong(), starts.get(tp), ends.get(tp));
+                store.write(new StoreBatch().deleteRange(null, null).putMetadata(OFFSET_KEY, null));
                 stored = null;
             }
             if (stored == null) {
@@ -165,14 +167,14 @@ final class StoreRestorer implements AutoCloseable {
         pending.put(task, new HashSet<>(logged.keySet()));
     }
 
-    /** Deletes every entry of {@code store} and its changelog offset, in one batch. */
-    private static void wipe(BytesStore store) {
-        StoreBatch batch = new StoreBatch();
-        try (KeyValueIterator all = store.range(null, null)) {
-            all.forEachRemaining(entry -> batch.delete(entry.key()));
-        }
-        batch.putMetadata(OFFSET_KEY, null);
-        store.write(batch);
+    /**
+     * Whether a store that holds its changelog up to {@code stored} (the next offset it has not applied)
+     * has missed records the changelog no longer has: the changelog starts after that offset, or ends
+     * before it (recreated). Under exactly-once the stored offset is the commit marker of the store's last
+     * transaction, so a changelog that starts right after it lost only that marker.
+     */
+    private boolean missedRecords(long stored, long start, long end) {
+        return stored > end || start > stored + (exactlyOnce ? 1 : 0);
     }
 
     /** Whether any registered task is still restoring. */

@@ -163,7 +163,7 @@ final class StreamThread extends Thread {
         topology.sources().stream().filter(SourceSpec::repartition).forEach(s -> repartition.add(s.topic(applicationId)));
         this.purger = new RepartitionPurger(admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
         newProducer();
-        this.restorer = new StoreRestorer(restoreConsumer, restoreListener, name);
+        this.restorer = new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce);
     }
 
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
