@@ -19,17 +19,28 @@ final class ExampleBroker {
     /** @param preferredPort the embedded broker's port when free (another free one otherwise); 0 for any */
     static KafkaBroker start(Options options, int preferredPort, PrintStream out) {
         if (options.has("bootstrap-servers")) {
-            return ExternalKafkaBroker.at(options.required("bootstrap-servers")).start();
+            return started(ExternalKafkaBroker.at(options.required("bootstrap-servers")));
         }
         out.println("No --bootstrap-servers given: starting an Apache Kafka broker (KRaft) in this process");
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create();
         if (preferredPort != 0) {
             broker = broker.withPreferredPort(preferredPort);
         }
-        broker.start();
+        started(broker);
         String address = broker.bootstrapServers();
         boolean moved = preferredPort != 0 && !address.endsWith(":" + preferredPort);
         out.println("Kafka is up at " + address + (moved ? " (port " + preferredPort + " is in use, so the broker took another)" : ""));
         return broker;
+    }
+
+    /** Starts {@code broker}, closing it (its clients, an embedded one's data) if it does not start. */
+    private static <B extends KafkaBroker> B started(B broker) {
+        try {
+            broker.start();
+            return broker;
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
     }
 }

@@ -148,10 +148,16 @@ final class ExampleRunner {
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                      ProducerConfig.LINGER_MS_CONFIG, 5,
-                     ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) REACH_TIMEOUT.toMillis()),
+                     ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
+                     // Bounds flush() and close() when the cluster goes away, well inside Ctrl-C's wait.
+                     ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
+                     ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) (2 * REACH_TIMEOUT.toMillis())),
                      new ByteArraySerializer(), new ByteArraySerializer());
              WeirStreams app = new WeirStreams(example.topology(), config)) {
-            start(app);
+            if (!start(app)) {
+                out.println("Interrupted before " + example.name() + " was running; stopping");
+                return 130;
+            }
             out.printf("Running %s (exactly-once) for %d s, writing %d input records/s; Ctrl-C stops it%n",
                     example.name(), duration.toSeconds(), rate);
             Status status = new Status(example, out);
@@ -220,8 +226,8 @@ final class ExampleRunner {
         return hidden;
     }
 
-    /** Starts the application and waits until it runs, or fails with its error. */
-    private void start(WeirStreams app) {
+    /** Starts the application and waits until it runs (true), or Ctrl-C (false); or fails with its error. */
+    private boolean start(WeirStreams app) {
         CountDownLatch settled = new CountDownLatch(1);
         app.setStateListener((next, old) -> {
             if (next == WeirStreams.State.RUNNING || next == WeirStreams.State.ERROR) {
@@ -233,7 +239,7 @@ final class ExampleRunner {
         try {
             while (!settled.await(200, TimeUnit.MILLISECONDS)) {
                 if (stopRequested) {
-                    throw new IllegalStateException("Stopped while " + example.name() + " was starting");
+                    return false;
                 }
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(example.name() + " did not reach RUNNING within "
@@ -247,6 +253,7 @@ final class ExampleRunner {
         if (app.state() == WeirStreams.State.ERROR) {
             throw new IllegalStateException(example.name() + " could not start: " + app.error(), app.error());
         }
+        return true;
     }
 
     /** A read_committed reader of the printed topics, positioned at their ends: it shows this run's output. */

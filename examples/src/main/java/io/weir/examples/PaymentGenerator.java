@@ -16,12 +16,12 @@ import java.util.Random;
  * <ul>
  *   <li>Most payments are paid "now", give or take up to 2 s of network jitter, by one of many cards:
  *       {@link #cardsFor(int)} gives enough cards for the rate that a card pays 0.3 times a minute on
- *       average, so a card that is not on a spree stays under a threshold of 5 (it goes over once in
- *       about 60,000 card-minutes).</li>
+ *       average, so a card that is not on a spree stays under a threshold of 5 (6 or more payments in a
+ *       minute: about once in 1.3 million card-minutes).</li>
  *   <li>{@link #OFFLINE_SHARE} come from phones that were offline: paid 30 s to 5 minutes before they
  *       arrive.</li>
  *   <li>{@link #REPEAT_SHARE} repeat a recent payment, same id (a phone retrying).</li>
- *   <li>About every 10 s, a card goes on a spree: 8 payments within 3 s.</li>
+ *   <li>Every 5 to 15 s of wall-clock time, a card goes on a spree: 8 payments within 3 s.</li>
  * </ul>
  */
 final class PaymentGenerator implements InputGenerator {
@@ -40,6 +40,7 @@ final class PaymentGenerator implements InputGenerator {
     private final Serializer<Payment> serializer = JsonSerde.of(Payment.class).serializer();
     private final Deque<Payment> recent = new ArrayDeque<>();
     private long sequence;
+    private long nextSpree = Long.MIN_VALUE;
 
     /** @param cards how many distinct cards pay; card ids are {@code card-00001} upwards */
     PaymentGenerator(String topic, int cards, long seed) {
@@ -71,7 +72,10 @@ final class PaymentGenerator implements InputGenerator {
                     : now - random.nextInt(2_000);
             out.add(record(payment(card(1 + random.nextInt(cards)), paidAt)));
         }
-        if (random.nextDouble() < 0.01) {
+        if (nextSpree == Long.MIN_VALUE) {
+            nextSpree = now + 5_000 + random.nextInt(10_000);
+        } else if (now >= nextSpree) {
+            nextSpree = now + 5_000 + random.nextInt(10_000);
             String card = card(1 + random.nextInt(cards));
             for (int i = 0; i < SPREE; i++) {
                 out.add(record(payment(card, now - random.nextInt(3_000))));
