@@ -145,21 +145,22 @@ final class StoreRestorer implements AutoCloseable {
         logged.forEach((tp, name) -> {
             BytesStore store = stores.cache(name).store();
             byte[] stored = store.metadata(OFFSET_KEY);
-            if (stored != null && missedRecords(ByteBuffer.wrap(stored).getLong(), starts.get(tp), ends.get(tp))) {
+            Long offset = stored == null ? null : ByteBuffer.wrap(stored).getLong();
+            if (offset != null && missedRecords(offset, starts.get(tp), ends.get(tp))) {
                 log.warn("Store {} of task {} holds the changelog {} up to offset {}, but the changelog now spans [{}, {}): "
                                 + "records the store has not seen are gone (retention, deleted records, or a recreated "
                                 + "topic). Wiping the store and restoring it from the changelog.", name, task, tp,
-                        ByteBuffer.wrap(stored).getLong(), starts.get(tp), ends.get(tp));
+                        offset, starts.get(tp), ends.get(tp));
                 store.write(new StoreBatch().deleteRange(null, null).putMetadata(OFFSET_KEY, null));
-                stored = null;
+                offset = null;
             }
-            if (stored == null) {
+            if (offset == null) {
                 consumer.seekToBeginning(List.of(tp));
             } else {
-                consumer.seek(tp, ByteBuffer.wrap(stored).getLong());
+                consumer.seek(tp, offset);
             }
             Changelog c = new Changelog(task, tp, name, store, consumer.position(tp), ends.get(tp));
-            if (stored == null) {
+            if (offset == null) {
                 c.chunk = new ArrayList<>();
             }
             changelogs.put(tp, c);
