@@ -19,7 +19,9 @@ final class ExampleBroker {
     /** @param preferredPort the embedded broker's port when free (another free one otherwise); 0 for any */
     static KafkaBroker start(Options options, int preferredPort, PrintStream out) {
         if (options.has("bootstrap-servers")) {
-            return started(ExternalKafkaBroker.at(options.required("bootstrap-servers")));
+            KafkaBroker cluster = started(ExternalKafkaBroker.at(options.required("bootstrap-servers")));
+            out.println("Kafka is up at " + cluster.bootstrapServers());
+            return cluster;
         }
         out.println("No --bootstrap-servers given: starting an Apache Kafka broker (KRaft) in this process");
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create();

@@ -153,7 +153,7 @@ final class ExampleRunner {
                      ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
                      ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) (2 * REACH_TIMEOUT.toMillis())),
                      new ByteArraySerializer(), new ByteArraySerializer());
-             WeirStreams app = new WeirStreams(example.topology(), config)) {
+             WeirStreams app = new WeirStreams(example.topology().get(), config)) {
             if (!start(app)) {
                 out.println("Interrupted before " + example.name() + " was running; stopping");
                 return 130;

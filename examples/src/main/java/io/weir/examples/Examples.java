@@ -37,7 +37,7 @@ final class Examples {
         return new Example("fraud-alerts",
                 "payments by card; an alert when a card pays more than " + FraudAlerts.DEFAULT_THRESHOLD
                         + " times in a minute; late payments to payments-late",
-                FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD), List.of(FraudAlerts.PAYMENTS),
+                () -> FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD), List.of(FraudAlerts.PAYMENTS),
                 Map.of(FraudAlerts.PAYMENTS, Map.of(), FraudAlerts.ALERTS, Map.of(), FraudAlerts.LATE_PAYMENTS, Map.of()),
                 (seed, rate, duration) -> new PaymentGenerator(FraudAlerts.PAYMENTS, PaymentGenerator.cardsFor(rate), seed),
                 Map.of(FraudAlerts.ALERTS, r -> {
@@ -52,7 +52,7 @@ final class Examples {
         Deserializer<Long> counts = Serdes.Long().deserializer();
         return new Example("orders-per-minute",
                 "orders per region per minute, refreshed every 2 s while open, corrected by late orders",
-                OrdersPerMinute.topology(), List.of(OrdersPerMinute.ORDERS),
+                OrdersPerMinute::topology, List.of(OrdersPerMinute.ORDERS),
                 Map.of(OrdersPerMinute.ORDERS, Map.of(), OrdersPerMinute.COUNTS_TOPIC, COMPACTED),
                 (seed, rate, duration) -> new OrderGenerator(seed),
                 Map.of(OrdersPerMinute.COUNTS_TOPIC, r -> {
@@ -67,7 +67,7 @@ final class Examples {
         Deserializer<Long> counts = Serdes.Long().deserializer();
         return new Example("sessions",
                 "app sessions per user (30-minute gap), replaying the last hours " + AppEventGenerator.SPEED + "x faster",
-                UserSessions.topology(), List.of(UserSessions.EVENTS),
+                UserSessions::topology, List.of(UserSessions.EVENTS),
                 Map.of(UserSessions.EVENTS, Map.of(), UserSessions.SESSIONS_TOPIC, Map.of()),
                 (seed, rate, duration) -> new AppEventGenerator(seed, duration),
                 Map.of(UserSessions.SESSIONS_TOPIC, r -> {
@@ -82,7 +82,7 @@ final class Examples {
         Deserializer<EnrichedPayment> enriched = JsonSerde.of(EnrichedPayment.class).deserializer();
         return new Example("enrichment",
                 "payments joined with their card's latest profile (a stream-table join with a keyed processor)",
-                PaymentEnrichment.topology(), List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
+                PaymentEnrichment::topology, List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
                 Map.of(PaymentEnrichment.PAYMENTS, Map.of(), PaymentEnrichment.PROFILES, COMPACTED,
                         PaymentEnrichment.ENRICHED, Map.of()),
                 (seed, rate, duration) -> new EnrichmentGenerator(seed),

@@ -6,6 +6,7 @@ import java.util.Arrays;
 /** Entry point of {@code weir-examples.jar}: {@code java -jar weir-examples.jar <command> [options]}. */
 public final class Main {
 
+    private static final String EXAMPLE_NAMES = String.join(" | ", Examples.all().stream().map(Example::name).toList());
     private static final String EXAMPLES = String.join("\n", Examples.all().stream()
             .map(e -> String.format("        %-18s %s", e.name(), e.summary())).toList());
 
@@ -13,7 +14,7 @@ public final class Main {
             "Usage: java -jar weir-examples.jar <command> [options]",
             "",
             "Commands:",
-            "  fraud-alerts | orders-per-minute | sessions | enrichment [--bootstrap-servers HOST:PORT] [--duration D]",
+            "  " + EXAMPLE_NAMES + " [--bootstrap-servers HOST:PORT] [--duration D]",
             "               [--rate N] [--partitions N] [--broker-port P] [--seed S]",
             "      Runs an example application on Kafka with generated input, printing its output as it is",
             "      committed and a status line every 5 s (input records/s, watermark lag, late records added",
@@ -61,12 +62,6 @@ public final class Main {
             switch (args[0]) {
                 case "quickstart":
                     return new Quickstart(Options.parse(args, 1, Quickstart.OPTIONS), out).run();
-                case "fraud-alerts":
-                case "orders-per-minute":
-                case "sessions":
-                case "enrichment":
-                    return new ExampleRunner(Examples.named(args[0]).orElseThrow(),
-                            Options.parse(args, 1, ExampleRunner.OPTIONS), out).run();
                 case "frontier":
                     return new Frontier(Options.parse(args, 1, Frontier.OPTIONS, Frontier.FLAGS), out).run();
                 case "help":
@@ -75,7 +70,9 @@ public final class Main {
                     out.println(USAGE);
                     return 0;
                 default:
-                    throw new Options.UsageException("Unknown command '" + args[0] + "'");
+                    Example example = Examples.named(args[0])
+                            .orElseThrow(() -> new Options.UsageException("Unknown command '" + args[0] + "'"));
+                    return new ExampleRunner(example, Options.parse(args, 1, ExampleRunner.OPTIONS), out).run();
             }
         } catch (Options.UsageException e) {
             err.println(e.getMessage());
