@@ -3,6 +3,7 @@ package io.weir.streams.dsl;
 import io.weir.streams.internals.Require;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Per-key sessions: bursts of activity separated by more than {@code gap} of event time; records at
@@ -70,9 +71,9 @@ public final class SessionWindows implements Windows {
         return allowedLateness;
     }
 
-    /** The cap on a session's length; {@code null} when sessions are not capped. */
-    public Duration maxSessionLength() {
-        return maxSessionLength;
+    /** The cap on a session's length; empty when sessions are not capped (the default). */
+    public Optional<Duration> maxSessionLength() {
+        return Optional.ofNullable(maxSessionLength);
     }
 
     @Override

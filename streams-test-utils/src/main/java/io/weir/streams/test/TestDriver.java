@@ -14,7 +14,7 @@ import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
-import io.weir.streams.internals.window.WindowAggregateProcessor;
+import io.weir.streams.internals.window.WindowStoreEntries;
 import io.weir.streams.state.WindowEntry;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
@@ -328,7 +328,7 @@ public final class TestDriver implements AutoCloseable {
         List<WindowEntry<K, V>> entries = new ArrayList<>();
         for (StreamTask task : tasks.values()) {
             if (task.stores().names().contains(store)) {
-                entries.addAll(WindowAggregateProcessor.read(task.stores().cache(store), keySerde, valueSerde));
+                entries.addAll(WindowStoreEntries.read(task.stores().cache(store), keySerde, valueSerde));
             }
         }
         return entries;

@@ -20,10 +20,12 @@ import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.window.Aggregation;
 import io.weir.streams.internals.window.WindowAggregateProcessor;
 import io.weir.streams.internals.window.WindowAssigner;
+import io.weir.streams.internals.window.WindowAssigners;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import org.apache.kafka.common.serialization.Serde;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -133,24 +135,29 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         WindowAggregateProcessor.Settings<K, V, A> settings = new WindowAggregateProcessor.Settings<>(aggregation,
                 lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde);
         Set<String> stores = new HashSet<>();
-        Supplier<Processor<K, V>> processor;
+        Supplier<WindowAssigner<K, V, A>> assigner;
         if (windows instanceof SlidingWindows sliding) {
             String recordStore = storeName + "-records";
-            processor = slidingProcessor(sliding, recordStore, settings);
+            assigner = slidingAssigner(sliding, recordStore, aggregation, lateness);
             addStore(graph, stores, recordStore, materialized, retention(sliding.timeDifference().toMillis() + 1));
         } else if (windows instanceof SessionWindows session) {
             String indexStore = storeName + "-sessions";
             long gap = session.gap().toMillis();
-            long cap = session.maxSessionLength() == null ? Long.MAX_VALUE : session.maxSessionLength().toMillis();
-            processor = () -> WindowAggregateProcessor.sessions(gap, cap, indexStore, settings);
+            long cap = session.maxSessionLength().map(Duration::toMillis).orElse(Long.MAX_VALUE);
+            assigner = () -> WindowAssigners.sessions(gap, cap, indexStore, aggregation);
             addStore(graph, stores, indexStore, materialized, retention(gap));
         } else if (windows instanceof GlobalWindows) {
-            processor = () -> WindowAggregateProcessor.global(settings);
+            assigner = () -> WindowAssigners.global(aggregation);
+        } else if (windows instanceof TumblingWindows tumbling) {
+            long size = tumbling.size().toMillis();
+            assigner = () -> WindowAssigners.tumbling(size, aggregation);
         } else {
-            WindowAssigner assigner = windows instanceof TumblingWindows tumbling
-                    ? WindowAssigner.tumbling(tumbling) : WindowAssigner.hopping((HoppingWindows) windows);
-            processor = () -> WindowAggregateProcessor.fixed(assigner, settings);
+            HoppingWindows hopping = (HoppingWindows) windows;
+            long size = hopping.size().toMillis();
+            long advance = hopping.advance().toMillis();
+            assigner = () -> WindowAssigners.hopping(size, advance, aggregation);
         }
+        Supplier<Processor<K, V>> processor = () -> new WindowAggregateProcessor<>(assigner.get(), settings);
         addStore(graph, stores, storeName, materialized, windows instanceof GlobalWindows ? -1 : retention(span()));
         Set<String> outputs = new HashSet<>();
         if (lateTopic != null) {
@@ -215,8 +222,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         return TimeMath.plus(TimeMath.plus(span, windows.allowedLateness().toMillis()), 24L * 60 * 60 * 1000);
     }
 
-    private <A> Supplier<Processor<K, V>> slidingProcessor(SlidingWindows sliding, String recordStore,
-                                                             WindowAggregateProcessor.Settings<K, V, A> settings) {
+    private <A> Supplier<WindowAssigner<K, V, A>> slidingAssigner(SlidingWindows sliding, String recordStore,
+                                                                 Aggregation<K, V, A> aggregation, long lateness) {
         Serde<V> valueSerde = stream.valueSerde;
         if (valueSerde == null) {
             throw new IllegalStateException("Sliding windows keep each key's records in store '" + recordStore
@@ -225,6 +232,6 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "aggregate a stream whose value serde is known");
         }
         long difference = sliding.timeDifference().toMillis();
-        return () -> WindowAggregateProcessor.sliding(difference, recordStore, valueSerde, settings);
+        return () -> WindowAssigners.sliding(difference, lateness, aggregation, recordStore, valueSerde);
     }
 }

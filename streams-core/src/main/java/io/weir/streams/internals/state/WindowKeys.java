@@ -1,5 +1,7 @@
 package io.weir.streams.internals.state;
 
+import io.weir.streams.dsl.Window;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -31,6 +33,10 @@ public final class WindowKeys {
 
     public static long start(byte[] storeKey) {
         return ByteBuffer.wrap(storeKey, 8, 8).getLong() ^ Long.MIN_VALUE;
+    }
+
+    public static Window window(byte[] storeKey) {
+        return new Window(start(storeKey), end(storeKey));
     }
 
     public static byte[] key(byte[] storeKey) {

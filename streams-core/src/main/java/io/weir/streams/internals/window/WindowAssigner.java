@@ -1,47 +1,63 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.HoppingWindows;
-import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.internals.processor.Record;
 
-import java.util.ArrayList;
 import java.util.List;
 
-/** The epoch-aligned fixed windows (tumbling: advance = size; hopping) that contain an event time. */
-public final class WindowAssigner {
+/**
+ * Which windows a record belongs to, for {@link WindowAggregateProcessor}: the one part of a
+ * windowed aggregation that differs between window kinds. Fixed windows ({@link FixedWindowAssigner}:
+ * tumbling, hopping; {@link GlobalWindowAssigner}) follow from the event time alone; sliding windows
+ * ({@link SlidingWindowAssigner}) also depend on the key's other records, which the assigner keeps;
+ * session windows ({@link SessionWindowAssigner}) merge, and the assigner keeps the index of each
+ * key's sessions.
+ *
+ * <p>Per record the operator calls {@link #assign}, then for each assignment it accepts (not too late)
+ * {@link #accepted}, then {@link #windowsCreatedBy} and {@link #offered}. One instance per task;
+ * single-threaded. Made by {@link WindowAssigners}.
+ */
+public interface WindowAssigner<K, V, A> {
 
-    private final long size;
-    private final long advance;
-
-    private WindowAssigner(long size, long advance) {
-        this.size = size;
-        this.advance = advance;
+    default void init(ProcessorContext context) {
     }
 
-    public static WindowAssigner tumbling(TumblingWindows windows) {
-        long size = windows.size().toMillis();
-        return new WindowAssigner(size, size);
+    /** The windows a record of {@code key} at event time {@code t} goes to, oldest first. */
+    List<WindowAssignment> assign(K key, byte[] keyBytes, long t);
+
+    /** The operator accepted {@code assignment} (the record was not too late for its window): apply it. */
+    default void accepted(byte[] keyBytes, WindowAssignment assignment) {
     }
 
-    public static WindowAssigner hopping(HoppingWindows windows) {
-        return new WindowAssigner(windows.size().toMillis(), windows.advance().toMillis());
+    /**
+     * The windows a record at {@code t} brings into existence without belonging to them (a sliding
+     * window's right window); asked right after {@link #assign} for the same record.
+     */
+    default List<Window> windowsCreatedBy(long t) {
+        return List.of();
     }
 
-    /** Every window {@code [start, start + size)} with {@code start} a multiple of advance that contains {@code t}, oldest first. */
-    public List<Window> windowsFor(long t) {
-        long lastStart = t - Math.floorMod(t, advance);
-        List<Window> windows = new ArrayList<>((int) ((size + advance - 1) / advance));
-        long firstStart = lastStart;
-        while (firstStart - advance > t - size) {
-            firstStart -= advance;
-        }
-        for (long start = firstStart; start <= lastStart; start += advance) {
-            windows.add(new Window(start, start + size));
-        }
-        return windows;
+    /** The aggregate {@code window} starts from when it holds no state yet (before the record is added). */
+    A initial(K key, Window window);
+
+    /** The record was offered to its windows (some may have refused it) while the watermark was {@code watermark}. */
+    default void offered(byte[] keyBytes, Record<K, V> record, long watermark) {
     }
 
-    public long size() {
-        return size;
+    /** The watermark reached {@code watermark}: drop what no window can need any more. */
+    default void purge(long watermark) {
+    }
+
+    /**
+     * Whether the assigner must hear of every window that closes ({@link #closed}); the operator then
+     * visits closing windows one by one instead of deleting them with one range delete.
+     */
+    default boolean tracksWindows() {
+        return false;
+    }
+
+    /** {@code window} of the key {@code keyBytes} closed; its state is gone. */
+    default void closed(byte[] keyBytes, Window window) {
     }
 }

@@ -1,16 +1,8 @@
 package io.weir.streams.internals.window;
 
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serializer;
-
-import java.nio.ByteBuffer;
-
 /**
- * What a window keeps between records. Stored as
- * {@code [flags: byte][panes: varint][since last pane: varint]
- * ([max event time: long] when HAS_MAX_EVENT_TIME)([emitted length: varint][emitted bytes] when HAS_EMITTED)
- * [aggregate bytes, absent when NULL_AGGREGATE]}: three bytes of bookkeeping for most windows, since
- * every window state is written to the changelog at each commit that changes it.
+ * What a window keeps between records: its value and the bookkeeping its trigger and refinement need.
+ * Immutable; each transition returns the next state. Stored by {@link WindowStateCodec}.
  *
  * @param aggregate     the window's value: its full aggregate, or under discarding refinement only
  *                      what arrived since its last pane
@@ -18,16 +10,14 @@ import java.nio.ByteBuffer;
  * @param panes         how many panes it has emitted: the next pane's index
  * @param sinceLastPane records added since its last pane (for count triggers)
  * @param maxEventTime  the largest event time added; stored only for global windows, whose panes it stamps
+ * @param flags         {@link #PENDING} and {@link #HAS_EMITTED}
  */
 record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long maxEventTime, int flags) {
 
     /** Changed since its last pane. */
     static final int PENDING = 2;
-    private static final int HAS_EMITTED = 4;
-    /** The aggregate is null (reduce before its first value, or a discarding delta after a pane). */
-    private static final int NULL_AGGREGATE = 8;
-    private static final int HAS_MAX_EVENT_TIME = 16;
-    private static final int STORED_ONLY = NULL_AGGREGATE | HAS_MAX_EVENT_TIME;
+    /** {@code emitted} holds the last pane's value. */
+    static final int HAS_EMITTED = 4;
 
     static <A> WindowState<A> empty(A initial) {
         return new WindowState<>(initial, null, 0, 0, Long.MIN_VALUE, 0);
@@ -35,11 +25,6 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
 
     boolean has(int flag) {
         return (flags & flag) != 0;
-    }
-
-    /** Whether the encoded state {@code bytes} has {@code flag}, without decoding it. */
-    static boolean has(byte[] bytes, int flag) {
-        return (bytes[0] & flag) != 0;
     }
 
     WindowState<A> with(int flag) {
@@ -73,78 +58,5 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
     WindowState<A> afterPane(A next, A emittedValue) {
         int newFlags = (flags & ~(PENDING | HAS_EMITTED)) | (emittedValue != null ? HAS_EMITTED : 0);
         return new WindowState<>(next, emittedValue, panes + 1, 0, maxEventTime, newFlags);
-    }
-
-    /** The stored form; {@code withMaxEventTime} keeps the largest event time (global windows need it). */
-    byte[] encode(Serializer<A> serializer, String topic, boolean withMaxEventTime) {
-        byte[] agg = serializer.serialize(topic, aggregate);
-        byte[] emit = has(HAS_EMITTED) ? serializer.serialize(topic, emitted) : null;
-        int length = 1 + varintSize(panes) + varintSize(sinceLastPane)
-                + (withMaxEventTime ? 8 : 0) + (emit == null ? 0 : varintSize(emit.length) + emit.length)
-                + (agg == null ? 0 : agg.length);
-        int stored = (flags & ~STORED_ONLY) | (agg == null ? NULL_AGGREGATE : 0) | (withMaxEventTime ? HAS_MAX_EVENT_TIME : 0);
-        ByteBuffer buffer = ByteBuffer.allocate(length).put((byte) stored);
-        writeVarint(panes, buffer);
-        writeVarint(sinceLastPane, buffer);
-        if (withMaxEventTime) {
-            buffer.putLong(maxEventTime);
-        }
-        if (emit != null) {
-            writeVarint(emit.length, buffer);
-            buffer.put(emit);
-        }
-        if (agg != null) {
-            buffer.put(agg);
-        }
-        return buffer.array();
-    }
-
-    static <A> WindowState<A> decode(byte[] bytes, Deserializer<A> deserializer, String topic) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        int flags = buffer.get();
-        int panes = readVarint(buffer);
-        int since = readVarint(buffer);
-        long maxEventTime = (flags & HAS_MAX_EVENT_TIME) != 0 ? buffer.getLong() : Long.MIN_VALUE;
-        A emitted = null;
-        if ((flags & HAS_EMITTED) != 0) {
-            byte[] emit = new byte[readVarint(buffer)];
-            buffer.get(emit);
-            emitted = deserializer.deserialize(topic, emit);
-        }
-        A aggregate = null;
-        if ((flags & NULL_AGGREGATE) == 0) {
-            byte[] agg = new byte[buffer.remaining()];
-            buffer.get(agg);
-            aggregate = deserializer.deserialize(topic, agg);
-        }
-        return new WindowState<>(aggregate, emitted, panes, since, maxEventTime, flags & ~STORED_ONLY);
-    }
-
-    /** Bytes of {@code value} (non-negative) as an unsigned LEB128 varint. */
-    private static int varintSize(int value) {
-        int size = 1;
-        while ((value >>>= 7) != 0) {
-            size++;
-        }
-        return size;
-    }
-
-    private static void writeVarint(int value, ByteBuffer buffer) {
-        while ((value & ~0x7F) != 0) {
-            buffer.put((byte) ((value & 0x7F) | 0x80));
-            value >>>= 7;
-        }
-        buffer.put((byte) value);
-    }
-
-    private static int readVarint(ByteBuffer buffer) {
-        int value = 0;
-        for (int shift = 0; ; shift += 7) {
-            byte b = buffer.get();
-            value |= (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return value;
-            }
-        }
     }
 }

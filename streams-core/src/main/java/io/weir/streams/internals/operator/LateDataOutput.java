@@ -1,4 +1,4 @@
-package io.weir.streams.internals.window;
+package io.weir.streams.internals.operator;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.LateRecord;
@@ -9,11 +9,11 @@ import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 
 /**
- * Refuses records for a windowed operator: counts each refusal and, when the operator has a
+ * Refuses records for an event-time operator: counts each refusal and, when the operator has a
  * late-data topic, writes the input record's original bytes there with headers saying why (see
  * {@link LateRecord} and {@link DivertedRecord}).
  */
-final class LateDataOutput {
+public final class LateDataOutput {
 
     private final String topic;
     private final ProcessorContext context;
@@ -21,7 +21,8 @@ final class LateDataOutput {
     private final TaskMetrics.Counter futureDropped;
     private final TaskMetrics.Counter written;
 
-    LateDataOutput(String topic, ProcessorContext context) {
+    /** @param topic the late-data topic, or null to count refusals only */
+    public LateDataOutput(String topic, ProcessorContext context) {
         this.topic = topic;
         this.context = context;
         TaskMetrics metrics = context.metrics();
@@ -31,13 +32,13 @@ final class LateDataOutput {
     }
 
     /** The record came too late for {@code window}: past its end plus the allowed lateness. */
-    void late(Record<?, ?> record, Window window, long watermark) {
+    public void late(Record<?, ?> record, Window window, long watermark) {
         lateDropped.increment();
         write(record, LateRecord.Reason.LATE, window, watermark);
     }
 
     /** The record's event time is beyond the maximum future skew. */
-    void future(Record<?, ?> record, long watermark) {
+    public void future(Record<?, ?> record, long watermark) {
         futureDropped.increment();
         write(record, LateRecord.Reason.FUTURE_TIMESTAMP, null, watermark);
     }

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * {@code [r + 1, r + 1 + d]} when another record follows within {@code d}. Windows are stored as
  * {@code [start, start + d + 1)}.
  *
- * <p>Which windows exist depends on the key's other records, so this function keeps the records of
+ * <p>Which windows exist depends on the key's other records, so this assigner keeps the records of
  * each key (values by event time) in its own store while a window could still need them: a record at
  * {@code t} can enter windows ending by {@code t + d + 1}, which accept records until the watermark
  * reaches {@code t + d + L}, and it decides whether its right window, ending at {@code t + d + 2},
@@ -34,7 +34,7 @@ import java.util.TreeMap;
  * <p>Store layout: {@code [0][key length][key][t]} holds the values at {@code t}, and the time index
  * {@code [1][t][key length][key]} finds what to purge without scanning every key.
  */
-final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
+final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     private static final byte RECORDS = 0;
     private static final byte INDEX = 1;
@@ -51,7 +51,7 @@ final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
     private TreeMap<Long, List<V>> nearby = new TreeMap<>();
     private long purgedUpTo = Long.MIN_VALUE;
 
-    SlidingWindowFunction(long difference, long allowedLateness, Aggregation<K, V, A> aggregation, String storeName,
+    SlidingWindowAssigner(long difference, long allowedLateness, Aggregation<K, V, A> aggregation, String storeName,
                           Serde<V> valueSerde) {
         this.difference = difference;
         this.allowedLateness = allowedLateness;
@@ -67,9 +67,9 @@ final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
     }
 
     @Override
-    public List<Window> windowsFor(K key, byte[] keyBytes, long t) {
+    public List<WindowAssignment> assign(K key, byte[] keyBytes, long t) {
         nearby = read(keyBytes, t - difference - 1, t + difference + 1);
-        TreeMap<Long, Window> windows = new TreeMap<>();
+        TreeMap<Long, WindowAssignment> windows = new TreeMap<>();
         addWindow(windows, t - difference);
         for (long r : nearby.subMap(t - difference - 1, true, t + difference, true).keySet()) {
             if (r >= t) {
@@ -92,8 +92,8 @@ final class SlidingWindowFunction<K, V, A> implements WindowFunction<K, V, A> {
         return (newRecord >= from && newRecord <= to) || !nearby.subMap(from, true, to, true).isEmpty();
     }
 
-    private void addWindow(TreeMap<Long, Window> windows, long start) {
-        windows.put(start, window(start));
+    private void addWindow(TreeMap<Long, WindowAssignment> windows, long start) {
+        windows.put(start, WindowAssignment.of(window(start)));
     }
 
     private Window window(long start) {

@@ -1,0 +1,101 @@
+package io.weir.streams.internals.window;
+
+import io.weir.streams.internals.state.StoreException;
+import io.weir.streams.internals.state.Varints;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The stored form of a {@link WindowState}, format version 1:
+ * {@code [version: byte][flags: byte][panes: varint][since last pane: varint]
+ * ([max event time: long] when HAS_MAX_EVENT_TIME)([emitted length: varint][emitted bytes] when HAS_EMITTED)
+ * [aggregate bytes, absent when NULL_AGGREGATE]}. Four bytes of bookkeeping for most windows, since
+ * every window state is written to the changelog at each commit that changes it. The aggregate goes
+ * through the user's serde with the store's name as the topic.
+ *
+ * <p>The version byte comes first so that a later format can be told apart from this one; a value in
+ * a format this code does not know fails with a {@link StoreException} naming the store, never a
+ * misread.
+ */
+final class WindowStateCodec<A> {
+
+    static final byte VERSION = 1;
+    /** The aggregate is null (reduce before its first value, or a discarding delta after a pane). */
+    private static final int NULL_AGGREGATE = 8;
+    private static final int HAS_MAX_EVENT_TIME = 16;
+    private static final int STORED_ONLY = NULL_AGGREGATE | HAS_MAX_EVENT_TIME;
+
+    private final String store;
+    private final Serializer<A> serializer;
+    private final Deserializer<A> deserializer;
+
+    WindowStateCodec(String store, Serde<A> serde) {
+        this.store = store;
+        this.serializer = serde.serializer();
+        this.deserializer = serde.deserializer();
+    }
+
+    /** Whether the stored state {@code bytes} has changes no pane holds yet, without decoding it. */
+    boolean pending(byte[] bytes) {
+        checkVersion(bytes);
+        return (bytes[1] & WindowState.PENDING) != 0;
+    }
+
+    /** The stored form; {@code withMaxEventTime} keeps the largest event time (global windows need it). */
+    byte[] encode(WindowState<A> state, boolean withMaxEventTime) {
+        byte[] agg = serializer.serialize(store, state.aggregate());
+        byte[] emit = state.has(WindowState.HAS_EMITTED) ? serializer.serialize(store, state.emitted()) : null;
+        int length = 2 + Varints.size(state.panes()) + Varints.size(state.sinceLastPane())
+                + (withMaxEventTime ? 8 : 0) + (emit == null ? 0 : Varints.size(emit.length) + emit.length)
+                + (agg == null ? 0 : agg.length);
+        int flags = (state.flags() & ~STORED_ONLY) | (agg == null ? NULL_AGGREGATE : 0)
+                | (withMaxEventTime ? HAS_MAX_EVENT_TIME : 0);
+        ByteBuffer buffer = ByteBuffer.allocate(length).put(VERSION).put((byte) flags);
+        Varints.write(state.panes(), buffer);
+        Varints.write(state.sinceLastPane(), buffer);
+        if (withMaxEventTime) {
+            buffer.putLong(state.maxEventTime());
+        }
+        if (emit != null) {
+            Varints.write(emit.length, buffer);
+            buffer.put(emit);
+        }
+        if (agg != null) {
+            buffer.put(agg);
+        }
+        return buffer.array();
+    }
+
+    WindowState<A> decode(byte[] bytes) {
+        checkVersion(bytes);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes, 1, bytes.length - 1);
+        int flags = buffer.get();
+        int panes = Varints.read(buffer);
+        int since = Varints.read(buffer);
+        long maxEventTime = (flags & HAS_MAX_EVENT_TIME) != 0 ? buffer.getLong() : Long.MIN_VALUE;
+        A emitted = null;
+        if ((flags & WindowState.HAS_EMITTED) != 0) {
+            byte[] emit = new byte[Varints.read(buffer)];
+            buffer.get(emit);
+            emitted = deserializer.deserialize(store, emit);
+        }
+        A aggregate = null;
+        if ((flags & NULL_AGGREGATE) == 0) {
+            byte[] agg = new byte[buffer.remaining()];
+            buffer.get(agg);
+            aggregate = deserializer.deserialize(store, agg);
+        }
+        return new WindowState<>(aggregate, emitted, panes, since, maxEventTime, flags & ~STORED_ONLY);
+    }
+
+    private void checkVersion(byte[] bytes) {
+        if (bytes.length < 2 || bytes[0] != VERSION) {
+            throw new StoreException("Store '" + store + "' holds window state in format version "
+                    + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0])) + "; this Weir reads version " + VERSION
+                    + " only. Was the store (or its changelog) written by another Weir version or another application?");
+        }
+    }
+}

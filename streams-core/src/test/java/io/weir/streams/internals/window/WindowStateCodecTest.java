@@ -1,0 +1,67 @@
+package io.weir.streams.internals.window;
+
+import io.weir.streams.internals.state.StoreException;
+import org.apache.kafka.common.serialization.Serdes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The stored form of a window's state: reads back exactly, carries its format version, refuses others. */
+class WindowStateCodecTest {
+
+    private final WindowStateCodec<Long> codec = new WindowStateCodec<>("counts", Serdes.Long());
+
+    static List<WindowState<Long>> states() {
+        WindowState<Long> fresh = WindowState.empty(0L);
+        return List.of(
+                fresh,
+                fresh.added(5L, 1_000),
+                WindowState.<Long>empty(null),
+                fresh.added(7L, 2_000).afterPane(7L, 7L),
+                fresh.added(7L, 2_000).afterPane(null, null).with(WindowState.PENDING),
+                new WindowState<>(Long.MAX_VALUE, Long.MIN_VALUE, 300, 70_000, -5,
+                        WindowState.PENDING | WindowState.HAS_EMITTED),
+                new WindowState<>(1L, null, Integer.MAX_VALUE, Integer.MAX_VALUE, 9, WindowState.PENDING));
+    }
+
+    @ParameterizedTest
+    @MethodSource("states")
+    void aStateReadsBackExactlyWithTheLargestEventTimeWhenKept(WindowState<Long> state) {
+        assertEquals(state, codec.decode(codec.encode(state, true)));
+        assertEquals(new WindowState<>(state.aggregate(), state.emitted(), state.panes(), state.sinceLastPane(),
+                Long.MIN_VALUE, state.flags()), codec.decode(codec.encode(state, false)),
+                "without the event time, everything else");
+    }
+
+    @ParameterizedTest
+    @MethodSource("states")
+    void whetherAStateIsPendingIsReadWithoutDecodingIt(WindowState<Long> state) {
+        assertEquals(state.has(WindowState.PENDING), codec.pending(codec.encode(state, false)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("states")
+    void smallCountsTakeFourBytesOfBookkeepingVersionIncluded(WindowState<Long> state) {
+        byte[] stored = codec.encode(state, false);
+        assertEquals(WindowStateCodec.VERSION, stored[0], "the format version comes first");
+        if (state.panes() < 128 && state.sinceLastPane() < 128) {
+            int values = (state.aggregate() == null ? 0 : 8) + (state.emitted() == null ? 0 : 1 + 8);
+            assertEquals(4, stored.length - values);
+        }
+    }
+
+    @Test
+    void aStateInAnotherFormatVersionIsRefusedNamingTheStore() {
+        byte[] stored = codec.encode(WindowState.empty(3L), false);
+        stored[0] = 2;
+        StoreException e = assertThrows(StoreException.class, () -> codec.decode(stored));
+        assertTrue(e.getMessage().contains("'counts'") && e.getMessage().contains("format version 2"), e.getMessage());
+        assertThrows(StoreException.class, () -> codec.pending(stored));
+    }
+}
