@@ -19,6 +19,8 @@ import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.state.WindowStore;
 
 import java.time.Duration;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.kstream.Windowed;
 
 /**
  * The topology every benchmark runs, in both libraries: read {@code input} (String keys and values),
@@ -69,7 +71,7 @@ public final class CountTopologies {
 
     public static org.apache.kafka.streams.Topology kafkaStreams(String input, String output,
             org.apache.kafka.streams.kstream.Materialized.StoreType storeType, KafkaStreamsEmit emit) {
-        org.apache.kafka.common.serialization.Serde<String> strings = org.apache.kafka.common.serialization.Serdes.String();
+        Serde<String> strings = org.apache.kafka.common.serialization.Serdes.String();
         org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
         TimeWindowedKStream<String, String> windowed = builder
                 .stream(input, org.apache.kafka.streams.kstream.Consumed.with(strings, strings))
@@ -78,7 +80,7 @@ public final class CountTopologies {
         if (emit == KafkaStreamsEmit.ON_WINDOW_CLOSE) {
             windowed = windowed.emitStrategy(EmitStrategy.onWindowClose());
         }
-        KTable<org.apache.kafka.streams.kstream.Windowed<String>, Long> counts = windowed.count(
+        KTable<Windowed<String>, Long> counts = windowed.count(
                 org.apache.kafka.streams.kstream.Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE)
                         .withStoreType(storeType));
         if (emit == KafkaStreamsEmit.SUPPRESS) {

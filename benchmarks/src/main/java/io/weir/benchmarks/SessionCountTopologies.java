@@ -16,6 +16,7 @@ import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.state.SessionStore;
 
 import java.time.Duration;
+import org.apache.kafka.common.serialization.Serde;
 
 /**
  * The session benchmark's topology, in both libraries: read {@code input} (String keys and values),
@@ -67,7 +68,7 @@ public final class SessionCountTopologies {
         if (emit == CountTopologies.KafkaStreamsEmit.SUPPRESS) {
             throw new IllegalArgumentException("The session benchmark has no suppress variant");
         }
-        org.apache.kafka.common.serialization.Serde<String> strings = org.apache.kafka.common.serialization.Serdes.String();
+        Serde<String> strings = org.apache.kafka.common.serialization.Serdes.String();
         org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
         SessionWindowedKStream<String, String> windowed = builder
                 .stream(input, org.apache.kafka.streams.kstream.Consumed.with(strings, strings))

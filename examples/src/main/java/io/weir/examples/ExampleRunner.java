@@ -3,7 +3,7 @@ package io.weir.examples;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.WeirStreams;
-import io.weir.streams.internals.testkit.TempDirs;
+import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.test.kafka.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -190,7 +190,7 @@ final class ExampleRunner {
                     }
                 }
                 if (app.state() == WeirStreams.State.ERROR) {
-                    throw new IllegalStateException(example.name() + " failed: " + app.error(), app.error());
+                    throw new IllegalStateException(example.name() + " failed: " + app.error().orElse(null), app.error().orElse(null));
                 }
                 if (sendFailures.get() > 0) {
                     throw new IllegalStateException("Writing input to Kafka failed for " + sendFailures.get() + " records");
@@ -251,7 +251,8 @@ final class ExampleRunner {
             throw new IllegalStateException("Interrupted while starting " + example.name(), e);
         }
         if (app.state() == WeirStreams.State.ERROR) {
-            throw new IllegalStateException(example.name() + " could not start: " + app.error(), app.error());
+            throw new IllegalStateException(example.name() + " could not start: " + app.error().orElse(null),
+                    app.error().orElse(null));
         }
         return true;
     }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,7 +41,7 @@ class ComposeFileTest {
 
         JsonNode app = compose.path("services").path("fraud-alerts");
         assertEquals("service_healthy", app.path("depends_on").path("kafka").path("condition").asText());
-        List<String> command = new java.util.ArrayList<>();
+        List<String> command = new ArrayList<>();
         app.path("command").forEach(c -> command.add(c.asText()));
         assertEquals("fraud-alerts", command.get(command.indexOf("/app/weir-examples.jar") + 1));
         String bootstrap = command.get(command.indexOf("--bootstrap-servers") + 1);
@@ -57,7 +58,7 @@ class ComposeFileTest {
         Optional<List<String>> client = composeClient();
         assumeTrue(client.isPresent(), "No compose client ('docker compose' or 'docker-compose') is installed: "
                 + "docker-compose.yml was not validated");
-        List<String> command = new java.util.ArrayList<>(client.get());
+        List<String> command = new ArrayList<>(client.get());
         command.addAll(List.of("-f", COMPOSE_FILE.toString(), "config", "-q"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "compose config did not finish in 60 s");
@@ -67,7 +68,7 @@ class ComposeFileTest {
 
     private static Optional<List<String>> composeClient() {
         for (List<String> candidate : List.of(List.of("docker", "compose"), List.of("docker-compose"))) {
-            List<String> probe = new java.util.ArrayList<>(candidate);
+            List<String> probe = new ArrayList<>(candidate);
             probe.add("version");
             try {
                 Process p = new ProcessBuilder(probe).redirectErrorStream(true).start();

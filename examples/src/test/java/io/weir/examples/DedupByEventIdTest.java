@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import io.weir.streams.Topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,7 +26,7 @@ class DedupByEventIdTest {
     private final TestInputTopic<String, String> events = driver.input("events", Serdes.String(), Serdes.String());
     private final TestOutputTopic<String, String> unique = driver.output("unique", Serdes.String(), Serdes.String());
 
-    private static io.weir.streams.Topology topology() {
+    private static Topology topology() {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream("events", Consumed.with(Serdes.String(), Serdes.String())
                         .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))

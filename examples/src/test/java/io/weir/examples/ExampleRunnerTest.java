@@ -1,6 +1,6 @@
 package io.weir.examples;
 
-import io.weir.streams.internals.testkit.FreePorts;
+import io.weir.streams.test.kafka.FreePorts;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

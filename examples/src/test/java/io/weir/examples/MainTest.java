@@ -1,6 +1,6 @@
 package io.weir.examples;
 
-import io.weir.streams.internals.testkit.FreePorts;
+import io.weir.streams.test.kafka.FreePorts;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

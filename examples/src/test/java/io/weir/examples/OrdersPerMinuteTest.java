@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.weir.streams.WeirMetrics;
 
 import static io.weir.streams.test.Times.at;
 import static io.weir.streams.test.Times.millis;
@@ -114,6 +115,6 @@ class OrdersPerMinuteTest {
         order("EU", "12:00:30", "12:11:06");
         driver.endOfInput();
         assertEquals(1L, counts.readLatestByKey().get(EU_1200));
-        assertEquals(1, driver.metrics().get(OrdersPerMinute.COUNTS, io.weir.streams.WeirMetrics.LATE_RECORDS_DROPPED));
+        assertEquals(1, driver.metrics().get(OrdersPerMinute.COUNTS, WeirMetrics.LATE_RECORDS_DROPPED));
     }
 }

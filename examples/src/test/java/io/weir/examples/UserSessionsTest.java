@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
 
 import static io.weir.streams.test.Times.millis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -94,7 +95,7 @@ class UserSessionsTest {
     }
 
     private static <T> List<T> concat(List<T> a, List<T> b) {
-        List<T> all = new java.util.ArrayList<>(a);
+        List<T> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
     }

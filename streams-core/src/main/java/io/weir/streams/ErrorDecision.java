@@ -3,6 +3,8 @@ package io.weir.streams;
 import io.weir.streams.internals.Require;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 
 /**
  * What an error handler ({@link RecordErrorHandler}, {@link ProductionErrorHandler}) decided for one
@@ -34,9 +36,9 @@ public final class ErrorDecision {
     public static final ErrorDecision CONTINUE = new ErrorDecision(Action.CONTINUE, null);
 
     private final Action action;
-    private final String deadLetterTopic;
+    private final @Nullable String deadLetterTopic;
 
-    private ErrorDecision(Action action, String deadLetterTopic) {
+    private ErrorDecision(Action action, @Nullable String deadLetterTopic) {
         this.action = action;
         this.deadLetterTopic = deadLetterTopic;
     }
@@ -50,9 +52,9 @@ public final class ErrorDecision {
         return action;
     }
 
-    /** The dead-letter topic, or null unless the action is {@link Action#DEAD_LETTER}. */
-    public String deadLetterTopic() {
-        return deadLetterTopic;
+    /** The dead-letter topic; present exactly when the action is {@link Action#DEAD_LETTER}. */
+    public Optional<String> deadLetterTopic() {
+        return Optional.ofNullable(deadLetterTopic);
     }
 
     @Override

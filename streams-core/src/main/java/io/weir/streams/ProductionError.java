@@ -1,5 +1,7 @@
 package io.weir.streams;
 
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 /**
  * A record a sink could not produce, before any of it reached Kafka: its key or value did not
  * serialize, or it is larger than its topic accepts. The message names the sink topic, the reason and
@@ -27,7 +29,7 @@ public final class ProductionError extends RuntimeException {
 
     private final Reason reason;
     private final String sinkTopic;
-    private final String sourceTopic;
+    private final @Nullable String sourceTopic;
     private final int sourcePartition;
     private final long sourceOffset;
 
@@ -35,7 +37,7 @@ public final class ProductionError extends RuntimeException {
      * @param sourceTopic the topic of the input record the failed record derives from, or null when it
      *                    derives from a window result
      */
-    public ProductionError(Reason reason, String sinkTopic, String sourceTopic, int sourcePartition, long sourceOffset,
+    public ProductionError(Reason reason, String sinkTopic, @Nullable String sourceTopic, int sourcePartition, long sourceOffset,
                            Throwable cause) {
         super(reason + " producing to topic '" + sinkTopic + "' the record derived from "
                 + (sourceTopic == null ? "a window result" : sourceTopic + "-" + sourcePartition + "@" + sourceOffset)
@@ -56,9 +58,9 @@ public final class ProductionError extends RuntimeException {
         return sinkTopic;
     }
 
-    /** The topic of the input record this record derives from, or null for a window result. */
-    public String sourceTopic() {
-        return sourceTopic;
+    /** The topic of the input record this record derives from; empty for a window result. */
+    public Optional<String> sourceTopic() {
+        return Optional.ofNullable(sourceTopic);
     }
 
     /** The partition of that input record, or -1 for a window result. */

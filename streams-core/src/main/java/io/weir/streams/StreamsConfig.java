@@ -15,7 +15,7 @@ import java.util.Set;
 
 /**
  * The settings of a {@link WeirStreams} instance, in Kafka's config style. Every key is defined once
- * in {@link #DEFINITION} (type, default, validator, documentation), which also generates the
+ * (type, default, validator, documentation; see {@link #configDef()}), which also generates the
  * configuration reference in the docs. A value that fails validation is reported with its key.
  *
  * <p>Client settings pass through: {@code consumer.*}, {@code producer.*} and {@code admin.*} keys go
@@ -46,8 +46,8 @@ public final class StreamsConfig extends AbstractConfig {
     private static final long EXACTLY_ONCE_COMMIT_INTERVAL_MS = 100;
     private static final long AT_LEAST_ONCE_COMMIT_INTERVAL_MS = 30_000;
 
-    /** Every key Weir reads, with its documentation. */
-    public static final ConfigDef DEFINITION = new ConfigDef()
+    /** Every key Weir reads, with its documentation; private because a {@link ConfigDef} is mutable. */
+    private static final ConfigDef DEFINITION = new ConfigDef()
             .define(APPLICATION_ID, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
                     "The application's name: the consumer group id, and the prefix of every internal topic "
                             + "(changelogs, repartition topics) and of the state directory. Instances with the same id share the work.")
@@ -84,6 +84,11 @@ public final class StreamsConfig extends AbstractConfig {
             CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, CommonClientConfigs.METADATA_MAX_AGE_CONFIG);
 
     private final Map<String, Object> originals;
+
+    /** Every key Weir reads, with its type, default, validator and documentation: a copy, free to change. */
+    public static ConfigDef configDef() {
+        return new ConfigDef(DEFINITION);
+    }
 
     public StreamsConfig(Map<String, ?> props) {
         super(DEFINITION, props, false);

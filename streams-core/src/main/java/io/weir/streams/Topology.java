@@ -3,6 +3,7 @@ package io.weir.streams;
 import io.weir.streams.internals.topology.NodeSpec;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 
 /**
@@ -11,15 +12,14 @@ import io.weir.streams.internals.topology.TopologySpec;
  */
 public final class Topology {
 
+    static {
+        TopologyAccess.register(topology -> topology.spec);
+    }
+
     private final TopologySpec spec;
 
     Topology(TopologySpec spec) {
         this.spec = spec;
-    }
-
-    /** The graph, for Weir's runtime and TestDriver: an internal type that may change between versions. */
-    public TopologySpec spec() {
-        return spec;
     }
 
     /** A readable outline: sub-topologies, their sources, nodes (with parents) and stores. */

@@ -3,13 +3,16 @@ package io.weir.streams;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
+import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.List;
 
@@ -51,7 +54,7 @@ public final class WeirStreams implements AutoCloseable {
     private volatile StreamsUncaughtExceptionHandler handler = e -> StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
     private volatile RestoreListener restoreListener = new RestoreListener() { };
     private volatile State state = State.CREATED;
-    private volatile Throwable error;
+    private volatile @Nullable Throwable error;
     private StreamThreads threads;
     private Thread starter;
 
@@ -59,7 +62,7 @@ public final class WeirStreams implements AutoCloseable {
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
      */
     public WeirStreams(Topology topology, Map<String, ?> config) {
-        this.topology = Objects.requireNonNull(topology, "topology").spec();
+        this.topology = TopologyAccess.spec(Objects.requireNonNull(topology, "topology"));
         this.config = new StreamsConfig(config);
         this.processId = ProcessId.load(this.config.stateDir().resolve(this.config.applicationId()));
     }
@@ -80,9 +83,9 @@ public final class WeirStreams implements AutoCloseable {
         return state;
     }
 
-    /** Why the instance is in {@link State#ERROR}, or null. */
-    public Throwable error() {
-        return error;
+    /** Why the instance is in {@link State#ERROR}; empty in every other state. */
+    public Optional<Throwable> error() {
+        return Optional.ofNullable(error);
     }
 
     /** Starts the instance in the background (see the class docs). Call once. */

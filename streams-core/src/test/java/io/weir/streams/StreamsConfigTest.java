@@ -70,7 +70,7 @@ class StreamsConfigTest {
 
     @Test
     void theConfigurationReferenceIsGeneratedFromTheDefinitions() throws Exception {
-        String generated = ConfigReference.markdown("Configuration reference", StreamsConfig.DEFINITION);
+        String generated = ConfigReference.markdown("Configuration reference", StreamsConfig.configDef());
         if (Boolean.getBoolean("weir.docs.write")) {
             Files.writeString(REFERENCE, generated, StandardCharsets.UTF_8);
         }

@@ -3,7 +3,7 @@ package io.weir.benchmarks.runtime;
 import io.weir.benchmarks.CountTopologies;
 import io.weir.benchmarks.OutputTally.WindowKey;
 import io.weir.benchmarks.Workload;
-import io.weir.streams.internals.testkit.TempDirs;
+import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.test.kafka.KafkaBroker;
 
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.KafkaFuture;
 
 /**
  * Reads, through an admin client, how far consumer groups have committed and where topics end, so a
@@ -69,7 +70,7 @@ final class GroupProgress implements AutoCloseable {
         return System.nanoTime();
     }
 
-    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
+    private static <T> T get(KafkaFuture<T> future) {
         try {
             return future.get(30, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {

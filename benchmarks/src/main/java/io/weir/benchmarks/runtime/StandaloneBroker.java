@@ -1,7 +1,7 @@
 package io.weir.benchmarks.runtime;
 
-import io.weir.streams.internals.testkit.FreePorts;
-import io.weir.streams.internals.testkit.TempDirs;
+import io.weir.streams.test.kafka.FreePorts;
+import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.test.kafka.ExternalKafkaBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
 

@@ -58,7 +58,7 @@ final class WeirApp implements StreamingApp {
     @Override
     public void checkHealthy() {
         if (streams.state() == WeirStreams.State.ERROR) {
-            throw new IllegalStateException("Weir failed: " + streams.error(), streams.error());
+            throw new IllegalStateException("Weir failed: " + streams.error().orElse(null), streams.error().orElse(null));
         }
     }
 

@@ -2,6 +2,8 @@ package io.weir.streams.dsl;
 
 import io.weir.streams.internals.Require;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 
 /**
  * How a stream is grouped: the serdes of the repartition topic Weir creates when the key was changed
@@ -14,17 +16,18 @@ import org.apache.kafka.common.serialization.Serde;
  */
 public final class Grouped<K, V> {
 
-    private final Serde<K> keySerde;
-    private final Serde<V> valueSerde;
-    private final String name;
+    private final @Nullable Serde<K> keySerde;
+    private final @Nullable Serde<V> valueSerde;
+    private final @Nullable String name;
 
-    private Grouped(Serde<K> keySerde, Serde<V> valueSerde, String name) {
+    private Grouped(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde, @Nullable String name) {
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.name = name;
     }
 
-    public static <K, V> Grouped<K, V> with(Serde<K> keySerde, Serde<V> valueSerde) {
+    /** These serdes for the repartition topic (null: taken from the stream). */
+    public static <K, V> Grouped<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
         return new Grouped<>(keySerde, valueSerde, null);
     }
 
@@ -33,16 +36,18 @@ public final class Grouped<K, V> {
         return new Grouped<>(keySerde, valueSerde, Require.name("name", name));
     }
 
-    public Serde<K> keySerde() {
-        return keySerde;
+    /** The key serde; empty when it is taken from the stream. */
+    public Optional<Serde<K>> keySerde() {
+        return Optional.ofNullable(keySerde);
     }
 
-    public Serde<V> valueSerde() {
-        return valueSerde;
+    /** The value serde; empty when it is taken from the stream. */
+    public Optional<Serde<V>> valueSerde() {
+        return Optional.ofNullable(valueSerde);
     }
 
-    /** The repartition topic's base name, or null for a generated one. */
-    public String name() {
-        return name;
+    /** The repartition topic's base name; empty for a generated one. */
+    public Optional<String> name() {
+        return Optional.ofNullable(name);
     }
 }

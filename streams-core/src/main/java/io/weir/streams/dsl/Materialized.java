@@ -5,39 +5,44 @@ import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 
 /**
  * The state store behind an aggregation: its name (also the name of its changelog topic and how
- * tests and queries find it), where it lives, and the serdes of its keys and values. Immutable.
- * Unset serdes are taken from the stream; an aggregation whose key or value serde is then still
- * unknown fails at build time naming the store.
+ * tests and queries find it), where it lives, the serdes of its keys and values, and whether it has
+ * a changelog. Immutable. Unset serdes are taken from the stream; an aggregation whose key or value
+ * serde is then still unknown fails at build time naming the store.
  */
 public final class Materialized<K, V> {
 
-    private final String storeName;
+    private final @Nullable String storeName;
     private final StoreType storeType;
-    private final Serde<K> keySerde;
-    private final Serde<V> valueSerde;
+    private final @Nullable Serde<K> keySerde;
+    private final @Nullable Serde<V> valueSerde;
+    private final boolean logged;
 
-    private Materialized(String storeName, StoreType storeType, Serde<K> keySerde, Serde<V> valueSerde) {
+    private Materialized(@Nullable String storeName, StoreType storeType, @Nullable Serde<K> keySerde,
+                         @Nullable Serde<V> valueSerde, boolean logged) {
         this.storeName = storeName;
         this.storeType = storeType;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
+        this.logged = logged;
     }
 
     /** A RocksDB store named {@code storeName}. */
     public static <K, V> Materialized<K, V> as(String storeName) {
-        return new Materialized<>(Require.name("storeName", storeName), StoreType.ROCKSDB, null, null);
+        return new Materialized<>(Require.name("storeName", storeName), StoreType.ROCKSDB, null, null, true);
     }
 
-    /** A store with a generated name and these serdes. */
-    public static <K, V> Materialized<K, V> with(Serde<K> keySerde, Serde<V> valueSerde) {
-        return new Materialized<>(null, StoreType.ROCKSDB, keySerde, valueSerde);
+    /** A store with a generated name and these serdes (null: taken from the stream). */
+    public static <K, V> Materialized<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
+        return new Materialized<>(null, StoreType.ROCKSDB, keySerde, valueSerde, true);
     }
 
     public Materialized<K, V> withStoreType(StoreType type) {
-        return new Materialized<>(storeName, Objects.requireNonNull(type, "storeType"), keySerde, valueSerde);
+        return new Materialized<>(storeName, Objects.requireNonNull(type, "storeType"), keySerde, valueSerde, logged);
     }
 
     /** Shorthand for {@code withStoreType(StoreType.IN_MEMORY)}. */
@@ -46,27 +51,46 @@ public final class Materialized<K, V> {
     }
 
     public Materialized<K, V> withKeySerde(Serde<K> serde) {
-        return new Materialized<>(storeName, storeType, serde, valueSerde);
+        return new Materialized<>(storeName, storeType, serde, valueSerde, logged);
     }
 
     public Materialized<K, V> withValueSerde(Serde<V> serde) {
-        return new Materialized<>(storeName, storeType, keySerde, serde);
+        return new Materialized<>(storeName, storeType, keySerde, serde, logged);
     }
 
-    /** The store's name, or null when it is to be generated. */
-    public String storeName() {
-        return storeName;
+    /**
+     * A store without a changelog: no topic is written or created for it, commits are cheaper, and
+     * nothing restores it. Its task keeps what the local store holds when it starts again on the same
+     * instance (a RocksDB store on disk; an in-memory store holds nothing), and starts empty on any
+     * other instance. Under exactly-once, a crash between a transaction's commit and the store's
+     * write loses that commit's changes to the store, which a changelog would have replayed. For
+     * state that may be lost or rebuilt, such as a cache.
+     */
+    public Materialized<K, V> withLoggingDisabled() {
+        return new Materialized<>(storeName, storeType, keySerde, valueSerde, false);
+    }
+
+    /** The store's name; empty when it is to be generated. */
+    public Optional<String> storeName() {
+        return Optional.ofNullable(storeName);
     }
 
     public StoreType storeType() {
         return storeType;
     }
 
-    public Serde<K> keySerde() {
-        return keySerde;
+    /** Whether the store has a changelog (the default); see {@link #withLoggingDisabled()}. */
+    public boolean loggingEnabled() {
+        return logged;
     }
 
-    public Serde<V> valueSerde() {
-        return valueSerde;
+    /** The key serde; empty when it is taken from the stream. */
+    public Optional<Serde<K>> keySerde() {
+        return Optional.ofNullable(keySerde);
+    }
+
+    /** The value serde; empty when it is taken from the stream (or, for a count, is Long's). */
+    public Optional<Serde<V>> valueSerde() {
+        return Optional.ofNullable(valueSerde);
     }
 }

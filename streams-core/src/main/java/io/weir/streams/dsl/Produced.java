@@ -4,6 +4,8 @@ import io.weir.streams.ProductionErrorHandler;
 import org.apache.kafka.common.serialization.Serde;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 
 /**
  * How records are written to a topic. Serdes left unset are taken from the stream when it knows them
@@ -14,17 +16,18 @@ import java.util.Objects;
  */
 public final class Produced<K, V> {
 
-    private final Serde<K> keySerde;
-    private final Serde<V> valueSerde;
+    private final @Nullable Serde<K> keySerde;
+    private final @Nullable Serde<V> valueSerde;
     private final ProductionErrorHandler errorHandler;
 
-    private Produced(Serde<K> keySerde, Serde<V> valueSerde, ProductionErrorHandler errorHandler) {
+    private Produced(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde, ProductionErrorHandler errorHandler) {
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.errorHandler = errorHandler;
     }
 
-    public static <K, V> Produced<K, V> with(Serde<K> keySerde, Serde<V> valueSerde) {
+    /** These serdes (null: taken from the stream). */
+    public static <K, V> Produced<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
         return new Produced<>(keySerde, valueSerde, ProductionErrorHandler.fail());
     }
 
@@ -38,12 +41,14 @@ public final class Produced<K, V> {
         return new Produced<>(keySerde, valueSerde, Objects.requireNonNull(handler, "handler"));
     }
 
-    public Serde<K> keySerde() {
-        return keySerde;
+    /** The key serde; empty when it is taken from the stream. */
+    public Optional<Serde<K>> keySerde() {
+        return Optional.ofNullable(keySerde);
     }
 
-    public Serde<V> valueSerde() {
-        return valueSerde;
+    /** The value serde; empty when it is taken from the stream. */
+    public Optional<Serde<V>> valueSerde() {
+        return Optional.ofNullable(valueSerde);
     }
 
     public ProductionErrorHandler errorHandler() {

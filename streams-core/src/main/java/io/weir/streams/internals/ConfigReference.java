@@ -13,7 +13,7 @@ public final class ConfigReference {
 
     public static String markdown(String title, ConfigDef definition) {
         StringBuilder out = new StringBuilder("# ").append(title).append("\n\n")
-                .append("Generated from `StreamsConfig.DEFINITION`; do not edit by hand (run the build with "
+                .append("Generated from `StreamsConfig.configDef()`; do not edit by hand (run the build with "
                         + "`-Dweir.docs.write=true` to refresh it).\n\n")
                 .append("| key | type | default | valid values | importance | description |\n")
                 .append("|---|---|---|---|---|---|\n");

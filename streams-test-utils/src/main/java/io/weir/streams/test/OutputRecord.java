@@ -4,6 +4,7 @@ import io.weir.streams.dsl.PaneInfo;
 import org.apache.kafka.common.header.Headers;
 
 import java.util.Optional;
+import java.nio.charset.StandardCharsets;
 
 /** A record read from an output topic of a {@link TestDriver}. */
 public record OutputRecord<K, V>(K key, V value, long timestamp, Headers headers, int partition) {
@@ -16,6 +17,6 @@ public record OutputRecord<K, V>(K key, V value, long timestamp, Headers headers
     /** The UTF-8 text of the last header named {@code name}, or null. */
     public String header(String name) {
         var h = headers.lastHeader(name);
-        return h == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 }

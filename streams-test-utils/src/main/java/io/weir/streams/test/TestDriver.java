@@ -7,11 +7,12 @@ import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
-import io.weir.streams.internals.testkit.TempDirs;
-import io.weir.streams.internals.testkit.TopicLog;
+import io.weir.streams.test.kafka.TempDirs;
+import io.weir.streams.internals.testdriver.TopicLog;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.window.WindowStoreEntries;
@@ -34,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.ArrayDeque;
+import java.util.TreeSet;
 
 /**
  * Runs a {@link Topology} deterministically, without a broker, on the same tasks, operators and state
@@ -62,7 +65,7 @@ public final class TestDriver implements AutoCloseable {
     private final Map<String, SubtopologySpec> subtopologyOfSource = new HashMap<>();
     private final Map<String, TopicLog> topics = new LinkedHashMap<>();
     private final Set<String> writtenTopics;
-    private final java.util.ArrayDeque<Map.Entry<String, TopicLog.Entry>> pending = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Map.Entry<String, TopicLog.Entry>> pending = new ArrayDeque<>();
     private long processingTime;
     private long lastCommit;
     private boolean closed;
@@ -72,13 +75,13 @@ public final class TestDriver implements AutoCloseable {
     }
 
     public TestDriver(Topology topology, TestDriverConfig config) {
-        this.topology = topology.spec();
+        this.topology = TopologyAccess.spec(topology);
         this.config = config;
         this.processingTime = config.startTime().toEpochMilli();
         this.lastCommit = processingTime;
         this.ownsStateDir = config.stateDir().isEmpty();
         this.stateDir = config.stateDir().orElseGet(TestDriver::tempDir);
-        this.writtenTopics = new java.util.TreeSet<>(this.topology.outputTopics());
+        this.writtenTopics = new TreeSet<>(this.topology.outputTopics());
         String app = config.applicationId();
         RecordCollector collector = new RecordCollector() {
             @Override

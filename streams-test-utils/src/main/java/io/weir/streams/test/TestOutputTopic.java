@@ -1,12 +1,13 @@
 package io.weir.streams.test;
 
-import io.weir.streams.internals.testkit.TopicLog;
+import io.weir.streams.internals.testdriver.TopicLog;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.LinkedHashMap;
 
 /**
  * Reads one topic a {@link TestDriver}'s topology writes (a sink, a side output or a changelog), in
@@ -54,7 +55,7 @@ public final class TestOutputTopic<K, V> {
 
     /** The unread records as a map holding the last value per key (an upsert view). */
     public Map<K, V> readLatestByKey() {
-        Map<K, V> latest = new java.util.LinkedHashMap<>();
+        Map<K, V> latest = new LinkedHashMap<>();
         readAll().forEach(r -> latest.put(r.key(), r.value()));
         return latest;
     }

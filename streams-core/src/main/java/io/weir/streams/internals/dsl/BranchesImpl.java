@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.Objects;
 
 /** Collects branch predicates, then adds one node per branch that keeps what earlier branches refused. */
 final class BranchesImpl<K, V> implements Branches<K, V> {
@@ -24,7 +25,7 @@ final class BranchesImpl<K, V> implements Branches<K, V> {
     @Override
     public Branches<K, V> branch(String name, BiPredicate<? super K, ? super V> predicate) {
         Require.name("branch name", name);
-        if (branches.putIfAbsent(name, java.util.Objects.requireNonNull(predicate, "predicate")) != null) {
+        if (branches.putIfAbsent(name, Objects.requireNonNull(predicate, "predicate")) != null) {
             throw new IllegalArgumentException("split(): the branch name '" + name + "' is used twice");
         }
         return this;

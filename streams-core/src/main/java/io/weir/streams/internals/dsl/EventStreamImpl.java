@@ -20,6 +20,9 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.ArrayList;
+import java.util.function.Consumer;
+import io.weir.streams.internals.Require;
 
 /**
  * A stream in the graph: the node whose output it is, the serdes known for its keys and values (null
@@ -84,7 +87,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        return step("map-values", (Record<K, V> r, java.util.function.Consumer<Record<K, V2>> out) ->
+        return step("map-values", (Record<K, V> r, Consumer<Record<K, V2>> out) ->
                 out.accept(r.withValue(mapper.apply(r.value()))), keySerde, null, false);
     }
 
@@ -101,7 +104,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public <V2> EventStream<K, V2> flatMapValues(Function<? super V, ? extends Iterable<? extends V2>> mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        return step("flat-map-values", (Record<K, V> r, java.util.function.Consumer<Record<K, V2>> out) -> {
+        return step("flat-map-values", (Record<K, V> r, Consumer<Record<K, V2>> out) -> {
             for (V2 v : mapper.apply(r.value())) {
                 out.accept(r.withValue(v));
             }
@@ -120,7 +123,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public <K2> EventStream<K2, V> selectKey(BiFunction<? super K, ? super V, ? extends K2> keyMapper) {
         Objects.requireNonNull(keyMapper, "keyMapper");
-        return step("select-key", (Record<K, V> r, java.util.function.Consumer<Record<K2, V>> out) ->
+        return step("select-key", (Record<K, V> r, Consumer<Record<K2, V>> out) ->
                 out.accept(r.withKey(keyMapper.apply(r.key(), r.value()))), null, valueSerde, true);
     }
 
@@ -135,7 +138,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         if (o.graph != graph) {
             throw new IllegalArgumentException("merge: the other stream belongs to another StreamsBuilder");
         }
-        List<String> parents = new java.util.ArrayList<>(nodes);
+        List<String> parents = new ArrayList<>(nodes);
         parents.addAll(o.nodes);
         String name = graph.addNode(graph.newName("merge"), parents,
                 () -> new StatelessProcessor<K, V, K, V>((r, out) -> out.accept(r)), Set.of(), Set.of());
@@ -161,9 +164,9 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public void to(String topic, Produced<K, V> produced) {
-        io.weir.streams.internals.Require.name("topic", topic);
-        Serde<K> k = produced.keySerde() != null ? produced.keySerde() : keySerde;
-        Serde<V> v = produced.valueSerde() != null ? produced.valueSerde() : valueSerde;
+        Require.name("topic", topic);
+        Serde<K> k = produced.keySerde().orElse(keySerde);
+        Serde<V> v = produced.valueSerde().orElse(valueSerde);
         if (k == null || v == null) {
             throw new IllegalStateException("to(\"" + topic + "\"): the stream's " + (k == null ? "key" : "value")
                     + " serde is unknown (after a map, or a merge of streams with different serdes); "
@@ -181,12 +184,12 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public GroupedStream<K, V> groupByKey(Grouped<K, V> grouped) {
         Objects.requireNonNull(grouped, "grouped");
-        Serde<K> k = grouped.keySerde() != null ? grouped.keySerde() : keySerde;
-        Serde<V> v = grouped.valueSerde() != null ? grouped.valueSerde() : valueSerde;
+        Serde<K> k = grouped.keySerde().orElse(keySerde);
+        Serde<V> v = grouped.valueSerde().orElse(valueSerde);
         if (!keyChanged) {
             return new GroupedStreamImpl<>(new EventStreamImpl<>(graph, nodes, k, v, false));
         }
-        String base = grouped.name() != null ? grouped.name() : graph.newName("group");
+        String base = grouped.name().orElseGet(() -> graph.newName("group"));
         if (k == null || v == null) {
             throw new IllegalStateException("groupByKey() '" + base + "': the key was changed, so records are "
                     + "repartitioned through a topic, and the stream's " + (k == null ? "key" : "value")

@@ -46,15 +46,17 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
         Set<String> storeNames = new HashSet<>();
         for (int i = 0; i < stores.length; i++) {
             Materialized<?, ?> store = Objects.requireNonNull(stores[i], "store #" + (i + 1));
-            if (store.storeName() == null || store.keySerde() == null || store.valueSerde() == null) {
+            if (store.storeName().isEmpty() || store.keySerde().isEmpty() || store.valueSerde().isEmpty()) {
                 throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
                         + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
             }
-            graph.addStore(new StoreSpec(store.storeName(), store.storeType(), true, -1));
-            storeNames.add(store.storeName());
-            declared.add(new KeyedProcessorNode.StoreSerdes(store.storeName(), store.keySerde(), store.valueSerde()));
+            String name = store.storeName().get();
+            graph.addStore(new StoreSpec(name, store.storeType(), store.loggingEnabled(), -1));
+            storeNames.add(name);
+            declared.add(new KeyedProcessorNode.StoreSerdes(name, store.keySerde().get(), store.valueSerde().get()));
         }
-        // Timers live where the processor's state does: in-memory stores get in-memory timers.
+        // Timers live where the processor's state does: in-memory stores get in-memory timers. They always
+        // have a changelog, even beside unlogged stores: a timer lost when its task moves never fires.
         String timerStore = node + "-timers";
         StoreType timerStoreType = stores.length > 0 ? stores[0].storeType() : StoreType.ROCKSDB;
         graph.addStore(new StoreSpec(timerStore, timerStoreType, true, -1));

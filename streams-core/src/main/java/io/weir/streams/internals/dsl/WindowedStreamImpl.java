@@ -80,7 +80,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     @Override
     public WindowedTable<K, Long> count(Materialized<K, Long> materialized) {
         Objects.requireNonNull(materialized, "materialized");
-        Serde<Long> valueSerde = materialized.valueSerde() != null ? materialized.valueSerde() : Serdes.Long();
+        Serde<Long> valueSerde = materialized.valueSerde().orElse(Serdes.Long());
         return build("count", Aggregation.count(), materialized, valueSerde);
     }
 
@@ -93,7 +93,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     public WindowedTable<K, V> reduce(BinaryOperator<V> reducer, Materialized<K, V> materialized) {
         Objects.requireNonNull(reducer, "reducer");
         Objects.requireNonNull(materialized, "materialized");
-        Serde<V> valueSerde = materialized.valueSerde() != null ? materialized.valueSerde() : stream.valueSerde;
+        Serde<V> valueSerde = materialized.valueSerde().orElse(stream.valueSerde);
         return build("reduce", Aggregation.reduce(reducer), materialized, valueSerde);
     }
 
@@ -103,7 +103,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(materialized, "materialized");
-        return build("aggregate", Aggregation.of(initializer, aggregator, null), materialized, materialized.valueSerde());
+        return build("aggregate", Aggregation.of(initializer, aggregator, null), materialized,
+                materialized.valueSerde().orElse(null));
     }
 
     @Override
@@ -113,15 +114,16 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(merger, "merger");
         Objects.requireNonNull(materialized, "materialized");
-        return build("aggregate", Aggregation.of(initializer, aggregator, merger), materialized, materialized.valueSerde());
+        return build("aggregate", Aggregation.of(initializer, aggregator, merger), materialized,
+                materialized.valueSerde().orElse(null));
     }
 
     private <A> WindowedTable<K, A> build(String kind, Aggregation<K, V, A> aggregation, Materialized<K, A> materialized,
                                           Serde<A> aggSerde) {
         GraphBuilder graph = stream.graph;
-        String storeName = materialized.storeName() != null ? materialized.storeName() : graph.newName("window-" + kind);
+        String storeName = materialized.storeName().orElseGet(() -> graph.newName("window-" + kind));
         String operator = kind + " into store '" + storeName + "'";
-        Serde<K> keySerde = materialized.keySerde() != null ? materialized.keySerde() : stream.keySerde;
+        Serde<K> keySerde = materialized.keySerde().orElse(stream.keySerde);
         if (keySerde == null) {
             throw new IllegalStateException(operator + ": the key serde is unknown (after a "
                     + "map, or a merge of streams with different serdes); give it with Materialized.withKeySerde(...)");
@@ -196,7 +198,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
 
     private static void addStore(GraphBuilder graph, Set<String> stores, String name, Materialized<?, ?> materialized,
                                  long retention) {
-        graph.addStore(new StoreSpec(name, materialized.storeType(), true, retention));
+        graph.addStore(new StoreSpec(name, materialized.storeType(), materialized.loggingEnabled(), retention));
         stores.add(name);
     }
 

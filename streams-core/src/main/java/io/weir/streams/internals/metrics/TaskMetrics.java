@@ -1,6 +1,7 @@
 package io.weir.streams.internals.metrics;
 
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.LongSupplier;
 
@@ -19,10 +20,6 @@ public final class TaskMetrics {
         }
 
         public void increment(long n) {
-            value += n;
-        }
-
-        public void add(long n) {
             value += n;
         }
 
@@ -54,7 +51,7 @@ public final class TaskMetrics {
 
     /** Every counter and gauge as {@code node/metric -> value}. */
     public Map<String, Long> snapshot() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         counters.forEach((k, c) -> out.put(k, c.value()));
         gauges.forEach((k, g) -> out.put(k, g.getAsLong()));
         return out;

@@ -24,8 +24,17 @@ public final class EventTimeIndex {
         size++;
     }
 
+    /** Removes one entry at {@code time}; nothing when there is none. */
     public void remove(long time) {
-        countByTime.computeIfPresent(time, (t, count) -> count == 1 ? null : count - 1);
+        Integer count = countByTime.get(time);
+        if (count == null) {
+            return;
+        }
+        if (count == 1) {
+            countByTime.remove(time);
+        } else {
+            countByTime.put(time, count - 1);
+        }
         size--;
     }
 

@@ -59,10 +59,10 @@ public final class ErrorOutcome {
                 if (sinkTopic != null) {
                     letter.header(DeadLetterRecord.SINK_TOPIC_HEADER, sinkTopic);
                 }
-                letter.sendTo(collector, decision.deadLetterTopic(), timestamp);
+                String topic = decision.deadLetterTopic().orElseThrow();
+                letter.sendTo(collector, topic, timestamp);
                 deadLettered.increment();
-                log.warn("Dead-lettered a record at node {} to topic {}: {}", node, decision.deadLetterTopic(),
-                        error.getMessage());
+                log.warn("Dead-lettered a record at node {} to topic {}: {}", node, topic, error.getMessage());
             }
         }
     }

@@ -21,9 +21,6 @@ public interface ProcessorContext {
     /** The application id (prefix of internal topic names). */
     String applicationId();
 
-    /** The task's id, {@code <subtopology>_<partition>}. */
-    String taskId();
-
     /** The partition number of this task. */
     int partition();
 

@@ -61,8 +61,4 @@ public final class Record<K, V> {
     public <K2, V2> Record<K2, V2> with(K2 newKey, V2 newValue) {
         return new Record<>(newKey, newValue, timestamp, headers, source);
     }
-
-    public Record<K, V> withTimestampAndHeaders(long newTimestamp, Headers newHeaders) {
-        return new Record<>(key, value, newTimestamp, newHeaders, source);
-    }
 }

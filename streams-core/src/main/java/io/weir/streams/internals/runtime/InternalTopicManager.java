@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Before an instance's threads start: reads the source topics' partition counts, derives the task
@@ -73,7 +74,7 @@ public final class InternalTopicManager implements AutoCloseable {
                     continue;
                 }
                 throw new RetryLater(e.getCause());
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 throw new RetryLater(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -129,7 +130,7 @@ public final class InternalTopicManager implements AutoCloseable {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new RetryLater(e.getCause());
             }
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new RetryLater(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

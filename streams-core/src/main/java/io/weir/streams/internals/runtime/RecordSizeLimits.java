@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Refuses, before it is sent, a record larger than its topic accepts. Kafka's producer reports such a
@@ -79,7 +80,7 @@ final class RecordSizeLimits {
             }
             log.warn("Topic {} reports no {}: records sent to it are checked against the producer's limits only",
                     topic, TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.warn("Cannot read the {} of topic {} ({}): records sent to it are checked against the producer's "
                     + "limits only", TopicConfig.MAX_MESSAGE_BYTES_CONFIG, topic, e.getCause() != null ? e.getCause() : e);
         } catch (InterruptedException e) {

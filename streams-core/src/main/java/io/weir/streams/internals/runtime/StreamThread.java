@@ -41,6 +41,13 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.errors.IllegalGenerationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 
 /**
  * One processing thread of an instance: a consumer in the application's group (with
@@ -48,8 +55,8 @@ import java.util.stream.Collectors;
  * and the tasks the group assigned it. It owns all of them and closes them when it ends.
  *
  * <p>Loop: poll; process each record in its task; let processing time advance; every
- * {@code commit.interval.ms} (or when a task's cache is full, or when a task fired on-time panes and
- * the thread has caught up with its input) commit. A commit under exactly-once:
+ * {@code commit.interval.ms} (or when a task's cache is full, or when a task emitted a pane, which asks for
+ * a commit, and the thread has caught up with its input) commit. A commit under exactly-once:
  * the tasks' changelog records are sent, the consumed offsets (with the event time each partition
  * reached) go into the transaction with {@code sendOffsetsToTransaction}, the transaction commits,
  * and only then do the stores receive their writes with the changelog offsets they match. Under
@@ -181,21 +188,26 @@ final class StreamThread extends Thread {
      * drop what was not committed, get a new producer, and rejoin the group to get tasks again.
      */
     private void recover(RuntimeException cause) {
-        log.warn("Thread {} lost its tasks ({}); closing them dirty and rejoining the group", getName(), cause.toString());
-        closeTasksDirty();
-        closeQuietly(producer);
-        newProducer();
+        dropTasks(cause);
         consumer.unsubscribe();
         consumer.subscribe(sourceTopics, new Rebalance());
     }
 
+    /** Closes the tasks without committing and replaces the producer, whose transactions may be fenced. */
+    private void dropTasks(RuntimeException cause) {
+        log.warn("Thread {} lost its tasks ({}); closing them dirty", getName(), cause.toString());
+        closeTasksDirty();
+        closeQuietly(producer);
+        newProducer();
+    }
+
     private static boolean tasksMigrated(RuntimeException e) {
-        return e instanceof org.apache.kafka.common.errors.ProducerFencedException
-                || e instanceof org.apache.kafka.common.errors.InvalidProducerEpochException
-                || e instanceof org.apache.kafka.clients.consumer.CommitFailedException
-                || e instanceof org.apache.kafka.common.errors.RebalanceInProgressException
-                || e instanceof org.apache.kafka.common.errors.IllegalGenerationException
-                || e instanceof org.apache.kafka.common.errors.UnknownMemberIdException;
+        return e instanceof ProducerFencedException
+                || e instanceof InvalidProducerEpochException
+                || e instanceof CommitFailedException
+                || e instanceof RebalanceInProgressException
+                || e instanceof IllegalGenerationException
+                || e instanceof UnknownMemberIdException;
     }
 
     @Override
@@ -204,7 +216,7 @@ final class StreamThread extends Thread {
             consumer.subscribe(sourceTopics, new Rebalance());
             lastCommit = System.currentTimeMillis();
             while (running) {
-                org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> records;
+                ConsumerRecords<byte[], byte[]> records;
                 try {
                     // While stores restore, the group consumer is only polled to stay a member (and to
                     // feed tasks already running); the restore consumer does the waiting.
@@ -332,11 +344,25 @@ final class StreamThread extends Thread {
     }
 
     private final class Rebalance implements ConsumerRebalanceListener {
+        /**
+         * Commits and closes every task. A commit refused because the tasks migrated (a fenced
+         * producer, a stale generation) drops the uncommitted work here: an exception thrown from this
+         * callback would come out of {@code poll()} wrapped, outside the loop's recovery, and fail the
+         * thread. The group is rebalancing anyway, so the thread simply takes part with no tasks.
+         */
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             listener.onRebalancing(StreamThread.this);
             if (!tasks.isEmpty()) {
-                commit();
+                try {
+                    commit();
+                } catch (RuntimeException e) {
+                    if (!tasksMigrated(e)) {
+                        throw e;
+                    }
+                    dropTasks(e);
+                    return;
+                }
             }
             closeTasks();
         }

@@ -13,6 +13,7 @@ import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
 import org.apache.kafka.common.serialization.Deserializer;
+import java.time.Duration;
 
 /**
  * Turns one source topic's raw records into typed records with event times, applying the source's
@@ -39,7 +40,7 @@ final class SourceReader<K, V> {
         this.valueDeserializer = c.valueSerde().deserializer();
         this.extractor = c.timestampExtractor();
         this.handler = c.errorHandler();
-        this.maxFutureSkew = c.watermarkStrategy().maxFutureSkew().map(java.time.Duration::toMillis).orElse(-1L);
+        this.maxFutureSkew = c.watermarkStrategy().maxFutureSkew().map(Duration::toMillis).orElse(-1L);
         this.consumed = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_CONSUMED);
         this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED);
     }

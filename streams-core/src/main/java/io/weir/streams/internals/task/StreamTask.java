@@ -173,7 +173,7 @@ public final class StreamTask implements AutoCloseable {
     }
 
     /**
-     * First phase of a commit (DESIGN's "State on the hot path"): the caches' dirty entries go to the
+     * First phase of a commit (docs/architecture.md, "The commit"): the caches' dirty entries go to the
      * changelogs through the collector. The caller then makes the commit durable (the runtime commits
      * its transaction) and calls {@link #completeCommit}.
      */
@@ -289,11 +289,6 @@ public final class StreamTask implements AutoCloseable {
         @Override
         public String applicationId() {
             return applicationId;
-        }
-
-        @Override
-        public String taskId() {
-            return id.toString();
         }
 
         @Override

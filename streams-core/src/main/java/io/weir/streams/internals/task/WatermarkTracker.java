@@ -6,9 +6,10 @@ import org.apache.kafka.common.TopicPartition;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.time.Duration;
 
 /**
- * A task's watermark, computed exactly as DESIGN's event-time contract states. Each input partition
+ * A task's watermark, as {@link WatermarkStrategy} and docs/concepts/watermarks.md state it. Each input partition
  * has its own watermark {@code W(p)}:
  * <ul>
  *   <li>a partition of a user topic: {@code maxSeenEventTime(p) - delay - 1}; with idleness, a partition
@@ -40,7 +41,7 @@ public final class WatermarkTracker {
 
         EventTimeInput(WatermarkStrategy strategy, long now) {
             this.delay = strategy.delay().toMillis();
-            this.idleness = strategy.idleness().map(java.time.Duration::toMillis).orElse(-1L);
+            this.idleness = strategy.idleness().map(Duration::toMillis).orElse(-1L);
             this.lastActivity = now;
         }
 

@@ -2,6 +2,8 @@ package io.weir.streams.internals.topology;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.TreeSet;
 
 /**
  * A connected part of the graph: its sources, its nodes in topological order and its stores. A task
@@ -12,6 +14,6 @@ public record SubtopologySpec(int id, List<SourceSpec> sources, List<NodeSpec> n
     /** The topics this sub-topology reads, as named in Kafka for {@code applicationId}. */
     public Set<String> sourceTopics(String applicationId) {
         return sources.stream().map(s -> s.topic(applicationId))
-                .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 }

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.HashSet;
+import java.util.TreeMap;
 
 /**
  * The graph a {@code StreamsBuilder} built: sources, processor nodes (in the order they were added,
@@ -87,7 +90,7 @@ public final class TopologySpec {
      * @param partitionsOfUserTopic the partition count of a user topic, or null if it does not exist
      * @throws IllegalStateException naming the topic when one is missing or counts disagree
      */
-    public Map<Integer, Integer> taskCounts(java.util.function.Function<String, Integer> partitionsOfUserTopic) {
+    public Map<Integer, Integer> taskCounts(Function<String, Integer> partitionsOfUserTopic) {
         Map<Integer, Integer> counts = new LinkedHashMap<>();
         for (SubtopologySpec sub : subtopologies) {
             taskCount(sub, partitionsOfUserTopic, counts);
@@ -95,13 +98,13 @@ public final class TopologySpec {
         return counts;
     }
 
-    private int taskCount(SubtopologySpec sub, java.util.function.Function<String, Integer> partitionsOfUserTopic,
+    private int taskCount(SubtopologySpec sub, Function<String, Integer> partitionsOfUserTopic,
                           Map<Integer, Integer> counts) {
         Integer known = counts.get(sub.id());
         if (known != null) {
             return known;
         }
-        Map<String, Integer> perTopic = new java.util.TreeMap<>();
+        Map<String, Integer> perTopic = new TreeMap<>();
         for (SourceSpec source : sub.sources()) {
             Integer n = source.repartition()
                     ? Integer.valueOf(taskCount(writerOf(source.topic()), partitionsOfUserTopic, counts))
@@ -111,7 +114,7 @@ public final class TopologySpec {
             }
             perTopic.put(source.topic(), n);
         }
-        if (new java.util.HashSet<>(perTopic.values()).size() > 1) {
+        if (new HashSet<>(perTopic.values()).size() > 1) {
             throw new IllegalStateException("Topics read by the same tasks must have the same number of partitions "
                     + "(co-partitioning), but " + perTopic);
         }

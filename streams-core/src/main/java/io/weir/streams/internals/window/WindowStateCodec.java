@@ -51,8 +51,9 @@ final class WindowStateCodec<A> {
         int length = 2 + Varints.size(state.panes()) + Varints.size(state.sinceLastPane())
                 + (withMaxEventTime ? 8 : 0) + (emit == null ? 0 : Varints.size(emit.length) + emit.length)
                 + (agg == null ? 0 : agg.length);
-        int flags = (state.flags() & ~STORED_ONLY) | (agg == null ? NULL_AGGREGATE : 0)
-                | (withMaxEventTime ? HAS_MAX_EVENT_TIME : 0);
+        // A serde may write a value as null: then there are no emitted bytes to read back either.
+        int flags = (state.flags() & ~STORED_ONLY & ~(emit == null ? WindowState.HAS_EMITTED : 0))
+                | (agg == null ? NULL_AGGREGATE : 0) | (withMaxEventTime ? HAS_MAX_EVENT_TIME : 0);
         ByteBuffer buffer = ByteBuffer.allocate(length).put(VERSION).put((byte) flags);
         Varints.write(state.panes(), buffer);
         Varints.write(state.sinceLastPane(), buffer);

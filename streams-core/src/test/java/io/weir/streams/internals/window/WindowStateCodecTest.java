@@ -1,14 +1,17 @@
 package io.weir.streams.internals.window;
 
 import io.weir.streams.internals.state.StoreException;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,5 +66,17 @@ class WindowStateCodecTest {
         StoreException e = assertThrows(StoreException.class, () -> codec.decode(stored));
         assertTrue(e.getMessage().contains("'counts'") && e.getMessage().contains("format version 2"), e.getMessage());
         assertThrows(StoreException.class, () -> codec.pending(stored));
+    }
+
+    @Test
+    void anEmittedValueTheSerdeWritesAsNullReadsBackAsNoEmittedValue() {
+        Serde<String> emptyAsNull = new Serdes.WrapperSerde<>(
+                (topic, value) -> value.isEmpty() ? null : value.getBytes(StandardCharsets.UTF_8),
+                (topic, bytes) -> bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8));
+        WindowStateCodec<String> strings = new WindowStateCodec<>("s", emptyAsNull);
+        WindowState<String> state = WindowState.empty("x").added("ab", 1).afterPane("ab", "");
+        WindowState<String> read = strings.decode(strings.encode(state, false));
+        assertEquals("ab", read.aggregate(), "the aggregate after it is read right");
+        assertNull(read.emitted());
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import io.weir.streams.serde.Serdes;
 
 import static io.weir.streams.test.contract.WindowedCountFixture.WINDOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One test per rule of the event-time contract (DESIGN.md, "The event-time contract";
- * docs/concepts/event-time.md). Windows are 10 s tumbling windows: [0, 10000), [10000, 20000), ...
+ * One test per rule of the event-time contract (docs/concepts/event-time.md, and the Javadoc of
+ * {@code Windows} and {@code Trigger}). Windows are 10 s tumbling windows: [0, 10000), [10000, 20000), ...
  */
 class EventTimeContractTest {
 
@@ -214,15 +215,15 @@ class EventTimeContractTest {
         try (WindowedCountFixture f = WindowedCountFixture.of(0, 15_000)) {
             f.pipe("a", 1_000);
             f.pipe("a", 24_998);
-            assertEquals(1, f.driver.windowStore("counts", io.weir.streams.serde.Serdes.String(),
-                    io.weir.streams.serde.Serdes.Long()).stream().filter(e -> e.window().start() == 0).count(),
+            assertEquals(1, f.driver.windowStore("counts", Serdes.String(),
+                    Serdes.Long()).stream().filter(e -> e.window().start() == 0).count(),
                     "W = 24 997 < end - 1 + L = 24 999: the window is kept");
             f.pipe("a", 2_000);
             assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
             f.pipe("a", 25_000);
             assertEquals(24_999, f.watermark());
-            assertTrue(f.driver.windowStore("counts", io.weir.streams.serde.Serdes.String(),
-                    io.weir.streams.serde.Serdes.Long()).stream().noneMatch(e -> e.window().start() == 0),
+            assertTrue(f.driver.windowStore("counts", Serdes.String(),
+                    Serdes.Long()).stream().noneMatch(e -> e.window().start() == 0),
                     "W = end - 1 + L: purged");
             f.counts.readAll();
             f.pipe("a", 3_000);

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import io.weir.streams.dsl.WindowedTable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -31,13 +32,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class WindowTypesTest {
 
     /** Runs "in" (String -> Integer values, delay 0) through {@code aggregation}, pipes (key, time, value) triples, ends the input. */
-    private static Map<Window, Long> run(Function<GroupedStream<String, Integer>, io.weir.streams.dsl.WindowedTable<String, ?>> aggregation,
+    private static Map<Window, Long> run(Function<GroupedStream<String, Integer>, WindowedTable<String, ?>> aggregation,
                                          long[][] records) {
         StreamsBuilder builder = new StreamsBuilder();
         GroupedStream<String, Integer> grouped = builder.stream("in", Consumed.with(Serdes.String(), Serdes.Integer())
                 .withWatermarks(WatermarkStrategy.forMonotonousTimestamps())).groupByKey();
         @SuppressWarnings("unchecked")
-        var table = (io.weir.streams.dsl.WindowedTable<String, Long>) aggregation.apply(grouped);
+        var table = (WindowedTable<String, Long>) aggregation.apply(grouped);
         table.toStream().to("out");
         try (TestDriver driver = new TestDriver(builder.build())) {
             TestInputTopic<String, Integer> in = driver.input("in", Serdes.String(), Serdes.Integer());

@@ -16,8 +16,8 @@ import java.util.Set;
 
 /**
  * A brute-force reference for Weir's windowed aggregations (count or sum; tumbling, hopping,
- * sliding or session windows) over the TestDriver, written from the event-time contract of DESIGN.md
- * and the Javadoc of Weir's public DSL, not from Weir's code. It keeps every record and recomputes
+ * sliding or session windows) over the TestDriver, written from the event-time contract
+ * (docs/concepts/event-time.md) and the Javadoc of Weir's public DSL, not from Weir's code. It keeps every record and recomputes
  * what it needs from scratch each time: slow, and meant to be obviously right.
  *
  * <p>Input: records in arrival order (key, value, topic, partition, event time {@code t}, arrival

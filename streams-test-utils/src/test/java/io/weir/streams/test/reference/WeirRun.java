@@ -11,7 +11,7 @@ import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.WindowedTable;
-import io.weir.streams.internals.testkit.TempDirs;
+import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;

@@ -1,0 +1,9 @@
+/**
+ * Event time: where a record's time comes from ({@link io.weir.streams.time.TimestampExtractor}) and
+ * how each input partition's watermark follows it ({@link io.weir.streams.time.WatermarkStrategy}:
+ * bounded out-of-orderness, idleness, maximum future skew). Public API: stable within a major version.
+ */
+@NullMarked
+package io.weir.streams.time;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,109 @@
+package io.weir.streams.internals.testing;
+
+import io.weir.streams.Topology;
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.task.RawRecord;
+import io.weir.streams.internals.task.StreamTask;
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologyAccess;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.nio.file.Path;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One real {@link StreamTask} (task {@code 0_0}: the first sub-topology, partition 0) over real
+ * stores in a test's directory, fed string records by hand, its sends kept in a list. For testing the
+ * task and the operators in streams-core itself; the TestDriver of streams-test-utils is the full
+ * version (topics, partitions, repartitioning, commits on a clock).
+ */
+public final class TaskHarness implements AutoCloseable {
+
+    private static final StringSerializer STRINGS = new StringSerializer();
+
+    private final StreamTask task;
+    private final List<RecordingContext.Sent> sent = new ArrayList<>();
+    private final Map<String, Long> offsets = new HashMap<>();
+    private long now;
+
+    public TaskHarness(Topology topology, Path stateDir) {
+        this(topology, stateDir, Map.of());
+    }
+
+    /** @param committedTime the event time a previous owner committed with each input partition's offset */
+    public TaskHarness(Topology topology, Path stateDir, Map<TopicPartition, String> committedTime) {
+        var spec = TopologyAccess.spec(topology);
+        SubtopologySpec sub = spec.subtopologies().get(0);
+        List<StoreSpec> stores = sub.stores().stream().map(spec.stores()::get).toList();
+        RecordCollector collector = new RecordCollector() {
+            @Override
+            public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+                sent.add(new RecordingContext.Sent(topic, partition, key, value, headers, timestamp));
+            }
+
+            @Override
+            public int partitionsFor(String topic) {
+                return 1;
+            }
+        };
+        TaskId id = new TaskId(0, 0);
+        task = new StreamTask(id, "app", sub, new TaskStores(stores, stateDir.resolve(id.toString()), 1024 * 1024),
+                collector, new TaskMetrics(), now, Map.of(), committedTime);
+    }
+
+    /** Processes a record of {@code topic} (partition 0) with event time {@code t}, at the harness's clock. */
+    public void pipe(String topic, String key, String value, long t) {
+        long offset = offsets.merge(topic, 1L, Long::sum) - 1;
+        task.process(new RawRecord(topic, 0, offset, t, STRINGS.serialize(topic, key), STRINGS.serialize(topic, value),
+                new RecordHeaders()), now);
+    }
+
+    /** Moves processing time to {@code time}. */
+    public void advanceTo(long time) {
+        now = time;
+        task.advanceProcessingTime(time);
+    }
+
+    /** Both phases of a commit, as the runtime makes them around its transaction. */
+    public void commit() {
+        task.completeCommit(task.prepareCommit(), Map.of());
+    }
+
+    public StreamTask task() {
+        return task;
+    }
+
+    /** Everything sent to {@code topic} so far, as (key, value) decoded with the deserializers. */
+    public <K, V> List<Map.Entry<K, V>> sent(String topic, Deserializer<K> keys, Deserializer<V> values) {
+        List<Map.Entry<K, V>> out = new ArrayList<>();
+        for (RecordingContext.Sent s : sent) {
+            if (s.topic().equals(topic)) {
+                out.add(new AbstractMap.SimpleEntry<>(keys.deserialize(topic, s.key()),
+                        values.deserialize(topic, s.value())));
+            }
+        }
+        return out;
+    }
+
+    /** Everything sent to {@code topic} so far, raw. */
+    public List<RecordingContext.Sent> sent(String topic) {
+        return sent.stream().filter(s -> s.topic().equals(topic)).toList();
+    }
+
+    @Override
+    public void close() {
+        task.close();
+    }
+}
