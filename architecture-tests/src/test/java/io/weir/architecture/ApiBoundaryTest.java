@@ -36,8 +36,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ApiBoundaryTest {
 
-    static final List<String> PUBLIC_PACKAGES = List.of("io.weir.streams", "io.weir.streams.dsl",
-            "io.weir.streams.time", "io.weir.streams.state", "io.weir.streams.serde", "io.weir.streams.test",
+    static final List<String> PUBLIC_PACKAGES = List.of(
+            "io.weir.streams",
+            "io.weir.streams.dsl",
+            "io.weir.streams.time",
+            "io.weir.streams.state",
+            "io.weir.streams.serde",
+            "io.weir.streams.test",
             "io.weir.streams.test.kafka");
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -59,8 +64,11 @@ class ApiBoundaryTest {
         if (pkg.contains(".internals")) {
             return false;
         }
-        return PUBLIC_PACKAGES.contains(pkg) || pkg.startsWith("java.") || pkg.startsWith("org.apache.kafka.")
-                || pkg.equals("com.fasterxml.jackson.databind") || pkg.startsWith("org.junit.jupiter.api.extension");
+        return PUBLIC_PACKAGES.contains(pkg)
+                || pkg.startsWith("java.")
+                || pkg.startsWith("org.apache.kafka.")
+                || pkg.equals("com.fasterxml.jackson.databind")
+                || pkg.startsWith("org.junit.jupiter.api.extension");
     }
 
     private static boolean visible(JavaMember member) {
@@ -70,7 +78,8 @@ class ApiBoundaryTest {
     }
 
     private static final ArchCondition<JavaClass> NAME_ONLY_PUBLIC_TYPES =
-            new ArchCondition<>("name only public, JDK, Kafka client, Jackson or JUnit extension types in public signatures") {
+            new ArchCondition<>(
+                    "name only public, JDK, Kafka client, Jackson or JUnit extension types in public signatures") {
                 @Override
                 public void check(JavaClass owner, ConditionEvents events) {
                     Set<String> wrong = new LinkedHashSet<>();
@@ -108,7 +117,11 @@ class ApiBoundaryTest {
 
     @Test
     void publicSignaturesNameNoInternalType() {
-        ArchRule rule = classes().that().resideInAnyPackage(PUBLIC_PACKAGES.toArray(String[]::new)).and().arePublic()
+        ArchRule rule = classes()
+                .that()
+                .resideInAnyPackage(PUBLIC_PACKAGES.toArray(String[]::new))
+                .and()
+                .arePublic()
                 .should(NAME_ONLY_PUBLIC_TYPES);
         rule.check(CLASSES);
     }
@@ -118,19 +131,34 @@ class ApiBoundaryTest {
     void publicFieldsOfThePublicApiAreConstantsOfImmutableKinds() {
         DescribedPredicate<JavaClass> immutableKind = DescribedPredicate.describe(
                 "a primitive, a String, an enum or a record, or a final class of the public API",
-                type -> type.isPrimitive() || type.isEquivalentTo(String.class) || type.isEnum() || type.isRecord()
+                type -> type.isPrimitive()
+                        || type.isEquivalentTo(String.class)
+                        || type.isEnum()
+                        || type.isRecord()
                         || PUBLIC_PACKAGES.contains(type.getPackageName())
                                 && type.getModifiers().contains(JavaModifier.FINAL));
-        fields().that().areDeclaredInClassesThat().resideInAnyPackage(PUBLIC_PACKAGES.toArray(String[]::new))
-                .and().arePublic()
-                .should().beStatic().andShould().beFinal().andShould().haveRawType(immutableKind)
+        fields().that()
+                .areDeclaredInClassesThat()
+                .resideInAnyPackage(PUBLIC_PACKAGES.toArray(String[]::new))
+                .and()
+                .arePublic()
+                .should()
+                .beStatic()
+                .andShould()
+                .beFinal()
+                .andShould()
+                .haveRawType(immutableKind)
                 .check(CLASSES);
     }
 
     @Test
     void examplesAndBenchmarksUseThePublicApiOnly() {
-        noClasses().that().resideInAnyPackage("io.weir.examples..", "io.weir.benchmarks..")
-                .should().dependOnClassesThat().resideInAPackage("io.weir.streams.internals..")
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.weir.examples..", "io.weir.benchmarks..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.weir.streams.internals..")
                 .check(CLASSES);
     }
 
@@ -147,10 +175,16 @@ class ApiBoundaryTest {
     /** The rules above looked at something: the import found the modules' classes. */
     @Test
     void theImportSeesEveryModule() {
-        for (String pkg : List.of("io.weir.streams.internals.window", "io.weir.streams.test.kafka",
-                "io.weir.streams.test", "io.weir.examples", "io.weir.benchmarks")) {
+        for (String pkg : List.of(
+                "io.weir.streams.internals.window",
+                "io.weir.streams.test.kafka",
+                "io.weir.streams.test",
+                "io.weir.examples",
+                "io.weir.benchmarks")) {
             assertTrue(CLASSES.containPackage(pkg), pkg + " was not imported");
         }
-        assertEquals(PUBLIC_PACKAGES.size(), PUBLIC_PACKAGES.stream().filter(CLASSES::containPackage).count());
+        assertEquals(
+                PUBLIC_PACKAGES.size(),
+                PUBLIC_PACKAGES.stream().filter(CLASSES::containPackage).count());
     }
 }

@@ -18,9 +18,12 @@ import java.util.List;
  */
 record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inProcess, boolean child) {
 
-    static final String USAGE = "options: --records N (2000000)  --keys N (10000; sessions 100000)  --variants all|ID[@KEYS],... (all)  "
-            + "--warmup N (200000)  --in-process\nvariants: "
-            + String.join(", ", Arrays.stream(Variant.values()).map(Variant::id).toList());
+    static final String USAGE =
+            "options: --records N (2000000)  --keys N (10000; sessions 100000)  --variants all|ID[@KEYS],... (all)  "
+                    + "--warmup N (200000)  --in-process\nvariants: "
+                    + String.join(
+                            ", ",
+                            Arrays.stream(Variant.values()).map(Variant::id).toList());
 
     static BenchmarkOptions parse(String[] args) {
         int records = 2_000_000;
@@ -55,8 +58,14 @@ record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inP
 
     /** The arguments that make a forked JVM run {@code run} with these settings. */
     List<String> childArgs(RunSpec run) {
-        return List.of("--child", "--records", Integer.toString(records), "--variants", run.toString(),
-                "--warmup", Integer.toString(warmup));
+        return List.of(
+                "--child",
+                "--records",
+                Integer.toString(records),
+                "--variants",
+                run.toString(),
+                "--warmup",
+                Integer.toString(warmup));
     }
 
     private static String value(String[] args, int i) {

@@ -8,6 +8,7 @@ import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreType;
 import io.weir.streams.time.WatermarkStrategy;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.KTable;
@@ -15,12 +16,11 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Suppressed;
 import org.apache.kafka.streams.kstream.TimeWindowedKStream;
 import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.state.WindowStore;
 
 import java.time.Duration;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.streams.kstream.Windowed;
 
 /**
  * The topology every benchmark runs, in both libraries: read {@code input} (String keys and values),
@@ -36,6 +36,7 @@ public final class CountTopologies {
 
     /** The store of both topologies; its changelog is {@code <application.id>-counts-changelog}. */
     public static final String STORE = "counts";
+
     public static final long WINDOW_MS = Duration.ofMinutes(1).toMillis();
 
     /** What Kafka Streams' count emits. */
@@ -48,8 +49,7 @@ public final class CountTopologies {
         SUPPRESS
     }
 
-    private CountTopologies() {
-    }
+    private CountTopologies() {}
 
     /** Weir's topology with its default trigger and refinement: one on-time pane per window. */
     public static Topology weir(String input, String output, StoreType storeType) {
@@ -59,8 +59,11 @@ public final class CountTopologies {
     /** Weir's topology, emitting as {@code panes} says. */
     public static Topology weir(String input, String output, StoreType storeType, WeirPanes panes) {
         StreamsBuilder builder = new StreamsBuilder();
-        panes.applyTo(builder.stream(input, Consumed.with(Serdes.String(), Serdes.String())
-                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(Workload.MAX_DELAY_MS))))
+        panes.applyTo(builder.stream(
+                                input,
+                                Consumed.with(Serdes.String(), Serdes.String())
+                                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(
+                                                Duration.ofMillis(Workload.MAX_DELAY_MS))))
                         .groupByKey()
                         .windowedBy(TumblingWindows.of(Duration.ofMillis(WINDOW_MS))))
                 .count(Materialized.<String, Long>as(STORE).withStoreType(storeType))
@@ -69,14 +72,18 @@ public final class CountTopologies {
         return builder.build();
     }
 
-    public static org.apache.kafka.streams.Topology kafkaStreams(String input, String output,
-            org.apache.kafka.streams.kstream.Materialized.StoreType storeType, KafkaStreamsEmit emit) {
+    public static org.apache.kafka.streams.Topology kafkaStreams(
+            String input,
+            String output,
+            org.apache.kafka.streams.kstream.Materialized.StoreType storeType,
+            KafkaStreamsEmit emit) {
         Serde<String> strings = org.apache.kafka.common.serialization.Serdes.String();
         org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
-        TimeWindowedKStream<String, String> windowed = builder
-                .stream(input, org.apache.kafka.streams.kstream.Consumed.with(strings, strings))
+        TimeWindowedKStream<String, String> windowed = builder.stream(
+                        input, org.apache.kafka.streams.kstream.Consumed.with(strings, strings))
                 .groupByKey()
-                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(WINDOW_MS), Duration.ofMillis(Workload.MAX_DELAY_MS)));
+                .windowedBy(TimeWindows.ofSizeAndGrace(
+                        Duration.ofMillis(WINDOW_MS), Duration.ofMillis(Workload.MAX_DELAY_MS)));
         if (emit == KafkaStreamsEmit.ON_WINDOW_CLOSE) {
             windowed = windowed.emitStrategy(EmitStrategy.onWindowClose());
         }
@@ -84,11 +91,15 @@ public final class CountTopologies {
                 org.apache.kafka.streams.kstream.Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(STORE)
                         .withStoreType(storeType));
         if (emit == KafkaStreamsEmit.SUPPRESS) {
-            counts = counts.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()).withName(STORE + "-suppress"));
+            counts = counts.suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded())
+                    .withName(STORE + "-suppress"));
         }
         counts.toStream()
-                .to(output, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, WINDOW_MS),
-                        org.apache.kafka.common.serialization.Serdes.Long()));
+                .to(
+                        output,
+                        Produced.with(
+                                WindowedSerdes.timeWindowedSerdeFrom(String.class, WINDOW_MS),
+                                org.apache.kafka.common.serialization.Serdes.Long()));
         return builder.build();
     }
 }

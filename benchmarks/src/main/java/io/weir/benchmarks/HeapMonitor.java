@@ -2,11 +2,6 @@ package io.weir.benchmarks;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 
-import javax.management.ListenerNotFoundException;
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -17,6 +12,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 /**
  * Watches the heap while a run is measured, two ways:
@@ -35,7 +35,9 @@ public final class HeapMonitor implements AutoCloseable {
     private final AtomicLong peakUsed = new AtomicLong();
     private final AtomicLong peakAfterGc = new AtomicLong();
     private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-            .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+            .filter(p -> p.getType() == MemoryType.HEAP)
+            .map(MemoryPoolMXBean::getName)
+            .collect(Collectors.toSet());
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private final NotificationListener afterGc = this::onGc;
     private final Thread sampler;
@@ -55,7 +57,8 @@ public final class HeapMonitor implements AutoCloseable {
 
     private void sample() {
         while (running) {
-            peakUsed.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max);
+            peakUsed.accumulateAndGet(
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), Math::max);
             try {
                 Thread.sleep(SAMPLE_INTERVAL_MS);
             } catch (InterruptedException e) {
@@ -68,7 +71,8 @@ public final class HeapMonitor implements AutoCloseable {
         if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
             return;
         }
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
         long used = 0;
         for (var pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
             if (heapPools.contains(pool.getKey())) {

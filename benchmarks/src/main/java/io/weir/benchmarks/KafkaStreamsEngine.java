@@ -67,9 +67,12 @@ final class KafkaStreamsEngine implements Engine {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(topology, props, Instant.ofEpochMilli(Workload.START));
         keyDeserializer = keys;
-        input = driver.createInputTopic(Topics.INPUT, Serdes.String().serializer(), Serdes.String().serializer());
+        input = driver.createInputTopic(
+                Topics.INPUT, Serdes.String().serializer(), Serdes.String().serializer());
         results = driver.createOutputTopic(Topics.OUTPUT, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        changelog = driver.createOutputTopic(APPLICATION_ID + "-" + CountTopologies.STORE + "-changelog", new ByteArrayDeserializer(),
+        changelog = driver.createOutputTopic(
+                APPLICATION_ID + "-" + CountTopologies.STORE + "-changelog",
+                new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
     }
 
@@ -92,7 +95,10 @@ final class KafkaStreamsEngine implements Engine {
                 if (r.value() == null) {
                     tally.tombstone(windowed.key(), windowed.window().start());
                 } else {
-                    tally.result(windowed.key(), windowed.window().start(), countDeserializer.deserialize(Topics.OUTPUT, r.value()));
+                    tally.result(
+                            windowed.key(),
+                            windowed.window().start(),
+                            countDeserializer.deserialize(Topics.OUTPUT, r.value()));
                 }
             }
         } else {

@@ -12,8 +12,7 @@ final class MeasuredRun {
 
     static final int DRAIN_EVERY = 10_000;
 
-    private MeasuredRun() {
-    }
+    private MeasuredRun() {}
 
     static RunResult run(RunSpec spec, int records, int warmup) {
         Workload workload = spec.variant().windowing().workload(records, spec.keys(), 1);
@@ -39,13 +38,25 @@ final class MeasuredRun {
                 peakAfterGc = monitor.peakAfterGcBytes();
             }
             long liveEnd = HeapMonitor.liveBytes();
-            return new RunResult(spec, records, seconds, cpuSeconds, baseline, peakUsed, peakAfterGc, liveEnd, tally.results(),
-                    tally.changelogRecords(), tally.changelogBytes(), engine.windowMetrics());
+            return new RunResult(
+                    spec,
+                    records,
+                    seconds,
+                    cpuSeconds,
+                    baseline,
+                    peakUsed,
+                    peakAfterGc,
+                    liveEnd,
+                    tally.results(),
+                    tally.changelogRecords(),
+                    tally.changelogBytes(),
+                    engine.windowMetrics());
         }
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Pipes the first {@code n} records of {@code workload}, draining into {@code tally} as it goes and at the end. */

@@ -3,8 +3,7 @@ package io.weir.benchmarks;
 /** Parses the numbers of benchmark command lines, with messages that name the option. */
 public final class OptionValues {
 
-    private OptionValues() {
-    }
+    private OptionValues() {}
 
     /** A whole number above zero; {@code _} separators allowed ({@code 1_000_000}). */
     public static int positiveInt(String name, String text) {

@@ -14,8 +14,7 @@ import java.util.Map;
 public final class OutputTally {
 
     /** A window of one key, named by the window's start. */
-    public record WindowKey(String key, long windowStart) {
-    }
+    public record WindowKey(String key, long windowStart) {}
 
     private final Map<WindowKey, Long> latest;
     private long results;

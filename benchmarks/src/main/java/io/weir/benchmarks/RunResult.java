@@ -17,9 +17,19 @@ import java.util.Optional;
  * @param changelogBytes    bytes of those records' keys and values
  * @param windowMetrics     the engine's lateness and merge metrics at the end of the run, if it reports them
  */
-record RunResult(RunSpec spec, int records, double seconds, double cpuSeconds, long baselineBytes, long peakUsedBytes,
-                 long peakAfterGcBytes, long liveEndBytes, long results, long changelogRecords, long changelogBytes,
-                 Optional<WindowMetrics> windowMetrics) {
+record RunResult(
+        RunSpec spec,
+        int records,
+        double seconds,
+        double cpuSeconds,
+        long baselineBytes,
+        long peakUsedBytes,
+        long peakAfterGcBytes,
+        long liveEndBytes,
+        long results,
+        long changelogRecords,
+        long changelogBytes,
+        Optional<WindowMetrics> windowMetrics) {
 
     private static final String PREFIX = "RESULT ";
     private static final String NONE = "-";
@@ -38,12 +48,25 @@ record RunResult(RunSpec spec, int records, double seconds, double cpuSeconds, l
     }
 
     String toLine() {
-        String metrics = windowMetrics.map(m -> m.lateRecordsAdded() + " " + m.lateRecordsDropped() + " " + m.sessionsMerged())
+        String metrics = windowMetrics
+                .map(m -> m.lateRecordsAdded() + " " + m.lateRecordsDropped() + " " + m.sessionsMerged())
                 .orElse(NONE + " " + NONE + " " + NONE);
-        return PREFIX + String.join(" ", spec.variant().id(), Integer.toString(spec.keys()), Integer.toString(records),
-                Double.toString(seconds), Double.toString(cpuSeconds), Long.toString(baselineBytes), Long.toString(peakUsedBytes),
-                Long.toString(peakAfterGcBytes), Long.toString(liveEndBytes), Long.toString(results),
-                Long.toString(changelogRecords), Long.toString(changelogBytes), metrics);
+        return PREFIX
+                + String.join(
+                        " ",
+                        spec.variant().id(),
+                        Integer.toString(spec.keys()),
+                        Integer.toString(records),
+                        Double.toString(seconds),
+                        Double.toString(cpuSeconds),
+                        Long.toString(baselineBytes),
+                        Long.toString(peakUsedBytes),
+                        Long.toString(peakAfterGcBytes),
+                        Long.toString(liveEndBytes),
+                        Long.toString(results),
+                        Long.toString(changelogRecords),
+                        Long.toString(changelogBytes),
+                        metrics);
     }
 
     static boolean isResultLine(String line) {
@@ -52,11 +75,21 @@ record RunResult(RunSpec spec, int records, double seconds, double cpuSeconds, l
 
     static RunResult parse(String line) {
         String[] f = line.substring(PREFIX.length()).split(" ");
-        Optional<WindowMetrics> metrics = f[12].equals(NONE) ? Optional.empty()
+        Optional<WindowMetrics> metrics = f[12].equals(NONE)
+                ? Optional.empty()
                 : Optional.of(new WindowMetrics(Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])));
-        return new RunResult(new RunSpec(Variant.byId(f[0]), Integer.parseInt(f[1])), Integer.parseInt(f[2]),
-                Double.parseDouble(f[3]), Double.parseDouble(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]),
-                Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11]),
+        return new RunResult(
+                new RunSpec(Variant.byId(f[0]), Integer.parseInt(f[1])),
+                Integer.parseInt(f[2]),
+                Double.parseDouble(f[3]),
+                Double.parseDouble(f[4]),
+                Long.parseLong(f[5]),
+                Long.parseLong(f[6]),
+                Long.parseLong(f[7]),
+                Long.parseLong(f[8]),
+                Long.parseLong(f[9]),
+                Long.parseLong(f[10]),
+                Long.parseLong(f[11]),
                 metrics);
     }
 }

@@ -13,8 +13,9 @@ record RunSpec(Variant variant, int keys) {
         if (at < 0) {
             return atKeys(Variant.byId(text), keys);
         }
-        return new RunSpec(Variant.byId(text.substring(0, at)), OptionValues.positiveInt("keys of " + text,
-                text.substring(at + 1)));
+        return new RunSpec(
+                Variant.byId(text.substring(0, at)),
+                OptionValues.positiveInt("keys of " + text, text.substring(at + 1)));
     }
 
     static RunSpec atKeys(Variant variant, Integer keys) {

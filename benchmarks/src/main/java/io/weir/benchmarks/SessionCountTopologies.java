@@ -8,6 +8,7 @@ import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreType;
 import io.weir.streams.time.WatermarkStrategy;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.Produced;
@@ -16,7 +17,6 @@ import org.apache.kafka.streams.kstream.WindowedSerdes;
 import org.apache.kafka.streams.state.SessionStore;
 
 import java.time.Duration;
-import org.apache.kafka.common.serialization.Serde;
 
 /**
  * The session benchmark's topology, in both libraries: read {@code input} (String keys and values),
@@ -42,17 +42,20 @@ public final class SessionCountTopologies {
      * records often fall between two sessions and merge them.
      */
     public static final long GAP_MS = Duration.ofMinutes(1).toMillis();
+
     public static final long WATERMARK_DELAY_MS = Duration.ofSeconds(5).toMillis();
     /** The input's disorder and Weir's allowed lateness. */
     public static final long MAX_DISORDER_MS = Duration.ofMinutes(10).toMillis();
 
-    private SessionCountTopologies() {
-    }
+    private SessionCountTopologies() {}
 
     public static Topology weir(String input, String output, StoreType storeType, WeirPanes panes) {
         StreamsBuilder builder = new StreamsBuilder();
-        panes.applyTo(builder.stream(input, Consumed.with(Serdes.String(), Serdes.String())
-                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(WATERMARK_DELAY_MS))))
+        panes.applyTo(builder.stream(
+                                input,
+                                Consumed.with(Serdes.String(), Serdes.String())
+                                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(
+                                                Duration.ofMillis(WATERMARK_DELAY_MS))))
                         .groupByKey()
                         .windowedBy(SessionWindows.withGap(Duration.ofMillis(GAP_MS))
                                 .withAllowedLateness(Duration.ofMillis(MAX_DISORDER_MS))))
@@ -63,26 +66,33 @@ public final class SessionCountTopologies {
     }
 
     /** Kafka Streams' topology; {@code emit} is {@code UPDATES} or {@code ON_WINDOW_CLOSE}. */
-    public static org.apache.kafka.streams.Topology kafkaStreams(String input, String output,
-            org.apache.kafka.streams.kstream.Materialized.StoreType storeType, CountTopologies.KafkaStreamsEmit emit) {
+    public static org.apache.kafka.streams.Topology kafkaStreams(
+            String input,
+            String output,
+            org.apache.kafka.streams.kstream.Materialized.StoreType storeType,
+            CountTopologies.KafkaStreamsEmit emit) {
         if (emit == CountTopologies.KafkaStreamsEmit.SUPPRESS) {
             throw new IllegalArgumentException("The session benchmark has no suppress variant");
         }
         Serde<String> strings = org.apache.kafka.common.serialization.Serdes.String();
         org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
-        SessionWindowedKStream<String, String> windowed = builder
-                .stream(input, org.apache.kafka.streams.kstream.Consumed.with(strings, strings))
+        SessionWindowedKStream<String, String> windowed = builder.stream(
+                        input, org.apache.kafka.streams.kstream.Consumed.with(strings, strings))
                 .groupByKey()
-                .windowedBy(org.apache.kafka.streams.kstream.SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(GAP_MS),
-                        Duration.ofMillis(WATERMARK_DELAY_MS + MAX_DISORDER_MS)));
+                .windowedBy(org.apache.kafka.streams.kstream.SessionWindows.ofInactivityGapAndGrace(
+                        Duration.ofMillis(GAP_MS), Duration.ofMillis(WATERMARK_DELAY_MS + MAX_DISORDER_MS)));
         if (emit == CountTopologies.KafkaStreamsEmit.ON_WINDOW_CLOSE) {
             windowed = windowed.emitStrategy(EmitStrategy.onWindowClose());
         }
-        windowed.count(org.apache.kafka.streams.kstream.Materialized.<String, Long, SessionStore<Bytes, byte[]>>as(CountTopologies.STORE)
+        windowed.count(org.apache.kafka.streams.kstream.Materialized.<String, Long, SessionStore<Bytes, byte[]>>as(
+                                CountTopologies.STORE)
                         .withStoreType(storeType))
                 .toStream()
-                .to(output, Produced.with(WindowedSerdes.sessionWindowedSerdeFrom(String.class),
-                        org.apache.kafka.common.serialization.Serdes.Long()));
+                .to(
+                        output,
+                        Produced.with(
+                                WindowedSerdes.sessionWindowedSerdeFrom(String.class),
+                                org.apache.kafka.common.serialization.Serdes.Long()));
         return builder.build();
     }
 }

@@ -6,6 +6,5 @@ final class Topics {
     static final String INPUT = "payments";
     static final String OUTPUT = "counts-per-minute";
 
-    private Topics() {
-    }
+    private Topics() {}
 }

@@ -15,23 +15,64 @@ import java.util.stream.Collectors;
  */
 enum Variant {
     WEIR_ROCKSDB("weir-rocksdb", Windowing.TUMBLING, Store.ROCKSDB, "on-time pane", WeirPanes.DEFAULT),
-    WEIR_ROCKSDB_EARLY("weir-rocksdb-early", Windowing.TUMBLING, Store.ROCKSDB, "early 1s, accum.", WeirPanes.early(Refinement.ACCUMULATING)),
-    WEIR_ROCKSDB_DISCARD("weir-rocksdb-discard", Windowing.TUMBLING, Store.ROCKSDB, "early 1s, discard", WeirPanes.early(Refinement.DISCARDING)),
-    WEIR_ROCKSDB_RETRACT("weir-rocksdb-retract", Windowing.TUMBLING, Store.ROCKSDB, "early 1s, retract",
+    WEIR_ROCKSDB_EARLY(
+            "weir-rocksdb-early",
+            Windowing.TUMBLING,
+            Store.ROCKSDB,
+            "early 1s, accum.",
+            WeirPanes.early(Refinement.ACCUMULATING)),
+    WEIR_ROCKSDB_DISCARD(
+            "weir-rocksdb-discard",
+            Windowing.TUMBLING,
+            Store.ROCKSDB,
+            "early 1s, discard",
+            WeirPanes.early(Refinement.DISCARDING)),
+    WEIR_ROCKSDB_RETRACT(
+            "weir-rocksdb-retract",
+            Windowing.TUMBLING,
+            Store.ROCKSDB,
+            "early 1s, retract",
             WeirPanes.early(Refinement.ACCUMULATING_AND_RETRACTING)),
     WEIR_IN_MEMORY("weir-inmemory", Windowing.TUMBLING, Store.IN_MEMORY, "on-time pane", WeirPanes.DEFAULT),
-    WEIR_IN_MEMORY_EARLY("weir-inmemory-early", Windowing.TUMBLING, Store.IN_MEMORY, "early 1s, accum.", WeirPanes.early(Refinement.ACCUMULATING)),
-    WEIR_IN_MEMORY_RETRACT("weir-inmemory-retract", Windowing.TUMBLING, Store.IN_MEMORY, "early 1s, retract",
+    WEIR_IN_MEMORY_EARLY(
+            "weir-inmemory-early",
+            Windowing.TUMBLING,
+            Store.IN_MEMORY,
+            "early 1s, accum.",
+            WeirPanes.early(Refinement.ACCUMULATING)),
+    WEIR_IN_MEMORY_RETRACT(
+            "weir-inmemory-retract",
+            Windowing.TUMBLING,
+            Store.IN_MEMORY,
+            "early 1s, retract",
             WeirPanes.early(Refinement.ACCUMULATING_AND_RETRACTING)),
-    KS_ROCKSDB_CLOSE("ks-rocksdb-close", Windowing.TUMBLING, Store.ROCKSDB, "onWindowClose", KafkaStreamsEmit.ON_WINDOW_CLOSE),
+    KS_ROCKSDB_CLOSE(
+            "ks-rocksdb-close", Windowing.TUMBLING, Store.ROCKSDB, "onWindowClose", KafkaStreamsEmit.ON_WINDOW_CLOSE),
     KS_ROCKSDB_UPDATE("ks-rocksdb-update", Windowing.TUMBLING, Store.ROCKSDB, "every update", KafkaStreamsEmit.UPDATES),
-    KS_IN_MEMORY_CLOSE("ks-inmemory-close", Windowing.TUMBLING, Store.IN_MEMORY, "onWindowClose", KafkaStreamsEmit.ON_WINDOW_CLOSE),
-    KS_IN_MEMORY_UPDATE("ks-inmemory-update", Windowing.TUMBLING, Store.IN_MEMORY, "every update", KafkaStreamsEmit.UPDATES),
-    WEIR_ROCKSDB_SESSION("weir-rocksdb-session", Windowing.SESSIONS, Store.ROCKSDB, "on-time + late", WeirPanes.DEFAULT),
-    WEIR_ROCKSDB_SESSION_RETRACT("weir-rocksdb-session-retract", Windowing.SESSIONS, Store.ROCKSDB, "on-time+late, retract",
+    KS_IN_MEMORY_CLOSE(
+            "ks-inmemory-close",
+            Windowing.TUMBLING,
+            Store.IN_MEMORY,
+            "onWindowClose",
+            KafkaStreamsEmit.ON_WINDOW_CLOSE),
+    KS_IN_MEMORY_UPDATE(
+            "ks-inmemory-update", Windowing.TUMBLING, Store.IN_MEMORY, "every update", KafkaStreamsEmit.UPDATES),
+    WEIR_ROCKSDB_SESSION(
+            "weir-rocksdb-session", Windowing.SESSIONS, Store.ROCKSDB, "on-time + late", WeirPanes.DEFAULT),
+    WEIR_ROCKSDB_SESSION_RETRACT(
+            "weir-rocksdb-session-retract",
+            Windowing.SESSIONS,
+            Store.ROCKSDB,
+            "on-time+late, retract",
             WeirPanes.onTime(Refinement.ACCUMULATING_AND_RETRACTING)),
-    KS_ROCKSDB_SESSION_CLOSE("ks-rocksdb-session-close", Windowing.SESSIONS, Store.ROCKSDB, "onWindowClose", KafkaStreamsEmit.ON_WINDOW_CLOSE),
-    KS_ROCKSDB_SESSION_UPDATE("ks-rocksdb-session-update", Windowing.SESSIONS, Store.ROCKSDB, "every update", KafkaStreamsEmit.UPDATES);
+    KS_ROCKSDB_SESSION_CLOSE(
+            "ks-rocksdb-session-close",
+            Windowing.SESSIONS,
+            Store.ROCKSDB,
+            "onWindowClose",
+            KafkaStreamsEmit.ON_WINDOW_CLOSE),
+    KS_ROCKSDB_SESSION_UPDATE(
+            "ks-rocksdb-session-update", Windowing.SESSIONS, Store.ROCKSDB, "every update", KafkaStreamsEmit.UPDATES);
 
     enum Store {
         ROCKSDB(StoreType.ROCKSDB, Materialized.StoreType.ROCKS_DB),
@@ -61,7 +102,13 @@ enum Variant {
         this(id, windowing, store, emits, null, kafkaStreamsEmit);
     }
 
-    Variant(String id, Windowing windowing, Store store, String emits, WeirPanes weirPanes, KafkaStreamsEmit kafkaStreamsEmit) {
+    Variant(
+            String id,
+            Windowing windowing,
+            Store store,
+            String emits,
+            WeirPanes weirPanes,
+            KafkaStreamsEmit kafkaStreamsEmit) {
         this.id = id;
         this.windowing = windowing;
         this.store = store;
@@ -111,11 +158,14 @@ enum Variant {
     Engine open() {
         return isWeir()
                 ? new WeirEngine(windowing.weir(store.weir, weirPanes), windowing.weirStores(), weirPanes.discarding())
-                : new KafkaStreamsEngine(windowing.kafkaStreams(store.kafkaStreams, kafkaStreamsEmit), windowing.kafkaStreamsKeys());
+                : new KafkaStreamsEngine(
+                        windowing.kafkaStreams(store.kafkaStreams, kafkaStreamsEmit), windowing.kafkaStreamsKeys());
     }
 
     static Variant byId(String id) {
-        return Arrays.stream(values()).filter(v -> v.id.equals(id)).findFirst()
+        return Arrays.stream(values())
+                .filter(v -> v.id.equals(id))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Unknown variant '" + id + "'; the variants are "
                         + Arrays.stream(values()).map(Variant::id).collect(Collectors.joining(", "))));
     }

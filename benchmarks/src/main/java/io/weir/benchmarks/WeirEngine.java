@@ -39,7 +39,8 @@ final class WeirEngine implements Engine {
     private final TestOutputTopic<byte[], byte[]> results;
     private final List<TestOutputTopic<byte[], byte[]>> changelogs;
     private final boolean discarding;
-    private final Deserializer<Windowed<String>> keyDeserializer = WindowedSerdes.string().deserializer();
+    private final Deserializer<Windowed<String>> keyDeserializer =
+            WindowedSerdes.string().deserializer();
     private final Deserializer<Long> countDeserializer = Serdes.Long().deserializer();
 
     /**
@@ -47,14 +48,17 @@ final class WeirEngine implements Engine {
      * @param discarding whether a pane holds only what its window got since its previous pane
      */
     WeirEngine(Topology topology, List<String> stores, boolean discarding) {
-        driver = new TestDriver(topology, TestDriverConfig.defaults()
-                .withApplicationId(APPLICATION_ID)
-                .withStartTime(Instant.ofEpochMilli(Workload.START))
-                .withKeepReadRecords(false));
+        driver = new TestDriver(
+                topology,
+                TestDriverConfig.defaults()
+                        .withApplicationId(APPLICATION_ID)
+                        .withStartTime(Instant.ofEpochMilli(Workload.START))
+                        .withKeepReadRecords(false));
         input = driver.input(Topics.INPUT, Serdes.String(), Serdes.String());
         results = driver.output(Topics.OUTPUT, Serdes.ByteArray(), Serdes.ByteArray());
         changelogs = stores.stream()
-                .map(store -> driver.output(APPLICATION_ID + "-" + store + "-changelog", Serdes.ByteArray(), Serdes.ByteArray()))
+                .map(store -> driver.output(
+                        APPLICATION_ID + "-" + store + "-changelog", Serdes.ByteArray(), Serdes.ByteArray()))
                 .toList();
         this.discarding = discarding;
     }
@@ -95,7 +99,8 @@ final class WeirEngine implements Engine {
     @Override
     public Optional<WindowMetrics> windowMetrics() {
         TestMetrics metrics = driver.metrics();
-        return Optional.of(new WindowMetrics(metrics.get(CountTopologies.STORE, WeirMetrics.LATE_RECORDS_ADDED),
+        return Optional.of(new WindowMetrics(
+                metrics.get(CountTopologies.STORE, WeirMetrics.LATE_RECORDS_ADDED),
                 metrics.get(CountTopologies.STORE, WeirMetrics.LATE_RECORDS_DROPPED),
                 metrics.get(CountTopologies.STORE, WeirMetrics.SESSIONS_MERGED)));
     }

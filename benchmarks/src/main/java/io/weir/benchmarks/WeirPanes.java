@@ -36,7 +36,9 @@ public record WeirPanes(Duration earlyFirings, Refinement refinement) {
 
     public <K, V> WindowedStream<K, V> applyTo(WindowedStream<K, V> windowed) {
         WindowedStream<K, V> refined = windowed.withRefinement(refinement);
-        return earlyFirings == null ? refined : refined.withTrigger(Trigger.onTime().withEarlyFirings(earlyFirings));
+        return earlyFirings == null
+                ? refined
+                : refined.withTrigger(Trigger.onTime().withEarlyFirings(earlyFirings));
     }
 
     boolean firesEarly() {

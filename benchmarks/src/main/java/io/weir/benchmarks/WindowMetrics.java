@@ -8,5 +8,4 @@ package io.weir.benchmarks;
  * @param lateRecordsDropped records refused because their window was past its allowed lateness
  * @param sessionsMerged     sessions merged away into another by a record that overlapped several
  */
-record WindowMetrics(long lateRecordsAdded, long lateRecordsDropped, long sessionsMerged) {
-}
+record WindowMetrics(long lateRecordsAdded, long lateRecordsDropped, long sessionsMerged) {}

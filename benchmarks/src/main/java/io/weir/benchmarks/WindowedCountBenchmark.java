@@ -21,8 +21,7 @@ public final class WindowedCountBenchmark {
 
     static final String CHILD_HEAP = "-Xmx2g";
 
-    private WindowedCountBenchmark() {
-    }
+    private WindowedCountBenchmark() {}
 
     public static void main(String[] args) {
         BenchmarkOptions options;
@@ -35,26 +34,37 @@ public final class WindowedCountBenchmark {
         }
         if (options.child()) {
             for (RunSpec run : options.runs()) {
-                System.out.println(MeasuredRun.run(run, options.records(), options.warmup()).toLine());
+                System.out.println(MeasuredRun.run(run, options.records(), options.warmup())
+                        .toLine());
             }
             return;
         }
         List<RunResult> results = new ArrayList<>();
         for (RunSpec run : options.runs()) {
             System.err.println("Running " + run + " ...");
-            results.add(options.inProcess() ? MeasuredRun.run(run, options.records(), options.warmup()) : fork(options, run));
+            results.add(
+                    options.inProcess()
+                            ? MeasuredRun.run(run, options.records(), options.warmup())
+                            : fork(options, run));
         }
         System.out.print(ResultTable.format(options, results));
     }
 
     private static RunResult fork(BenchmarkOptions options, RunSpec run) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                CHILD_HEAP, "-cp", System.getProperty("java.class.path"), WindowedCountBenchmark.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                CHILD_HEAP,
+                "-cp",
+                System.getProperty("java.class.path"),
+                WindowedCountBenchmark.class.getName()));
         command.addAll(options.childArgs(run));
         try {
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             RunResult result = null;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = out.readLine()) != null) {
                     if (RunResult.isResultLine(line)) {

@@ -24,19 +24,25 @@ enum Windowing {
         }
 
         @Override
-        org.apache.kafka.streams.Topology kafkaStreams(Materialized.StoreType storeType, CountTopologies.KafkaStreamsEmit emit) {
+        org.apache.kafka.streams.Topology kafkaStreams(
+                Materialized.StoreType storeType, CountTopologies.KafkaStreamsEmit emit) {
             return CountTopologies.kafkaStreams(Topics.INPUT, Topics.OUTPUT, storeType, emit);
         }
 
         @Override
         Deserializer<Windowed<String>> kafkaStreamsKeys() {
-            return WindowedSerdes.timeWindowedSerdeFrom(String.class, CountTopologies.WINDOW_MS).deserializer();
+            return WindowedSerdes.timeWindowedSerdeFrom(String.class, CountTopologies.WINDOW_MS)
+                    .deserializer();
         }
 
         @Override
         String describe() {
-            return String.format(Locale.ROOT, "Windowed count, 1-minute tumbling windows: %.0f%% of records out of order by up to "
-                    + "%d s, none late", Workload.OUT_OF_ORDER_FRACTION * 100, Workload.MAX_DELAY_MS / 1000);
+            return String.format(
+                    Locale.ROOT,
+                    "Windowed count, 1-minute tumbling windows: %.0f%% of records out of order by up to "
+                            + "%d s, none late",
+                    Workload.OUT_OF_ORDER_FRACTION * 100,
+                    Workload.MAX_DELAY_MS / 1000);
         }
     },
 
@@ -44,14 +50,18 @@ enum Windowing {
      * {@link SessionCountTopologies}: 1-minute gap, input out of order by up to 10 minutes, so that
      * some records are late for their session.
      */
-    SESSIONS(100_000, SessionCountTopologies.MAX_DISORDER_MS, List.of(CountTopologies.STORE, CountTopologies.STORE + "-sessions")) {
+    SESSIONS(
+            100_000,
+            SessionCountTopologies.MAX_DISORDER_MS,
+            List.of(CountTopologies.STORE, CountTopologies.STORE + "-sessions")) {
         @Override
         Topology weir(StoreType storeType, WeirPanes panes) {
             return SessionCountTopologies.weir(Topics.INPUT, Topics.OUTPUT, storeType, panes);
         }
 
         @Override
-        org.apache.kafka.streams.Topology kafkaStreams(Materialized.StoreType storeType, CountTopologies.KafkaStreamsEmit emit) {
+        org.apache.kafka.streams.Topology kafkaStreams(
+                Materialized.StoreType storeType, CountTopologies.KafkaStreamsEmit emit) {
             return SessionCountTopologies.kafkaStreams(Topics.INPUT, Topics.OUTPUT, storeType, emit);
         }
 
@@ -62,10 +72,14 @@ enum Windowing {
 
         @Override
         String describe() {
-            return String.format(Locale.ROOT, "Session count, %d s gap: %.0f%% of records out of order by up to %d s; Weir: "
-                    + "watermark delay %d s, allowed lateness %d s; Kafka Streams: grace %d s",
-                    SessionCountTopologies.GAP_MS / 1000, Workload.OUT_OF_ORDER_FRACTION * 100,
-                    SessionCountTopologies.MAX_DISORDER_MS / 1000, SessionCountTopologies.WATERMARK_DELAY_MS / 1000,
+            return String.format(
+                    Locale.ROOT,
+                    "Session count, %d s gap: %.0f%% of records out of order by up to %d s; Weir: "
+                            + "watermark delay %d s, allowed lateness %d s; Kafka Streams: grace %d s",
+                    SessionCountTopologies.GAP_MS / 1000,
+                    Workload.OUT_OF_ORDER_FRACTION * 100,
+                    SessionCountTopologies.MAX_DISORDER_MS / 1000,
+                    SessionCountTopologies.WATERMARK_DELAY_MS / 1000,
                     SessionCountTopologies.MAX_DISORDER_MS / 1000,
                     (SessionCountTopologies.WATERMARK_DELAY_MS + SessionCountTopologies.MAX_DISORDER_MS) / 1000);
         }
@@ -98,7 +112,8 @@ enum Windowing {
 
     abstract Topology weir(StoreType storeType, WeirPanes panes);
 
-    abstract org.apache.kafka.streams.Topology kafkaStreams(Materialized.StoreType storeType, CountTopologies.KafkaStreamsEmit emit);
+    abstract org.apache.kafka.streams.Topology kafkaStreams(
+            Materialized.StoreType storeType, CountTopologies.KafkaStreamsEmit emit);
 
     /** Reads the keys of Kafka Streams' output. */
     abstract Deserializer<Windowed<String>> kafkaStreamsKeys();

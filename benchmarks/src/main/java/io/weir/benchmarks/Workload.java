@@ -23,6 +23,7 @@ public final class Workload {
 
     /** A minute boundary (2023-11-14T22:13:00Z), so windows line up with the first record. */
     static final long START = 1_699_999_980_000L;
+
     public static final long MAX_DELAY_MS = 30_000;
     public static final double OUT_OF_ORDER_FRACTION = 0.05;
     public static final String VALUE = "payment";

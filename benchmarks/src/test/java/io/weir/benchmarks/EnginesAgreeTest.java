@@ -5,12 +5,12 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,8 +42,12 @@ class EnginesAgreeTest {
     private static final long FLUSH_STEP_MS = 1_000;
     // Kafka Streams' segment interval for a session store: half its retention (gap + grace), at least
     // a minute; and how often onWindowClose() looks for closed windows (an internal setting, 1 s by default).
-    private static final long KS_SESSION_SEGMENT_MS = Math.max((SessionCountTopologies.GAP_MS
-            + SessionCountTopologies.WATERMARK_DELAY_MS + SessionCountTopologies.MAX_DISORDER_MS) / 2, 60_000);
+    private static final long KS_SESSION_SEGMENT_MS = Math.max(
+            (SessionCountTopologies.GAP_MS
+                            + SessionCountTopologies.WATERMARK_DELAY_MS
+                            + SessionCountTopologies.MAX_DISORDER_MS)
+                    / 2,
+            60_000);
     private static final long KS_EMIT_INTERVAL_MS = 1_000;
 
     @Test
@@ -57,7 +61,8 @@ class EnginesAgreeTest {
                 long panes = tally.results() - tally.retractions();
                 assertTrue(panes > expected.size(), variant.id() + ": early panes besides the on-time ones");
                 long retractions = variant == Variant.WEIR_ROCKSDB_RETRACT || variant == Variant.WEIR_IN_MEMORY_RETRACT
-                        ? panes - expected.size() : 0;
+                        ? panes - expected.size()
+                        : 0;
                 assertEquals(retractions, tally.retractions(), variant.id() + ": retractions");
             } else if (!variant.isKafkaStreamsEveryUpdate()) {
                 assertEquals(expected.size(), tally.results(), variant.id() + ": one result per window");
@@ -73,8 +78,10 @@ class EnginesAgreeTest {
     @Test
     void everySessionVariantCountsEverySessionOfTheInput() {
         Workload workload = Windowing.SESSIONS.workload(SESSION_RECORDS, SESSION_KEYS, INTERVAL_MS);
-        long flushAfter = SessionCountTopologies.GAP_MS + SessionCountTopologies.WATERMARK_DELAY_MS
-                + SessionCountTopologies.MAX_DISORDER_MS + 60_000;
+        long flushAfter = SessionCountTopologies.GAP_MS
+                + SessionCountTopologies.WATERMARK_DELAY_MS
+                + SessionCountTopologies.MAX_DISORDER_MS
+                + 60_000;
         for (Variant variant : variants(Windowing.SESSIONS)) {
             Map<OutputTally.WindowKey, Long> expected = sessionCountsOf(workload, variant.isWeir());
             Run run = run(variant, workload, flushAfter, FLUSH_STEP_MS);
@@ -85,7 +92,9 @@ class EnginesAgreeTest {
                 stale.keySet().removeAll(expected.keySet());
                 Map<String, List<long[]>> sessions = sessionsOf(workload, true);
                 for (OutputTally.WindowKey w : stale.keySet()) {
-                    assertTrue(sessions.get(w.key()).stream().anyMatch(s -> s[0] < w.windowStart() && w.windowStart() <= s[1]),
+                    assertTrue(
+                            sessions.get(w.key()).stream()
+                                    .anyMatch(s -> s[0] < w.windowStart() && w.windowStart() <= s[1]),
                             variant.id() + ": " + w + " is inside a session of the input");
                 }
                 counts.keySet().removeAll(stale.keySet());
@@ -94,8 +103,10 @@ class EnginesAgreeTest {
                 Map<OutputTally.WindowKey, Long> lost = new HashMap<>(expected);
                 lost.keySet().removeAll(counts.keySet());
                 Map<String, List<long[]>> sessions = sessionsOf(workload, false);
-                assertTrue(lost.keySet().stream().allMatch(w -> endsJustBeforeSegmentBoundary(w, sessions)),
-                        variant.id() + ": sessions lost other than those Kafka Streams drops at a segment boundary: " + lost);
+                assertTrue(
+                        lost.keySet().stream().allMatch(w -> endsJustBeforeSegmentBoundary(w, sessions)),
+                        variant.id() + ": sessions lost other than those Kafka Streams drops at a segment boundary: "
+                                + lost);
                 expected.keySet().removeAll(lost.keySet());
                 assertEquals(expected.size(), tally.results(), variant.id() + ": one result per session");
             }
@@ -105,15 +116,18 @@ class EnginesAgreeTest {
     }
 
     /** Fails listing a few of the windows that differ, rather than both maps in full. */
-    private static void assertSameCounts(Map<OutputTally.WindowKey, Long> expected, Map<OutputTally.WindowKey, Long> actual,
-            String variant) {
+    private static void assertSameCounts(
+            Map<OutputTally.WindowKey, Long> expected, Map<OutputTally.WindowKey, Long> actual, String variant) {
         if (expected.equals(actual)) {
             return;
         }
         Set<OutputTally.WindowKey> windows = new HashSet<>(expected.keySet());
         windows.addAll(actual.keySet());
-        List<String> differences = windows.stream().filter(w -> !Objects.equals(expected.get(w), actual.get(w)))
-                .map(w -> w + ": expected " + expected.get(w) + ", was " + actual.get(w)).sorted().toList();
+        List<String> differences = windows.stream()
+                .filter(w -> !Objects.equals(expected.get(w), actual.get(w)))
+                .map(w -> w + ": expected " + expected.get(w) + ", was " + actual.get(w))
+                .sorted()
+                .toList();
         fail(variant + ": " + differences.size() + " of " + expected.size() + " windows differ, e.g.\n"
                 + String.join("\n", differences.subList(0, Math.min(10, differences.size()))));
     }
@@ -127,15 +141,19 @@ class EnginesAgreeTest {
      * those sessions; it does nothing else wrong here.
      */
     private static boolean endsJustBeforeSegmentBoundary(OutputTally.WindowKey w, Map<String, List<long[]>> sessions) {
-        long end = sessions.get(w.key()).stream().filter(s -> s[0] == w.windowStart()).findFirst().orElseThrow()[1];
+        long end = sessions.get(w.key()).stream()
+                .filter(s -> s[0] == w.windowStart())
+                .findFirst()
+                .orElseThrow()[1];
         return Math.floorMod(end, KS_SESSION_SEGMENT_MS) >= KS_SESSION_SEGMENT_MS - KS_EMIT_INTERVAL_MS;
     }
 
-    private record Run(OutputTally tally, Optional<WindowMetrics> metrics) {
-    }
+    private record Run(OutputTally tally, Optional<WindowMetrics> metrics) {}
 
     private static List<Variant> variants(Windowing windowing) {
-        return Arrays.stream(Variant.values()).filter(v -> v.windowing() == windowing).toList();
+        return Arrays.stream(Variant.values())
+                .filter(v -> v.windowing() == windowing)
+                .toList();
     }
 
     /**
@@ -188,7 +206,8 @@ class EnginesAgreeTest {
             ts.stream().sorted().forEach(t -> {
                 long[] last = list.isEmpty() ? null : list.get(list.size() - 1);
                 long apart = last == null ? Long.MAX_VALUE : t - last[1];
-                if (last != null && (weir ? apart < SessionCountTopologies.GAP_MS : apart <= SessionCountTopologies.GAP_MS)) {
+                if (last != null
+                        && (weir ? apart < SessionCountTopologies.GAP_MS : apart <= SessionCountTopologies.GAP_MS)) {
                     last[1] = t;
                     last[2]++;
                 } else {
@@ -202,7 +221,8 @@ class EnginesAgreeTest {
 
     private static Map<OutputTally.WindowKey, Long> sessionCountsOf(Workload workload, boolean weir) {
         Map<OutputTally.WindowKey, Long> counts = new HashMap<>();
-        sessionsOf(workload, weir).forEach((key, list) -> list.forEach(s -> counts.put(new OutputTally.WindowKey(key, s[0]), s[2])));
+        sessionsOf(workload, weir)
+                .forEach((key, list) -> list.forEach(s -> counts.put(new OutputTally.WindowKey(key, s[0]), s[2])));
         return counts;
     }
 }

@@ -7,5 +7,4 @@ package io.weir.examples;
  * @param screen where in the app
  * @param at     when, epoch ms: the event time (the phone's clock; phones offline send later)
  */
-public record AppEvent(String user, String screen, long at) {
-}
+public record AppEvent(String user, String screen, long at) {}

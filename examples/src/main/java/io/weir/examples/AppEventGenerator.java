@@ -63,8 +63,12 @@ final class AppEventGenerator implements InputGenerator {
             }
             long at = random.nextDouble() < OFFLINE_SHARE && previousUntil[u] != 0 ? sentLate(u) : replayed;
             String user = String.format("user-%03d", u);
-            out.add(InputGenerator.record(UserSessions.EVENTS, user, at,
-                    new AppEvent(user, SCREENS.get(random.nextInt(SCREENS.size())), at), serializer));
+            out.add(InputGenerator.record(
+                    UserSessions.EVENTS,
+                    user,
+                    at,
+                    new AppEvent(user, SCREENS.get(random.nextInt(SCREENS.size())), at),
+                    serializer));
         }
         return out;
     }

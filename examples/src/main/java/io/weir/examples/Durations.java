@@ -12,8 +12,7 @@ final class Durations {
 
     private static final Pattern FORMAT = Pattern.compile("(\\d+)(ms|s|m|h)");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * Parses {@code text}: digits followed by {@code ms}, {@code s}, {@code m} or {@code h}; never negative,
@@ -36,7 +35,8 @@ final class Durations {
             };
             return Duration.ofMillis(Math.multiplyExact(Long.parseLong(m.group(1)), unitMillis));
         } catch (ArithmeticException | NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is too long a duration: at most " + Long.MAX_VALUE + "ms");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is too long a duration: at most " + Long.MAX_VALUE + "ms");
         }
     }
 

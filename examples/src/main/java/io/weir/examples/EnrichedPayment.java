@@ -5,5 +5,4 @@ package io.weir.examples;
  *
  * @param profile null when no profile of the card had arrived (or it was deleted)
  */
-public record EnrichedPayment(Payment payment, CardProfile profile) {
-}
+public record EnrichedPayment(Payment payment, CardProfile profile) {}

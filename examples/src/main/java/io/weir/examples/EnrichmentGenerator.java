@@ -22,7 +22,8 @@ final class EnrichmentGenerator implements InputGenerator {
 
     private final PaymentGenerator payments;
     private final Random random;
-    private final Serializer<CardProfile> serializer = JsonSerde.of(CardProfile.class).serializer();
+    private final Serializer<CardProfile> serializer =
+            JsonSerde.of(CardProfile.class).serializer();
     private boolean profilesSent;
 
     EnrichmentGenerator(long seed) {
@@ -47,7 +48,8 @@ final class EnrichmentGenerator implements InputGenerator {
 
     private ProducerRecord<byte[], byte[]> profile(int n, long now) {
         String card = PaymentGenerator.card(n);
-        CardProfile p = new CardProfile(card, HOLDERS.get(n % HOLDERS.size()), COUNTRIES.get(random.nextInt(COUNTRIES.size())));
+        CardProfile p =
+                new CardProfile(card, HOLDERS.get(n % HOLDERS.size()), COUNTRIES.get(random.nextInt(COUNTRIES.size())));
         return InputGenerator.record(PaymentEnrichment.PROFILES, card, now, p, serializer);
     }
 }

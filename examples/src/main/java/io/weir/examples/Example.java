@@ -19,9 +19,14 @@ import java.util.function.Supplier;
  * @param generator   its synthetic input
  * @param printer     for each output topic that is shown while running, how to show one record (one line)
  */
-record Example(String name, String summary, Supplier<Topology> topology, List<String> inputs, Map<String, Map<String, String>> topics,
-               InputGenerator.Factory generator,
-               Map<String, Function<ConsumerRecord<byte[], byte[]>, String>> printer) {
+record Example(
+        String name,
+        String summary,
+        Supplier<Topology> topology,
+        List<String> inputs,
+        Map<String, Map<String, String>> topics,
+        InputGenerator.Factory generator,
+        Map<String, Function<ConsumerRecord<byte[], byte[]>, String>> printer) {
 
     /** The topics the runner prints. */
     List<String> printedTopics() {

@@ -13,8 +13,7 @@ import java.io.PrintStream;
  */
 final class ExampleBroker {
 
-    private ExampleBroker() {
-    }
+    private ExampleBroker() {}
 
     /** @param preferredPort the embedded broker's port when free (another free one otherwise); 0 for any */
     static KafkaBroker start(Options options, int preferredPort, PrintStream out) {
@@ -31,7 +30,8 @@ final class ExampleBroker {
         started(broker);
         String address = broker.bootstrapServers();
         boolean moved = preferredPort != 0 && !address.endsWith(":" + preferredPort);
-        out.println("Kafka is up at " + address + (moved ? " (port " + preferredPort + " is in use, so the broker took another)" : ""));
+        out.println("Kafka is up at " + address
+                + (moved ? " (port " + preferredPort + " is in use, so the broker took another)" : ""));
         return broker;
     }
 

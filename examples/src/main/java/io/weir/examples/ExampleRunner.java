@@ -1,10 +1,9 @@
 package io.weir.examples;
 
 import io.weir.streams.StreamsConfig;
-import io.weir.streams.WeirMetrics;
 import io.weir.streams.WeirStreams;
-import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.test.kafka.KafkaBroker;
+import io.weir.streams.test.kafka.TempDirs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -47,7 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ExampleRunner {
 
-    static final Set<String> OPTIONS = Set.of("bootstrap-servers", "duration", "rate", "partitions", "broker-port", "seed");
+    static final Set<String> OPTIONS =
+            Set.of("bootstrap-servers", "duration", "rate", "partitions", "broker-port", "seed");
 
     static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
     static final int DEFAULT_RATE = 500;
@@ -74,26 +74,30 @@ final class ExampleRunner {
     int run() {
         Duration duration = options.duration("duration", DEFAULT_DURATION);
         if (duration.isZero() || duration.isNegative()) {
-            throw new Options.UsageException("Option --duration: must be positive, was " + options.required("duration"));
+            throw new Options.UsageException(
+                    "Option --duration: must be positive, was " + options.required("duration"));
         }
         int rate = (int) options.longValue("rate", DEFAULT_RATE, 1, 100_000);
         int partitions = (int) options.longValue("partitions", DEFAULT_PARTITIONS, 1, 1_000);
         int brokerPort = (int) options.longValue("broker-port", DEFAULT_BROKER_PORT, 1, 65_535);
         long seed = options.longValue("seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
         if (options.has("bootstrap-servers") && options.has("broker-port")) {
-            throw new Options.UsageException("Option --broker-port is for the embedded broker; it does not go with --bootstrap-servers");
+            throw new Options.UsageException(
+                    "Option --broker-port is for the embedded broker; it does not go with --bootstrap-servers");
         }
 
         // Ctrl-C: the hook asks the run to stop and holds the JVM until it has cleaned up.
         CountDownLatch finished = new CountDownLatch(1);
-        Thread onCtrlC = new Thread(() -> {
-            stopRequested = true;
-            try {
-                finished.await(START_TIMEOUT.plus(STOP_TIMEOUT).toSeconds() + 10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "weir-example-stop");
+        Thread onCtrlC = new Thread(
+                () -> {
+                    stopRequested = true;
+                    try {
+                        finished.await(START_TIMEOUT.plus(STOP_TIMEOUT).toSeconds() + 10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "weir-example-stop");
         Runtime.getRuntime().addShutdownHook(onCtrlC);
         try {
             Path stateDir = createStateDir();
@@ -114,9 +118,13 @@ final class ExampleRunner {
     }
 
     private void createTopics(String bootstrap, int partitions) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis()))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                (int) REACH_TIMEOUT.toMillis(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                (int) REACH_TIMEOUT.toMillis()))) {
             Set<String> existing = admin.listTopics().names().get(REACH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             List<NewTopic> missing = new ArrayList<>();
             example.topics().forEach((name, config) -> {
@@ -126,12 +134,13 @@ final class ExampleRunner {
             });
             if (!missing.isEmpty()) {
                 admin.createTopics(missing).all().get(REACH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                out.println("Created topics " + missing.stream().map(NewTopic::name).sorted().toList()
-                        + " with " + partitions + " partitions");
+                out.println("Created topics "
+                        + missing.stream().map(NewTopic::name).sorted().toList() + " with " + partitions
+                        + " partitions");
             }
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Cannot create the topics of " + example.name() + " on " + bootstrap
-                    + ": " + rootMessage(e), e);
+            throw new IllegalStateException(
+                    "Cannot create the topics of " + example.name() + " on " + bootstrap + ": " + rootMessage(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while creating topics", e);
@@ -140,25 +149,31 @@ final class ExampleRunner {
 
     private int runApp(String bootstrap, Path stateDir, Duration duration, int rate, long seed) {
         Map<String, Object> config = Map.of(
-                StreamsConfig.APPLICATION_ID, "weir-example-" + example.name(),
-                StreamsConfig.BOOTSTRAP_SERVERS, bootstrap,
-                StreamsConfig.STATE_DIR, stateDir.toString());
+                StreamsConfig.APPLICATION_ID,
+                "weir-example-" + example.name(),
+                StreamsConfig.BOOTSTRAP_SERVERS,
+                bootstrap,
+                StreamsConfig.STATE_DIR,
+                stateDir.toString());
         AtomicLong sendFailures = new AtomicLong();
         try (KafkaConsumer<byte[], byte[]> output = outputReader(bootstrap);
-             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                     ProducerConfig.LINGER_MS_CONFIG, 5,
-                     ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
-                     // Bounds flush() and close() when the cluster goes away, well inside Ctrl-C's wait.
-                     ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
-                     ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) (2 * REACH_TIMEOUT.toMillis())),
-                     new ByteArraySerializer(), new ByteArraySerializer());
-             WeirStreams app = new WeirStreams(example.topology().get(), config)) {
+                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                        Map.of(
+                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                                ProducerConfig.LINGER_MS_CONFIG, 5,
+                                ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
+                                // Bounds flush() and close() when the cluster goes away, well inside Ctrl-C's wait.
+                                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis(),
+                                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) (2 * REACH_TIMEOUT.toMillis())),
+                        new ByteArraySerializer(),
+                        new ByteArraySerializer());
+                WeirStreams app = new WeirStreams(example.topology().get(), config)) {
             if (!start(app)) {
                 out.println("Interrupted before " + example.name() + " was running; stopping");
                 return 130;
             }
-            out.printf("Running %s (exactly-once) for %d s, writing %d input records/s; Ctrl-C stops it%n",
+            out.printf(
+                    "Running %s (exactly-once) for %d s, writing %d input records/s; Ctrl-C stops it%n",
                     example.name(), duration.toSeconds(), rate);
             Status status = new Status(example, out);
             InputGenerator generator = example.generator().create(seed, rate, duration);
@@ -190,10 +205,13 @@ final class ExampleRunner {
                     }
                 }
                 if (app.state() == WeirStreams.State.ERROR) {
-                    throw new IllegalStateException(example.name() + " failed: " + app.error().orElse(null), app.error().orElse(null));
+                    throw new IllegalStateException(
+                            example.name() + " failed: " + app.error().orElse(null),
+                            app.error().orElse(null));
                 }
                 if (sendFailures.get() > 0) {
-                    throw new IllegalStateException("Writing input to Kafka failed for " + sendFailures.get() + " records");
+                    throw new IllegalStateException(
+                            "Writing input to Kafka failed for " + sendFailures.get() + " records");
                 }
                 if (System.currentTimeMillis() >= nextStatus) {
                     nextStatus += STATUS_EVERY.toMillis();
@@ -205,8 +223,11 @@ final class ExampleRunner {
             if (nextStatus - System.currentTimeMillis() < STATUS_EVERY.toMillis() - 1_000) {
                 status.print(System.currentTimeMillis() - start, app.metrics(), hidden(shown));
             }
-            out.printf("%s after %d s: wrote %,d input records; stopping and deleting the state directory%s%n",
-                    stopRequested ? "Interrupted" : "Done", (System.currentTimeMillis() - start) / 1000, written,
+            out.printf(
+                    "%s after %d s: wrote %,d input records; stopping and deleting the state directory%s%n",
+                    stopRequested ? "Interrupted" : "Done",
+                    (System.currentTimeMillis() - start) / 1000,
+                    written,
                     options.has("bootstrap-servers") ? " (the topics stay on the cluster)" : " and the broker's data");
             if (!app.close(STOP_TIMEOUT)) {
                 out.println("The application did not stop within " + STOP_TIMEOUT.toSeconds() + " s");
@@ -251,7 +272,8 @@ final class ExampleRunner {
             throw new IllegalStateException("Interrupted while starting " + example.name(), e);
         }
         if (app.state() == WeirStreams.State.ERROR) {
-            throw new IllegalStateException(example.name() + " could not start: " + app.error().orElse(null),
+            throw new IllegalStateException(
+                    example.name() + " could not start: " + app.error().orElse(null),
                     app.error().orElse(null));
         }
         return true;
@@ -259,11 +281,16 @@ final class ExampleRunner {
 
     /** A read_committed reader of the printed topics, positioned at their ends: it shows this run's output. */
     private KafkaConsumer<byte[], byte[]> outputReader(String bootstrap) {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) REACH_TIMEOUT.toMillis()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                        (int) REACH_TIMEOUT.toMillis()),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         try {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : example.printedTopics()) {
@@ -285,10 +312,13 @@ final class ExampleRunner {
         while (true) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic);
             if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+                return infos.stream()
+                        .map(p -> new TopicPartition(topic, p.partition()))
+                        .toList();
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Topic " + topic + " has no partitions after " + REACH_TIMEOUT.toSeconds() + " s");
+                throw new IllegalStateException(
+                        "Topic " + topic + " has no partitions after " + REACH_TIMEOUT.toSeconds() + " s");
             }
             try {
                 Thread.sleep(100);
@@ -303,7 +333,8 @@ final class ExampleRunner {
         try {
             return Files.createTempDirectory("weir-" + example.name() + "-");
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a state directory under " + System.getProperty("java.io.tmpdir"), e);
+            throw new UncheckedIOException(
+                    "Cannot create a state directory under " + System.getProperty("java.io.tmpdir"), e);
         }
     }
 

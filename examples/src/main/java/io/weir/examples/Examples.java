@@ -18,11 +18,11 @@ import java.util.Optional;
 /** The examples {@link ExampleRunner} can run, with their topics, input and how their output is shown. */
 final class Examples {
 
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final Map<String, String> COMPACTED = Map.of("cleanup.policy", "compact");
 
-    private Examples() {
-    }
+    private Examples() {}
 
     static List<Example> all() {
         return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment());
@@ -34,62 +34,99 @@ final class Examples {
 
     static Example fraudAlerts() {
         Deserializer<FraudAlert> alerts = JsonSerde.of(FraudAlert.class).deserializer();
-        return new Example("fraud-alerts",
+        return new Example(
+                "fraud-alerts",
                 "payments by card; an alert when a card pays more than " + FraudAlerts.DEFAULT_THRESHOLD
                         + " times in a minute; late payments to payments-late",
-                () -> FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD), List.of(FraudAlerts.PAYMENTS),
-                Map.of(FraudAlerts.PAYMENTS, Map.of(), FraudAlerts.ALERTS, Map.of(), FraudAlerts.LATE_PAYMENTS, Map.of()),
-                (seed, rate, duration) -> new PaymentGenerator(FraudAlerts.PAYMENTS, PaymentGenerator.cardsFor(rate), seed),
+                () -> FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD),
+                List.of(FraudAlerts.PAYMENTS),
+                Map.of(
+                        FraudAlerts.PAYMENTS,
+                        Map.of(),
+                        FraudAlerts.ALERTS,
+                        Map.of(),
+                        FraudAlerts.LATE_PAYMENTS,
+                        Map.of()),
+                (seed, rate, duration) ->
+                        new PaymentGenerator(FraudAlerts.PAYMENTS, PaymentGenerator.cardsFor(rate), seed),
                 Map.of(FraudAlerts.ALERTS, r -> {
                     FraudAlert a = alerts.deserialize(r.topic(), r.value());
-                    return String.format("ALERT %s paid %d times in %s–%s UTC%s", a.card(), a.payments(),
-                            clock(a.windowStart()), clock(a.windowEnd()), pane(r));
+                    return String.format(
+                            "ALERT %s paid %d times in %s–%s UTC%s",
+                            a.card(), a.payments(), clock(a.windowStart()), clock(a.windowEnd()), pane(r));
                 }));
     }
 
     static Example ordersPerMinute() {
         Deserializer<Windowed<String>> keys = WindowedSerdes.string().deserializer();
         Deserializer<Long> counts = Serdes.Long().deserializer();
-        return new Example("orders-per-minute",
+        return new Example(
+                "orders-per-minute",
                 "orders per region per minute, refreshed every 2 s while open, corrected by late orders",
-                OrdersPerMinute::topology, List.of(OrdersPerMinute.ORDERS),
+                OrdersPerMinute::topology,
+                List.of(OrdersPerMinute.ORDERS),
                 Map.of(OrdersPerMinute.ORDERS, Map.of(), OrdersPerMinute.COUNTS_TOPIC, COMPACTED),
                 (seed, rate, duration) -> new OrderGenerator(seed),
                 Map.of(OrdersPerMinute.COUNTS_TOPIC, r -> {
                     Windowed<String> w = keys.deserialize(r.topic(), r.key());
-                    return String.format("%-5s %s–%s UTC  %,d orders%s", w.key(), clock(w.window().start()),
-                            clock(w.window().end()), counts.deserialize(r.topic(), r.value()), pane(r));
+                    return String.format(
+                            "%-5s %s–%s UTC  %,d orders%s",
+                            w.key(),
+                            clock(w.window().start()),
+                            clock(w.window().end()),
+                            counts.deserialize(r.topic(), r.value()),
+                            pane(r));
                 }));
     }
 
     static Example sessions() {
         Deserializer<Windowed<String>> keys = WindowedSerdes.string().deserializer();
         Deserializer<Long> counts = Serdes.Long().deserializer();
-        return new Example("sessions",
-                "app sessions per user (30-minute gap), replaying the last hours " + AppEventGenerator.SPEED + "x faster",
-                UserSessions::topology, List.of(UserSessions.EVENTS),
+        return new Example(
+                "sessions",
+                "app sessions per user (30-minute gap), replaying the last hours " + AppEventGenerator.SPEED
+                        + "x faster",
+                UserSessions::topology,
+                List.of(UserSessions.EVENTS),
                 Map.of(UserSessions.EVENTS, Map.of(), UserSessions.SESSIONS_TOPIC, Map.of()),
                 (seed, rate, duration) -> new AppEventGenerator(seed, duration),
                 Map.of(UserSessions.SESSIONS_TOPIC, r -> {
                     Windowed<String> w = keys.deserialize(r.topic(), r.key());
                     long events = counts.deserialize(r.topic(), r.value());
-                    return String.format("%s session %s–%s UTC  %d event%s%s", w.key(), clock(w.window().start()),
-                            clock(w.window().end()), events, events == 1 ? "" : "s", pane(r));
+                    return String.format(
+                            "%s session %s–%s UTC  %d event%s%s",
+                            w.key(),
+                            clock(w.window().start()),
+                            clock(w.window().end()),
+                            events,
+                            events == 1 ? "" : "s",
+                            pane(r));
                 }));
     }
 
     static Example enrichment() {
-        Deserializer<EnrichedPayment> enriched = JsonSerde.of(EnrichedPayment.class).deserializer();
-        return new Example("enrichment",
+        Deserializer<EnrichedPayment> enriched =
+                JsonSerde.of(EnrichedPayment.class).deserializer();
+        return new Example(
+                "enrichment",
                 "payments joined with their card's latest profile (a stream-table join with a keyed processor)",
-                PaymentEnrichment::topology, List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
-                Map.of(PaymentEnrichment.PAYMENTS, Map.of(), PaymentEnrichment.PROFILES, COMPACTED,
-                        PaymentEnrichment.ENRICHED, Map.of()),
+                PaymentEnrichment::topology,
+                List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
+                Map.of(
+                        PaymentEnrichment.PAYMENTS,
+                        Map.of(),
+                        PaymentEnrichment.PROFILES,
+                        COMPACTED,
+                        PaymentEnrichment.ENRICHED,
+                        Map.of()),
                 (seed, rate, duration) -> new EnrichmentGenerator(seed),
                 Map.of(PaymentEnrichment.ENRICHED, r -> {
                     EnrichedPayment e = enriched.deserialize(r.topic(), r.value());
                     CardProfile p = e.profile();
-                    return String.format("%s %8.2f  %s", e.payment().card(), e.payment().amountCents() / 100.0,
+                    return String.format(
+                            "%s %8.2f  %s",
+                            e.payment().card(),
+                            e.payment().amountCents() / 100.0,
                             p == null ? "(no profile)" : p.holder() + " (" + p.country() + ")");
                 }));
     }
@@ -104,7 +141,8 @@ final class Examples {
      */
     private static String pane(ConsumerRecord<byte[], byte[]> record) {
         return PaneInfo.from(record.headers())
-                .map(p -> p.isRetraction() ? " (retraction, before " + p.timing() + " #" + p.index() + ")"
+                .map(p -> p.isRetraction()
+                        ? " (retraction, before " + p.timing() + " #" + p.index() + ")"
                         : " (" + p.timing() + " #" + p.index() + (p.isFinal() ? ", final" : "") + ")")
                 .orElse("");
     }

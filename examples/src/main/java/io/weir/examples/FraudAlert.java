@@ -8,5 +8,4 @@ package io.weir.examples;
  * @param windowEnd   its end, epoch ms (exclusive)
  * @param payments    the distinct payments in that minute seen so far
  */
-public record FraudAlert(String card, long windowStart, long windowEnd, long payments) {
-}
+public record FraudAlert(String card, long windowStart, long windowEnd, long payments) {}

@@ -43,6 +43,7 @@ public final class FraudAlerts {
     public static final String LATE_PAYMENTS = "payments-late";
     /** The windowed count's store; also the node its metrics are reported under. */
     public static final String COUNTS = "payments-per-card";
+
     public static final String SEEN_PAYMENTS = "seen-payment-ids";
 
     /** The most payments per card per minute that raise no alert. */
@@ -55,20 +56,23 @@ public final class FraudAlerts {
     /** How much longer than window + allowed lateness payment ids are remembered. */
     public static final Duration DEDUP_MARGIN = Duration.ofMinutes(10);
 
-    private FraudAlerts() {
-    }
+    private FraudAlerts() {}
 
     /** The topology: payments in, alerts and late payments out. */
     public static Topology topology(long threshold) {
         JsonSerde<Payment> payments = JsonSerde.of(Payment.class);
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(PAYMENTS, Consumed.with(Serdes.String(), payments)
-                        .withTimestamps(Payment::paidAt)
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY).withIdleness(IDLENESS)))
+        builder.stream(
+                        PAYMENTS,
+                        Consumed.with(Serdes.String(), payments)
+                                .withTimestamps(Payment::paidAt)
+                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY)
+                                        .withIdleness(IDLENESS)))
                 .selectKey((card, p) -> p.paymentId())
                 .groupByKey(Grouped.with(Serdes.String(), payments).withName("payments-by-id"))
-                .process(() -> new DedupByEventId<String, Payment>(SEEN_PAYMENTS,
-                                WINDOW.plus(ALLOWED_LATENESS).plus(DEDUP_MARGIN)),
+                .process(
+                        () -> new DedupByEventId<String, Payment>(
+                                SEEN_PAYMENTS, WINDOW.plus(ALLOWED_LATENESS).plus(DEDUP_MARGIN)),
                         DedupByEventId.store(SEEN_PAYMENTS, Serdes.String()))
                 .selectKey((id, p) -> p.card())
                 .groupByKey(Grouped.with(Serdes.String(), payments).withName("payments-by-card"))
@@ -77,8 +81,13 @@ public final class FraudAlerts {
                 .count(Materialized.as(COUNTS))
                 .toStream()
                 .filter((window, count) -> count > threshold)
-                .map((window, count) -> KeyValue.pair(window.key(), new FraudAlert(window.key(),
-                        window.window().start(), window.window().end(), count)))
+                .map((window, count) -> KeyValue.pair(
+                        window.key(),
+                        new FraudAlert(
+                                window.key(),
+                                window.window().start(),
+                                window.window().end(),
+                                count)))
                 .to(ALERTS, Produced.with(Serdes.String(), JsonSerde.of(FraudAlert.class)));
         return builder.build();
     }

@@ -21,8 +21,8 @@ import java.util.Set;
  */
 final class Frontier {
 
-    static final Set<String> OPTIONS = Set.of("input", "window", "delays", "lateness",
-            "svg", "generate", "late-share", "max-late", "seed");
+    static final Set<String> OPTIONS =
+            Set.of("input", "window", "delays", "lateness", "svg", "generate", "late-share", "max-late", "seed");
     static final Set<String> FLAGS = Set.of("json");
 
     private static final Set<String> SWEEP_ONLY = Set.of("input", "delays", "lateness", "json", "svg");

@@ -43,7 +43,9 @@ final class FrontierChart {
     private static final double BOTTOM = 436;
     private static final double LEGEND_X = 672;
     /** Colors that stay apart for the common forms of color blindness (Okabe and Ito). */
-    private static final List<String> COLORS = List.of("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9");
+    private static final List<String> COLORS =
+            List.of("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9");
+
     private static final String BAND_COLOR = "#cfcfcf";
     /** Marker outlines around the origin, of about the same area: circle, square, triangle, diamond. */
     private static final List<String> SHAPES = List.of(
@@ -51,14 +53,14 @@ final class FrontierChart {
             "M-4,-4 h8 v8 h-8 Z",
             "M0,-5.5 L5.5,4 L-5.5,4 Z",
             "M0,-5.5 L5.5,0 L0,5.5 L-5.5,0 Z");
+
     private static final double LABEL_FONT = 11;
     private static final double LABEL_LINE = 13;
 
     private final StringBuilder svg = new StringBuilder();
     private final List<double[]> labelBoxes = new ArrayList<>();
 
-    private FrontierChart() {
-    }
+    private FrontierChart() {}
 
     /**
      * The chart of {@code rows}, the result of a sweep over {@code records} records read from
@@ -82,7 +84,9 @@ final class FrontierChart {
         }
         byLateness.values().forEach(line -> line.sort(Comparator.comparingLong(FrontierRow::delayMs)));
         List<FrontierRow> missedFirst = byDelay.values().stream()
-                .map(same -> same.stream().min(Comparator.comparingLong(FrontierRow::latenessMs)).orElseThrow())
+                .map(same -> same.stream()
+                        .min(Comparator.comparingLong(FrontierRow::latenessMs))
+                        .orElseThrow())
                 .toList();
 
         double maxWaitMs = 0;
@@ -102,40 +106,77 @@ final class FrontierChart {
 
         String title = "Latency / accuracy frontier of watermark delay and allowed lateness";
         svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-                .append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"").append(WIDTH)
-                .append("\" height=\"").append(HEIGHT).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
+                .append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+                .append(WIDTH)
+                .append("\" height=\"")
+                .append(HEIGHT)
+                .append("\" viewBox=\"0 0 ")
+                .append(WIDTH)
+                .append(' ')
+                .append(HEIGHT)
                 .append("\" font-family=\"sans-serif\" font-size=\"12\">\n")
-                .append("<title>").append(escape(title)).append("</title>\n")
-                .append("<rect x=\"0\" y=\"0\" width=\"").append(WIDTH).append("\" height=\"").append(HEIGHT)
+                .append("<title>")
+                .append(escape(title))
+                .append("</title>\n")
+                .append("<rect x=\"0\" y=\"0\" width=\"")
+                .append(WIDTH)
+                .append("\" height=\"")
+                .append(HEIGHT)
                 .append("\" fill=\"#ffffff\"/>\n");
         text(LEFT, 28, "font-size=\"16\" font-weight=\"bold\"", title);
-        text(LEFT, 48, "class=\"caption\" fill=\"#444444\"", input + ": " + records + (records == 1 ? " record, " : " records, ")
-                + rows.stream().mapToLong(FrontierRow::windows).max().orElse(0) + " windows of " + Durations.format(window)
-                + " (tumbling, per key); one marker per (delay, lateness) setting");
+        text(
+                LEFT,
+                48,
+                "class=\"caption\" fill=\"#444444\"",
+                input + ": " + records + (records == 1 ? " record, " : " records, ")
+                        + rows.stream().mapToLong(FrontierRow::windows).max().orElse(0) + " windows of "
+                        + Durations.format(window)
+                        + " (tumbling, per key); one marker per (delay, lateness) setting");
         if (undrawn > 0) {
-            text(LEFT, 64, "class=\"caption\" fill=\"#444444\"", undrawn + (undrawn == 1 ? " setting" : " settings")
-                    + " fired no on-time result before the input ended and "
-                    + (undrawn == 1 ? "is" : "are") + " not drawn");
+            text(
+                    LEFT,
+                    64,
+                    "class=\"caption\" fill=\"#444444\"",
+                    undrawn + (undrawn == 1 ? " setting" : " settings")
+                            + " fired no on-time result before the input ended and "
+                            + (undrawn == 1 ? "is" : "are") + " not drawn");
         }
         axes(x, y, seconds);
 
-        polyline(missedFirst, r -> 100 - r.inFirstPct(), x, y, unitMs,
+        polyline(
+                missedFirst,
+                r -> 100 - r.inFirstPct(),
+                x,
+                y,
+                unitMs,
                 "stroke=\"" + BAND_COLOR + "\" stroke-width=\"9\" stroke-linecap=\"round\"");
         int series = 0;
         for (List<FrontierRow> line : byLateness.values()) {
-            polyline(line, r -> droppedPct(r, records), x, y, unitMs, "stroke=\"" + color(series) + "\" stroke-width=\"2\"");
+            polyline(
+                    line,
+                    r -> droppedPct(r, records),
+                    x,
+                    y,
+                    unitMs,
+                    "stroke=\"" + color(series) + "\" stroke-width=\"2\"");
             series++;
         }
         series = 0;
         for (List<FrontierRow> line : byLateness.values()) {
             for (FrontierRow row : line) {
-                marker(series, x.at(row.meanWaitMs() / unitMs), y.at(droppedPct(row, records)),
-                        "class=\"" + POINT_CLASS + "\"", describe(row, records, seconds));
+                marker(
+                        series,
+                        x.at(row.meanWaitMs() / unitMs),
+                        y.at(droppedPct(row, records)),
+                        "class=\"" + POINT_CLASS + "\"",
+                        describe(row, records, seconds));
             }
             series++;
         }
         delayLabels(byDelay, records, x, y, unitMs);
-        legend(byLateness.keySet(), missedFirst.isEmpty() ? null : missedFirst.get(0).latenessMs());
+        legend(
+                byLateness.keySet(),
+                missedFirst.isEmpty() ? null : missedFirst.get(0).latenessMs());
         return svg.append("</svg>\n").toString();
     }
 
@@ -166,10 +207,16 @@ final class FrontierChart {
             text(LEFT - 9, y.at(tick) + 4, "", y.label(tick));
         }
         svg.append("</g>\n");
-        text((LEFT + RIGHT) / 2, BOTTOM + 42, "text-anchor=\"middle\"",
+        text(
+                (LEFT + RIGHT) / 2,
+                BOTTOM + 42,
+                "text-anchor=\"middle\"",
                 "mean wait of a window's on-time result after the window's end (" + (seconds ? "s" : "ms") + ")");
         double middle = (TOP + BOTTOM) / 2;
-        text(20, middle, "text-anchor=\"middle\" transform=\"rotate(-90 20 " + num(middle) + ")\"",
+        text(
+                20,
+                middle,
+                "text-anchor=\"middle\" transform=\"rotate(-90 20 " + num(middle) + ")\"",
                 "records, % of all input records");
     }
 
@@ -183,7 +230,8 @@ final class FrontierChart {
             FrontierRow first = delay.getValue().get(0);
             double top = delay.getValue().stream()
                     .mapToDouble(r -> Math.max(droppedPct(r, records), 100 - r.inFirstPct()))
-                    .max().orElseThrow();
+                    .max()
+                    .orElseThrow();
             String label = Durations.format(Duration.ofMillis(delay.getKey()));
             double left = x.at(first.meanWaitMs() / unitMs) + 6;
             double right = left + 0.62 * LABEL_FONT * label.length() + 2;
@@ -191,7 +239,7 @@ final class FrontierChart {
             while (overlaps(left, baseline - LABEL_FONT, right, baseline)) {
                 baseline -= LABEL_LINE;
             }
-            labelBoxes.add(new double[]{left, baseline - LABEL_FONT, right, baseline});
+            labelBoxes.add(new double[] {left, baseline - LABEL_FONT, right, baseline});
             text(left, baseline, "", label);
         }
         svg.append("</g>\n");
@@ -213,9 +261,17 @@ final class FrontierChart {
         double row = top + 22;
         int series = 0;
         for (long lateness : latenesses) {
-            svg.append("<line x1=\"").append(num(LEGEND_X)).append("\" y1=\"").append(num(row - 4))
-                    .append("\" x2=\"").append(num(LEGEND_X + 28)).append("\" y2=\"").append(num(row - 4))
-                    .append("\" stroke=\"").append(color(series)).append("\" stroke-width=\"2\"/>\n");
+            svg.append("<line x1=\"")
+                    .append(num(LEGEND_X))
+                    .append("\" y1=\"")
+                    .append(num(row - 4))
+                    .append("\" x2=\"")
+                    .append(num(LEGEND_X + 28))
+                    .append("\" y2=\"")
+                    .append(num(row - 4))
+                    .append("\" stroke=\"")
+                    .append(color(series))
+                    .append("\" stroke-width=\"2\"/>\n");
             marker(series, LEGEND_X + 14, row - 4, "", null);
             text(LEGEND_X + 36, row, "", "allowed lateness " + Durations.format(Duration.ofMillis(lateness)));
             row += 20;
@@ -223,11 +279,23 @@ final class FrontierChart {
         }
         if (missedFirstLateness != null) {
             row += 8;
-            svg.append("<line x1=\"").append(num(LEGEND_X + 4)).append("\" y1=\"").append(num(row - 4))
-                    .append("\" x2=\"").append(num(LEGEND_X + 24)).append("\" y2=\"").append(num(row - 4))
-                    .append("\" stroke=\"").append(BAND_COLOR).append("\" stroke-width=\"9\" stroke-linecap=\"round\"/>\n");
+            svg.append("<line x1=\"")
+                    .append(num(LEGEND_X + 4))
+                    .append("\" y1=\"")
+                    .append(num(row - 4))
+                    .append("\" x2=\"")
+                    .append(num(LEGEND_X + 24))
+                    .append("\" y2=\"")
+                    .append(num(row - 4))
+                    .append("\" stroke=\"")
+                    .append(BAND_COLOR)
+                    .append("\" stroke-width=\"9\" stroke-linecap=\"round\"/>\n");
             text(LEGEND_X + 36, row, "", "not in their window's first");
-            text(LEGEND_X + 36, row + 15, "", "result (lateness " + Durations.format(Duration.ofMillis(missedFirstLateness)) + ")");
+            text(
+                    LEGEND_X + 36,
+                    row + 15,
+                    "",
+                    "result (lateness " + Durations.format(Duration.ofMillis(missedFirstLateness)) + ")");
             row += 15;
         }
         text(LEGEND_X, row + 30, "fill=\"#444444\"", "Numbers beside the markers:");
@@ -235,18 +303,23 @@ final class FrontierChart {
         svg.append("</g>\n");
     }
 
-    private void polyline(List<FrontierRow> rows, ToDoubleFunction<FrontierRow> pct, Axis x, Axis y,
-                          double unitMs, String stroke) {
+    private void polyline(
+            List<FrontierRow> rows, ToDoubleFunction<FrontierRow> pct, Axis x, Axis y, double unitMs, String stroke) {
         if (rows.isEmpty()) {
             return;
         }
         StringBuilder points = new StringBuilder();
         for (FrontierRow row : rows) {
-            points.append(points.length() == 0 ? "" : " ").append(num(x.at(row.meanWaitMs() / unitMs))).append(',')
+            points.append(points.length() == 0 ? "" : " ")
+                    .append(num(x.at(row.meanWaitMs() / unitMs)))
+                    .append(',')
                     .append(num(y.at(pct.applyAsDouble(row))));
         }
-        svg.append("<polyline points=\"").append(points).append("\" fill=\"none\" stroke-linejoin=\"round\" ")
-                .append(stroke).append("/>\n");
+        svg.append("<polyline points=\"")
+                .append(points)
+                .append("\" fill=\"none\" stroke-linejoin=\"round\" ")
+                .append(stroke)
+                .append("/>\n");
     }
 
     /**
@@ -254,9 +327,17 @@ final class FrontierChart {
      * around the origin and moved there), with a tooltip when {@code tooltip} is not null.
      */
     private void marker(int series, double cx, double cy, String attributes, String tooltip) {
-        svg.append("<path ").append(attributes.isEmpty() ? "" : attributes + " ").append("transform=\"translate(")
-                .append(num(cx)).append(' ').append(num(cy)).append(")\" d=\"").append(SHAPES.get(series % SHAPES.size()))
-                .append("\" fill=\"").append(color(series)).append("\" stroke=\"#ffffff\" stroke-width=\"1\"");
+        svg.append("<path ")
+                .append(attributes.isEmpty() ? "" : attributes + " ")
+                .append("transform=\"translate(")
+                .append(num(cx))
+                .append(' ')
+                .append(num(cy))
+                .append(")\" d=\"")
+                .append(SHAPES.get(series % SHAPES.size()))
+                .append("\" fill=\"")
+                .append(color(series))
+                .append("\" stroke=\"#ffffff\" stroke-width=\"1\"");
         if (tooltip == null) {
             svg.append("/>\n");
         } else {
@@ -265,14 +346,23 @@ final class FrontierChart {
     }
 
     private static String describe(FrontierRow row, long records, boolean seconds) {
-        String wait = seconds ? String.format(Locale.ROOT, "%.2f s", row.meanWaitMs() / 1000)
+        String wait = seconds
+                ? String.format(Locale.ROOT, "%.2f s", row.meanWaitMs() / 1000)
                 : String.format(Locale.ROOT, "%.0f ms", row.meanWaitMs());
-        return String.format(Locale.ROOT, "delay %s, lateness %s: on-time result %s after the window's end; "
+        return String.format(
+                Locale.ROOT,
+                "delay %s, lateness %s: on-time result %s after the window's end; "
                         + "%.2f%% of records not in the first result; %d dropped (%.2f%%), %d late updates; "
                         + "%d of %d windows exact",
-                Durations.format(Duration.ofMillis(row.delayMs())), Durations.format(Duration.ofMillis(row.latenessMs())),
-                wait, 100 - row.inFirstPct(), row.dropped(), droppedPct(row, records), row.lateUpdates(),
-                row.exactWindows(), row.windows());
+                Durations.format(Duration.ofMillis(row.delayMs())),
+                Durations.format(Duration.ofMillis(row.latenessMs())),
+                wait,
+                100 - row.inFirstPct(),
+                row.dropped(),
+                droppedPct(row, records),
+                row.lateUpdates(),
+                row.exactWindows(),
+                row.windows());
     }
 
     private static double droppedPct(FrontierRow row, long records) {
@@ -284,13 +374,27 @@ final class FrontierChart {
     }
 
     private void line(double x1, double y1, double x2, double y2) {
-        svg.append("<line x1=\"").append(num(x1)).append("\" y1=\"").append(num(y1)).append("\" x2=\"").append(num(x2))
-                .append("\" y2=\"").append(num(y2)).append("\"/>\n");
+        svg.append("<line x1=\"")
+                .append(num(x1))
+                .append("\" y1=\"")
+                .append(num(y1))
+                .append("\" x2=\"")
+                .append(num(x2))
+                .append("\" y2=\"")
+                .append(num(y2))
+                .append("\"/>\n");
     }
 
     private void text(double x, double y, String attributes, String content) {
-        svg.append("<text x=\"").append(num(x)).append("\" y=\"").append(num(y)).append('"')
-                .append(attributes.isEmpty() ? "" : " " + attributes).append('>').append(escape(content)).append("</text>\n");
+        svg.append("<text x=\"")
+                .append(num(x))
+                .append("\" y=\"")
+                .append(num(y))
+                .append('"')
+                .append(attributes.isEmpty() ? "" : " " + attributes)
+                .append('>')
+                .append(escape(content))
+                .append("</text>\n");
     }
 
     private static String num(double value) {
@@ -329,8 +433,11 @@ final class FrontierChart {
             double raw = span / ticks;
             int exponent = (int) Math.floor(Math.log10(raw));
             double normalized = raw / Math.pow(10, exponent);
-            BigDecimal round = BigDecimal.valueOf(normalized <= 1 ? 1 : normalized <= 2 ? 2 : normalized <= 2.5 ? 2.5
-                    : normalized <= 5 ? 5 : 10).scaleByPowerOfTen(exponent);
+            BigDecimal round = BigDecimal.valueOf(
+                            normalized <= 1
+                                    ? 1
+                                    : normalized <= 2 ? 2 : normalized <= 2.5 ? 2.5 : normalized <= 5 ? 5 : 10)
+                    .scaleByPowerOfTen(exponent);
             double step = round.doubleValue();
             double lo = Math.floor(min / step) * step;
             double hi = Math.max(Math.ceil((min + span) / step) * step, lo + step);
@@ -351,7 +458,9 @@ final class FrontierChart {
         }
 
         String label(double tick) {
-            return BigDecimal.valueOf(tick).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
+            return BigDecimal.valueOf(tick)
+                    .setScale(decimals, RoundingMode.HALF_UP)
+                    .toPlainString();
         }
     }
 }

@@ -35,8 +35,7 @@ final class FrontierCsv {
     /** How many bad lines an error message lists before it only counts the rest. */
     private static final int LISTED_ERRORS = 10;
 
-    private FrontierCsv() {
-    }
+    private FrontierCsv() {}
 
     /**
      * The records of the CSV file {@code file}.
@@ -80,10 +79,12 @@ final class FrontierCsv {
                 long eventTime = time(fields, eventTimeColumn, EVENT_TIME, lineNumber);
                 if (arrival < previousArrival) {
                     throw new BadLine("line " + lineNumber + ", column " + ARRIVAL + ": " + arrival
-                            + " is before the previous line's " + previousArrival + " (lines must be in arrival order)");
+                            + " is before the previous line's " + previousArrival
+                            + " (lines must be in arrival order)");
                 }
                 previousArrival = arrival;
-                events.add(new FrontierEvent(arrival, eventTime, keyColumn == null ? DEFAULT_KEY : fields[keyColumn].trim()));
+                events.add(new FrontierEvent(
+                        arrival, eventTime, keyColumn == null ? DEFAULT_KEY : fields[keyColumn].trim()));
             } catch (BadLine e) {
                 errors.add(e.getMessage());
             }
@@ -99,7 +100,8 @@ final class FrontierCsv {
         String[] names = header.split(",", -1);
         for (int i = 0; i < names.length; i++) {
             String column = names[i].trim();
-            if (columns.put(column, i) != null && (column.equals(ARRIVAL) || column.equals(EVENT_TIME) || column.equals(KEY))) {
+            if (columns.put(column, i) != null
+                    && (column.equals(ARRIVAL) || column.equals(EVENT_TIME) || column.equals(KEY))) {
                 throw new InputDataException(name + " line 1: the header names column '" + column + "' twice");
             }
         }
@@ -130,8 +132,13 @@ final class FrontierCsv {
     }
 
     private static String describe(String name, List<String> errors, int records) {
-        StringBuilder message = new StringBuilder(name).append(" has ").append(errors.size())
-                .append(errors.size() == 1 ? " bad line" : " bad lines").append(" (of ").append(records).append(" data lines):");
+        StringBuilder message = new StringBuilder(name)
+                .append(" has ")
+                .append(errors.size())
+                .append(errors.size() == 1 ? " bad line" : " bad lines")
+                .append(" (of ")
+                .append(records)
+                .append(" data lines):");
         errors.stream().limit(LISTED_ERRORS).forEach(e -> message.append("\n  ").append(e));
         if (errors.size() > LISTED_ERRORS) {
             message.append("\n  ... and ").append(errors.size() - LISTED_ERRORS).append(" more");

@@ -5,5 +5,4 @@ package io.weir.examples;
  * and belongs to event time {@code eventTimeMs} (both epoch milliseconds), under grouping key
  * {@code key}.
  */
-record FrontierEvent(long arrivalMs, long eventTimeMs, String key) {
-}
+record FrontierEvent(long arrivalMs, long eventTimeMs, String key) {}

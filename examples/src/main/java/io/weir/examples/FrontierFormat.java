@@ -19,8 +19,7 @@ import java.util.function.Function;
  */
 final class FrontierFormat {
 
-    private record Column(String name, Function<FrontierRow, Object> value) {
-    }
+    private record Column(String name, Function<FrontierRow, Object> value) {}
 
     private static final List<Column> COLUMNS = List.of(
             new Column("delay_ms", FrontierRow::delayMs),
@@ -35,8 +34,7 @@ final class FrontierFormat {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private FrontierFormat() {
-    }
+    private FrontierFormat() {}
 
     /** A header row, then one row per {@link FrontierRow}, each column right-aligned; every line ends with a newline. */
     static String table(List<FrontierRow> rows) {
@@ -50,7 +48,10 @@ final class FrontierFormat {
         StringBuilder table = new StringBuilder();
         line(table, widths, COLUMNS.stream().map(Column::name).toList());
         for (FrontierRow row : rows) {
-            line(table, widths, COLUMNS.stream().map(column -> cell(column, row)).toList());
+            line(
+                    table,
+                    widths,
+                    COLUMNS.stream().map(column -> cell(column, row)).toList());
         }
         return table.toString();
     }
@@ -77,7 +78,9 @@ final class FrontierFormat {
 
     private static void line(StringBuilder table, int[] widths, List<String> cells) {
         for (int c = 0; c < cells.size(); c++) {
-            table.append(c == 0 ? "" : "  ").append(" ".repeat(widths[c] - cells.get(c).length())).append(cells.get(c));
+            table.append(c == 0 ? "" : "  ")
+                    .append(" ".repeat(widths[c] - cells.get(c).length()))
+                    .append(cells.get(c));
         }
         table.append('\n');
     }

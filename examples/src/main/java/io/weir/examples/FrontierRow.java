@@ -25,6 +25,13 @@ package io.weir.examples;
  * @param maxOpenWindows the most windows holding state at once (gauge {@code open-windows}, read after
  *                       each record): the memory the setting costs
  */
-record FrontierRow(long delayMs, long latenessMs, long dropped, long lateUpdates, double inFirstPct,
-                   long exactWindows, long windows, Double meanWaitMs, long maxOpenWindows) {
-}
+record FrontierRow(
+        long delayMs,
+        long latenessMs,
+        long dropped,
+        long lateUpdates,
+        double inFirstPct,
+        long exactWindows,
+        long windows,
+        Double meanWaitMs,
+        long maxOpenWindows) {}

@@ -70,7 +70,8 @@ final class FrontierSweep {
         long maxOpenWindows = 0;
         try (TestDriver driver = new TestDriver(topology(delay, lateness))) {
             TestInputTopic<String, String> input = driver.input(INPUT, Serdes.String(), Serdes.String());
-            TestOutputTopic<Windowed<String>, Long> output = driver.output(OUTPUT, WindowedSerdes.string(), Serdes.Long());
+            TestOutputTopic<Windowed<String>, Long> output =
+                    driver.output(OUTPUT, WindowedSerdes.string(), Serdes.Long());
             for (FrontierEvent e : events) {
                 input.pipe(TestRecord.of(e.key(), "").at(e.eventTimeMs()).arrivingAt(e.arrivalMs()));
                 for (OutputRecord<Windowed<String>, Long> pane : output.readAll()) {
@@ -87,12 +88,17 @@ final class FrontierSweep {
             long exact = trueCounts.entrySet().stream()
                     .filter(w -> w.getValue().equals(tally.finalCounts.get(w.getKey())))
                     .count();
-            long inFirst = tally.firstCounts.values().stream().mapToLong(Long::longValue).sum();
-            return new FrontierRow(delay.toMillis(), lateness.toMillis(),
+            long inFirst = tally.firstCounts.values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
+            return new FrontierRow(
+                    delay.toMillis(),
+                    lateness.toMillis(),
                     metrics.get(STORE, WeirMetrics.LATE_RECORDS_DROPPED),
                     metrics.get(STORE, WeirMetrics.LATE_RECORDS_ADDED),
                     events.isEmpty() ? 0.0 : 100.0 * inFirst / events.size(),
-                    exact, trueCounts.size(),
+                    exact,
+                    trueCounts.size(),
                     tally.waits == 0 ? null : (double) tally.waitSumMs / tally.waits,
                     maxOpenWindows);
         }
@@ -100,8 +106,10 @@ final class FrontierSweep {
 
     private Topology topology(Duration delay, Duration lateness) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(INPUT, Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(delay)))
+        builder.stream(
+                        INPUT,
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(delay)))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(window).withAllowedLateness(lateness))
                 .count(Materialized.<String, Long>as(STORE).inMemory())

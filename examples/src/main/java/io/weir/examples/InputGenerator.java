@@ -27,9 +27,9 @@ interface InputGenerator {
     }
 
     /** A record of {@code topic} with a string key, {@code value} serialized, and {@code timestamp} as its Kafka timestamp. */
-    static <T> ProducerRecord<byte[], byte[]> record(String topic, String key, long timestamp, T value,
-                                                     Serializer<T> serializer) {
-        return new ProducerRecord<>(topic, null, timestamp, key.getBytes(StandardCharsets.UTF_8),
-                serializer.serialize(topic, value));
+    static <T> ProducerRecord<byte[], byte[]> record(
+            String topic, String key, long timestamp, T value, Serializer<T> serializer) {
+        return new ProducerRecord<>(
+                topic, null, timestamp, key.getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, value));
     }
 }

@@ -38,14 +38,16 @@ final class LateStreamGenerator {
             throw new IllegalArgumentException("The late share must be between 0 and 1, was " + lateShare);
         }
         if (maxLate.isNegative() || window.isNegative() || window.isZero()) {
-            throw new IllegalArgumentException("The maximum lateness must not be negative and the window must be positive, "
-                    + "were " + maxLate + " and " + window);
+            throw new IllegalArgumentException(
+                    "The maximum lateness must not be negative and the window must be positive, " + "were " + maxLate
+                            + " and " + window);
         }
         this.lateShare = lateShare;
         this.maxLateMs = maxLate.toMillis();
         this.windowMs = window.toMillis();
         try {
-            this.firstArrivalMs = Math.multiplyExact(Math.floorDiv(Math.addExact(maxLateMs, windowMs - 1), windowMs), windowMs);
+            this.firstArrivalMs =
+                    Math.multiplyExact(Math.floorDiv(Math.addExact(maxLateMs, windowMs - 1), windowMs), windowMs);
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("A maximum lateness of " + maxLate + " and a window of " + window
                     + " do not fit in millisecond timestamps");

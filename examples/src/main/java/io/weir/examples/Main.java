@@ -6,11 +6,16 @@ import java.util.Arrays;
 /** Entry point of {@code weir-examples.jar}: {@code java -jar weir-examples.jar <command> [options]}. */
 public final class Main {
 
-    private static final String EXAMPLE_NAMES = String.join(" | ", Examples.all().stream().map(Example::name).toList());
-    private static final String EXAMPLES = String.join("\n", Examples.all().stream()
-            .map(e -> String.format("        %-18s %s", e.name(), e.summary())).toList());
+    private static final String EXAMPLE_NAMES =
+            String.join(" | ", Examples.all().stream().map(Example::name).toList());
+    private static final String EXAMPLES = String.join(
+            "\n",
+            Examples.all().stream()
+                    .map(e -> String.format("        %-18s %s", e.name(), e.summary()))
+                    .toList());
 
-    static final String USAGE = String.join("\n",
+    static final String USAGE = String.join(
+            "\n",
             "Usage: java -jar weir-examples.jar <command> [options]",
             "",
             "Commands:",
@@ -45,8 +50,7 @@ public final class Main {
             "  help",
             "      Prints this text.");
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));

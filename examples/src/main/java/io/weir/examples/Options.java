@@ -115,7 +115,8 @@ final class Options {
         }
         long value = longValue(name);
         if (value < min || value > max) {
-            throw new UsageException("Option --" + name + ": must be between " + min + " and " + max + ", was " + value);
+            throw new UsageException(
+                    "Option --" + name + ": must be between " + min + " and " + max + ", was " + value);
         }
         return value;
     }

@@ -8,5 +8,4 @@ package io.weir.examples;
  * @param amountCents the amount, in cents
  * @param placedAt when it was placed, epoch ms: the event time
  */
-public record Order(String orderId, String region, long amountCents, long placedAt) {
-}
+public record Order(String orderId, String region, long amountCents, long placedAt) {}

@@ -27,9 +27,11 @@ final class OrderGenerator implements InputGenerator {
     public List<ProducerRecord<byte[], byte[]>> next(long now, int due) {
         List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(due);
         for (int i = 0; i < due; i++) {
-            long placedAt = random.nextDouble() < 0.01 ? now - 10_000 - random.nextInt(170_000) : now - random.nextInt(1_000);
+            long placedAt =
+                    random.nextDouble() < 0.01 ? now - 10_000 - random.nextInt(170_000) : now - random.nextInt(1_000);
             String id = idPrefix + "-" + sequence++;
-            Order order = new Order(id, REGIONS.get(random.nextInt(REGIONS.size())), 500 + random.nextInt(50_000), placedAt);
+            Order order =
+                    new Order(id, REGIONS.get(random.nextInt(REGIONS.size())), 500 + random.nextInt(50_000), placedAt);
             out.add(InputGenerator.record(OrdersPerMinute.ORDERS, id, placedAt, order, serializer));
         }
         return out;

@@ -45,15 +45,17 @@ public final class OrdersPerMinute {
     public static final Duration REFRESH = Duration.ofSeconds(2);
     public static final Duration ALLOWED_LATENESS = Duration.ofMinutes(10);
 
-    private OrdersPerMinute() {
-    }
+    private OrdersPerMinute() {}
 
     public static Topology topology() {
         JsonSerde<Order> orders = JsonSerde.of(Order.class);
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(ORDERS, Consumed.with(Serdes.String(), orders)
-                        .withTimestamps(Order::placedAt)
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY).withIdleness(Duration.ofSeconds(30))))
+        builder.stream(
+                        ORDERS,
+                        Consumed.with(Serdes.String(), orders)
+                                .withTimestamps(Order::placedAt)
+                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY)
+                                        .withIdleness(Duration.ofSeconds(30))))
                 .selectKey((id, order) -> order.region())
                 .groupByKey(Grouped.with(Serdes.String(), orders).withName("orders-by-region"))
                 .windowedBy(TumblingWindows.of(WINDOW).withAllowedLateness(ALLOWED_LATENESS))

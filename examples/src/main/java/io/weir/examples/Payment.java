@@ -8,5 +8,4 @@ package io.weir.examples;
  * @param amountCents the amount, in cents
  * @param paidAt      when the card was used, epoch ms: the event time
  */
-public record Payment(String paymentId, String card, long amountCents, long paidAt) {
-}
+public record Payment(String paymentId, String card, long amountCents, long paidAt) {}

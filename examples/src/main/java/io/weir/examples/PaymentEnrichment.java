@@ -27,25 +27,28 @@ public final class PaymentEnrichment {
 
     /** Not {@code payments}: the fraud-alerts example writes its own input there, on the same cluster. */
     public static final String PAYMENTS = "card-payments";
+
     public static final String PROFILES = "card-profiles";
     public static final String ENRICHED = "payments-enriched";
     public static final String PROFILE_STORE = "card-profile-store";
 
-    private PaymentEnrichment() {
-    }
+    private PaymentEnrichment() {}
 
     public static Topology topology() {
         StreamsBuilder builder = new StreamsBuilder();
-        EventStream<String, CardUpdate> profiles = builder
-                .stream(PROFILES, Consumed.with(Serdes.String(), JsonSerde.of(CardProfile.class)))
+        EventStream<String, CardUpdate> profiles = builder.stream(
+                        PROFILES, Consumed.with(Serdes.String(), JsonSerde.of(CardProfile.class)))
                 .mapValues(CardUpdate::profileChange);
         builder.stream(PAYMENTS, Consumed.with(Serdes.String(), JsonSerde.of(Payment.class)))
-                .filter((card, payment) -> payment != null)   // a null on the payments topic is no payment
+                .filter((card, payment) -> payment != null) // a null on the payments topic is no payment
                 .mapValues(CardUpdate::of)
                 .merge(profiles)
                 .groupByKey()
-                .process(() -> new ProfileLookup(PROFILE_STORE), Materialized.<String, CardProfile>as(PROFILE_STORE)
-                        .withKeySerde(Serdes.String()).withValueSerde(JsonSerde.of(CardProfile.class)))
+                .process(
+                        () -> new ProfileLookup(PROFILE_STORE),
+                        Materialized.<String, CardProfile>as(PROFILE_STORE)
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(JsonSerde.of(CardProfile.class)))
                 .to(ENRICHED, Produced.with(Serdes.String(), JsonSerde.of(EnrichedPayment.class)));
         return builder.build();
     }

@@ -28,6 +28,7 @@ final class PaymentGenerator implements InputGenerator {
 
     /** Cards paying at one record per second: a card then pays 0.3 times a minute. */
     private static final int CARDS_PER_RECORD_PER_SECOND = 200;
+
     static final double OFFLINE_SHARE = 0.01;
     static final double REPEAT_SHARE = 0.005;
     private static final int SPREE = 8;

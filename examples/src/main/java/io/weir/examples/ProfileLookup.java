@@ -17,7 +17,8 @@ final class ProfileLookup implements KeyedProcessor<String, CardUpdate, String, 
     }
 
     @Override
-    public void process(String card, CardUpdate update, KeyedProcessorContext<String, String, EnrichedPayment> context) {
+    public void process(
+            String card, CardUpdate update, KeyedProcessorContext<String, String, EnrichedPayment> context) {
         KeyValueStore<String, CardProfile> profiles = context.store(storeName);
         if (update.isPayment()) {
             context.forward(card, new EnrichedPayment(update.payment(), profiles.get(card)));

@@ -48,14 +48,21 @@ final class Quickstart {
 
             writePayments(broker.bootstrapServers(), topic);
 
-            List<ConsumerRecord<String, String>> committed = readAll(broker.bootstrapServers(), topic, "read_committed");
-            List<ConsumerRecord<String, String>> everything = readAll(broker.bootstrapServers(), topic, "read_uncommitted");
+            List<ConsumerRecord<String, String>> committed =
+                    readAll(broker.bootstrapServers(), topic, "read_committed");
+            List<ConsumerRecord<String, String>> everything =
+                    readAll(broker.bootstrapServers(), topic, "read_uncommitted");
             for (ConsumerRecord<String, String> r : committed) {
-                out.printf("  read_committed  partition %d offset %2d  %s -> %s%n", r.partition(), r.offset(), r.key(), r.value());
+                out.printf(
+                        "  read_committed  partition %d offset %2d  %s -> %s%n",
+                        r.partition(), r.offset(), r.key(), r.value());
             }
-            out.printf("read_committed saw %d records; read_uncommitted saw %d: the aborted transaction's %d stay invisible "
-                    + "to read_committed readers.%n", committed.size(), everything.size(), ABORTED);
-            boolean ok = committed.size() == COMMITTED && everything.size() == COMMITTED + ABORTED
+            out.printf(
+                    "read_committed saw %d records; read_uncommitted saw %d: the aborted transaction's %d stay invisible "
+                            + "to read_committed readers.%n",
+                    committed.size(), everything.size(), ABORTED);
+            boolean ok = committed.size() == COMMITTED
+                    && everything.size() == COMMITTED + ABORTED
                     && committed.stream().noneMatch(r -> r.value().startsWith("aborted"));
             out.println(ok ? "OK" : "UNEXPECTED: the broker did not isolate the aborted transaction");
             return ok ? 0 : 1;
@@ -63,10 +70,16 @@ final class Quickstart {
     }
 
     private void writePayments(String bootstrap, String topic) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-writer",
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        topic + "-writer",
+                        ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                        30_000),
+                new StringSerializer(),
+                new StringSerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
             for (int i = 1; i <= COMMITTED; i++) {
@@ -85,11 +98,15 @@ final class Quickstart {
     }
 
     private static List<ConsumerRecord<String, String>> readAll(String bootstrap, String topic, String isolation) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation), new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .collect(Collectors.toList());
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -97,7 +114,8 @@ final class Quickstart {
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Could not read " + topic + " to its end offsets " + end + " in 30 s");
+                    throw new IllegalStateException(
+                            "Could not read " + topic + " to its end offsets " + end + " in 30 s");
                 }
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }

@@ -42,16 +42,20 @@ public final class UserSessions {
     public static final Duration ALLOWED_LATENESS = Duration.ofHours(1);
     public static final Duration MAX_SESSION = Duration.ofHours(12);
 
-    private UserSessions() {
-    }
+    private UserSessions() {}
 
     public static Topology topology() {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(EVENTS, Consumed.with(Serdes.String(), JsonSerde.of(AppEvent.class))
-                        .withTimestamps(AppEvent::at)
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY).withIdleness(Duration.ofSeconds(30))))
+        builder.stream(
+                        EVENTS,
+                        Consumed.with(Serdes.String(), JsonSerde.of(AppEvent.class))
+                                .withTimestamps(AppEvent::at)
+                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY)
+                                        .withIdleness(Duration.ofSeconds(30))))
                 .groupByKey()
-                .windowedBy(SessionWindows.withGap(GAP).withAllowedLateness(ALLOWED_LATENESS).withMaxSessionLength(MAX_SESSION))
+                .windowedBy(SessionWindows.withGap(GAP)
+                        .withAllowedLateness(ALLOWED_LATENESS)
+                        .withMaxSessionLength(MAX_SESSION))
                 .withRefinement(Refinement.ACCUMULATING_AND_RETRACTING)
                 .count(Materialized.as(SESSIONS))
                 .toStream()

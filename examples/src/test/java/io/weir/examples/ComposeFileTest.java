@@ -9,10 +9,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.ArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ComposeFileTest {
 
-    private static final Path COMPOSE_FILE = Path.of("..", "docker-compose.yml").toAbsolutePath().normalize();
+    private static final Path COMPOSE_FILE =
+            Path.of("..", "docker-compose.yml").toAbsolutePath().normalize();
 
     @Test
     void theBrokerIsHealthCheckedAndKeepsItsDataInAVolumeAndTheFraudExampleWaitsForItAndUsesItsInternalListener()
@@ -33,22 +34,38 @@ class ComposeFileTest {
         JsonNode compose = new ObjectMapper(new YAMLFactory()).readTree(COMPOSE_FILE.toFile());
         JsonNode kafka = compose.path("services").path("kafka");
         assertTrue(kafka.path("image").asText().startsWith("apache/kafka:"), "the official image");
-        assertEquals("broker,controller", kafka.path("environment").path("KAFKA_PROCESS_ROLES").asText(), "KRaft, one node");
+        assertEquals(
+                "broker,controller",
+                kafka.path("environment").path("KAFKA_PROCESS_ROLES").asText(),
+                "KRaft, one node");
         assertFalse(kafka.path("healthcheck").path("test").isMissingNode(), "a health check");
         String dataVolume = kafka.path("volumes").path(0).asText();
-        assertTrue(compose.path("volumes").has(dataVolume.substring(0, dataVolume.indexOf(':'))), "a named volume: " + dataVolume);
-        assertTrue(dataVolume.endsWith(":" + kafka.path("environment").path("KAFKA_LOG_DIRS").asText()), "holding the log dirs");
+        assertTrue(
+                compose.path("volumes").has(dataVolume.substring(0, dataVolume.indexOf(':'))),
+                "a named volume: " + dataVolume);
+        assertTrue(
+                dataVolume.endsWith(
+                        ":" + kafka.path("environment").path("KAFKA_LOG_DIRS").asText()),
+                "holding the log dirs");
 
         JsonNode app = compose.path("services").path("fraud-alerts");
-        assertEquals("service_healthy", app.path("depends_on").path("kafka").path("condition").asText());
+        assertEquals(
+                "service_healthy",
+                app.path("depends_on").path("kafka").path("condition").asText());
         List<String> command = new ArrayList<>();
         app.path("command").forEach(c -> command.add(c.asText()));
         assertEquals("fraud-alerts", command.get(command.indexOf("/app/weir-examples.jar") + 1));
         String bootstrap = command.get(command.indexOf("--bootstrap-servers") + 1);
-        assertTrue(kafka.path("environment").path("KAFKA_ADVERTISED_LISTENERS").asText().contains("//" + bootstrap),
+        assertTrue(
+                kafka.path("environment")
+                        .path("KAFKA_ADVERTISED_LISTENERS")
+                        .asText()
+                        .contains("//" + bootstrap),
                 "the app connects to a listener the broker advertises to containers: " + bootstrap);
-        Options options = Options.parse(command.subList(command.indexOf("fraud-alerts"), command.size())
-                .toArray(String[]::new), 1, ExampleRunner.OPTIONS);
+        Options options = Options.parse(
+                command.subList(command.indexOf("fraud-alerts"), command.size()).toArray(String[]::new),
+                1,
+                ExampleRunner.OPTIONS);
         assertTrue(options.duration("duration").toHours() >= 1, "runs until stopped, not for the demo's minute");
     }
 
@@ -56,8 +73,10 @@ class ComposeFileTest {
     void theComposeFileIsValid() throws Exception {
         assertTrue(Files.isRegularFile(COMPOSE_FILE), "missing " + COMPOSE_FILE);
         Optional<List<String>> client = composeClient();
-        assumeTrue(client.isPresent(), "No compose client ('docker compose' or 'docker-compose') is installed: "
-                + "docker-compose.yml was not validated");
+        assumeTrue(
+                client.isPresent(),
+                "No compose client ('docker compose' or 'docker-compose') is installed: "
+                        + "docker-compose.yml was not validated");
         List<String> command = new ArrayList<>(client.get());
         command.addAll(List.of("-f", COMPOSE_FILE.toString(), "config", "-q"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

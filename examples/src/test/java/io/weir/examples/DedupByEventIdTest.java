@@ -1,6 +1,7 @@
 package io.weir.examples;
 
 import io.weir.streams.StreamsBuilder;
+import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.serde.Serdes;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import io.weir.streams.Topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,10 +28,13 @@ class DedupByEventIdTest {
 
     private static Topology topology() {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("events", Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+        builder.stream(
+                        "events",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .groupByKey()
-                .process(() -> new DedupByEventId<String, String>("seen", Duration.ofSeconds(10)),
+                .process(
+                        () -> new DedupByEventId<String, String>("seen", Duration.ofSeconds(10)),
                         DedupByEventId.store("seen", Serdes.String()))
                 .to("unique", Produced.with(Serdes.String(), Serdes.String()));
         return builder.build();
@@ -55,20 +58,23 @@ class DedupByEventIdTest {
     void anIdIsForgottenOnceTheWatermarkPassesItsRetention() {
         events.pipe("e1", "first", 1_000);
         events.pipe("e2", "other", 11_000);
-        assertEquals(Map.of("e1", 1_000L, "e2", 11_000L), driver.keyValueStore("seen", Serdes.String(), Serdes.Long()),
+        assertEquals(
+                Map.of("e1", 1_000L, "e2", 11_000L),
+                driver.keyValueStore("seen", Serdes.String(), Serdes.Long()),
                 "W = 10,999: e1's timer at 11,000 has not fired");
 
         events.pipe("e3", "moves time", 11_001);
 
-        assertEquals(Map.of("e2", 11_000L, "e3", 11_001L), driver.keyValueStore("seen", Serdes.String(), Serdes.Long()));
+        assertEquals(
+                Map.of("e2", 11_000L, "e3", 11_001L), driver.keyValueStore("seen", Serdes.String(), Serdes.Long()));
         events.pipe("e1", "a copy after the retention", 11_002);
         assertEquals(List.of("first", "other", "moves time", "a copy after the retention"), unique.readValues());
     }
 
     @Test
     void aNonPositiveRetentionIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new DedupByEventId<String, String>("seen", Duration.ZERO));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> new DedupByEventId<String, String>("seen", Duration.ZERO));
         assertEquals("retention must be positive, was PT0S", e.getMessage());
     }
 }

@@ -20,14 +20,18 @@ class DurationsTest {
 
     @Test
     void anythingElseIsRefusedWithTheExpectedFormat() {
-        for (String bad : new String[]{"10x", "10", "-1s", "1.5s", "", "s", "10 s"}) {
+        for (String bad : new String[] {"10x", "10", "-1s", "1.5s", "", "s", "10 s"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Durations.parse(bad), bad);
-            assertEquals("'" + bad + "' is not a duration: expected a whole number and a unit, one of ms, s, m, h "
-                    + "(e.g. 500ms, 10s, 2m, 1h)", e.getMessage());
+            assertEquals(
+                    "'" + bad + "' is not a duration: expected a whole number and a unit, one of ms, s, m, h "
+                            + "(e.g. 500ms, 10s, 2m, 1h)",
+                    e.getMessage());
         }
-        for (String tooLong : new String[]{"99999999999999999999ms", "9999999999999999h", "2562047788016h"}) {
-            assertEquals("'" + tooLong + "' is too long a duration: at most 9223372036854775807ms",
-                    assertThrows(IllegalArgumentException.class, () -> Durations.parse(tooLong)).getMessage());
+        for (String tooLong : new String[] {"99999999999999999999ms", "9999999999999999h", "2562047788016h"}) {
+            assertEquals(
+                    "'" + tooLong + "' is too long a duration: at most 9223372036854775807ms",
+                    assertThrows(IllegalArgumentException.class, () -> Durations.parse(tooLong))
+                            .getMessage());
         }
     }
 
@@ -40,7 +44,7 @@ class DurationsTest {
         assertEquals("2m", Durations.format(Duration.ofMinutes(2)));
         assertEquals("61m", Durations.format(Duration.ofMinutes(61)));
         assertEquals("24h", Durations.format(Duration.ofDays(1)));
-        for (String text : new String[]{"0s", "1ms", "999ms", "1s", "59s", "1m", "59m", "1h", "3h"}) {
+        for (String text : new String[] {"0s", "1ms", "999ms", "1s", "59s", "1m", "59m", "1h", "3h"}) {
             assertEquals(text, Durations.format(Durations.parse(text)));
         }
         assertThrows(IllegalArgumentException.class, () -> Durations.format(Duration.ofSeconds(-1)));

@@ -33,15 +33,24 @@ class ExampleRunnerTest {
                     + " \\| side output ([\\d,]+) \\| open windows ([\\d,]+)");
 
     @Test
-    void theFraudDemoRunsOnABrokerOnAnotherPortWhenItsPortIsTakenCountsLatePaymentsAndDeletesItsState() throws IOException {
+    void theFraudDemoRunsOnABrokerOnAnotherPortWhenItsPortIsTakenCountsLatePaymentsAndDeletesItsState()
+            throws IOException {
         Set<Path> before = stateDirs();
         CommandRun run;
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             int port = taken.getLocalPort();
 
-            run = CommandRun.of("fraud-alerts", "--duration", "12s", "--rate", "500", "--seed", "1",
-                    "--broker-port", String.valueOf(port));
+            run = CommandRun.of(
+                    "fraud-alerts",
+                    "--duration",
+                    "12s",
+                    "--rate",
+                    "500",
+                    "--seed",
+                    "1",
+                    "--broker-port",
+                    String.valueOf(port));
 
             assertEquals(0, run.exitCode(), run.err());
             assertTrue(run.out().contains("(port " + port + " is in use, so the broker took another)"), run.out());
@@ -54,7 +63,8 @@ class ExampleRunnerTest {
         Matcher last = STATUS.matcher(lastStatus);
         assertTrue(last.matches());
         assertTrue(number(last.group(4)) > 0, "payments from phones offline for minutes were dropped:\n" + run.out());
-        assertTrue(Math.abs(number(last.group(4)) - number(last.group(5))) <= 1,
+        assertTrue(
+                Math.abs(number(last.group(4)) - number(last.group(5))) <= 1,
                 "every dropped one went to payments-late (the two counters are read while the thread may be between them)");
         assertTrue(number(last.group(3)) > 0, "payments less late than the allowed lateness were added:\n" + run.out());
         assertTrue(run.out().contains("Done after"), run.out());
@@ -64,8 +74,8 @@ class ExampleRunnerTest {
     @ParameterizedTest
     @CsvSource({"orders-per-minute, 6s, orders (EARLY", "enrichment, 6s, '  card-'", "sessions, 25s, events (ON_TIME"})
     void eachExampleRunsOnKafkaAndPrintsItsOutput(String example, String duration, String expected) {
-        CommandRun run = CommandRun.of(example, "--duration", duration, "--seed", "3",
-                "--broker-port", String.valueOf(FreePorts.pick()));
+        CommandRun run = CommandRun.of(
+                example, "--duration", duration, "--seed", "3", "--broker-port", String.valueOf(FreePorts.pick()));
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains(expected), run.out());
         assertTrue(STATUS.matcher(run.out()).find(), run.out());
@@ -75,27 +85,50 @@ class ExampleRunnerTest {
     void ctrlCStopsTheDemoCleanlyAndDeletesItsStateAndTheBrokersData(@TempDir Path tmp) throws Exception {
         Path log = tmp.resolve("demo.log");
         Path javaTmp = Files.createDirectory(tmp.resolve("java-tmp"));
-        Process demo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-Djava.io.tmpdir=" + javaTmp, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "fraud-alerts", "--duration", "10m", "--rate", "200", "--broker-port",
-                String.valueOf(FreePorts.pick()))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process demo = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx512m",
+                        "-Djava.io.tmpdir=" + javaTmp,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "fraud-alerts",
+                        "--duration",
+                        "10m",
+                        "--rate",
+                        "200",
+                        "--broker-port",
+                        String.valueOf(FreePorts.pick()))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(90)).until(() -> Files.readString(log).contains("[   5s] in "));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(90))
+                    .until(() -> Files.readString(log).contains("[   5s] in "));
             try (Stream<Path> entries = Files.list(javaTmp)) {
-                assertTrue(entries.anyMatch(p -> p.getFileName().toString().startsWith("weir-fraud-alerts-")),
+                assertTrue(
+                        entries.anyMatch(p -> p.getFileName().toString().startsWith("weir-fraud-alerts-")),
                         "the demo keeps its state under java.io.tmpdir while it runs");
             }
 
-            new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).start().waitFor();
+            new ProcessBuilder("kill", "-INT", Long.toString(demo.pid()))
+                    .start()
+                    .waitFor();
 
             assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "stopped within 60 s of Ctrl-C:\n" + Files.readString(log));
             String output = Files.readString(log);
             assertTrue(output.contains("Interrupted after"), output);
             assertTrue(output.contains("weir-example-fraud-alerts: PENDING_SHUTDOWN -> NOT_RUNNING"), output);
             try (Stream<Path> left = Files.walk(javaTmp)) {
-                assertEquals(List.of(javaTmp), left.filter(p -> !p.getFileName().toString().startsWith("hsperfdata")
-                        && !p.getParent().getFileName().toString().startsWith("hsperfdata")).toList(),
+                assertEquals(
+                        List.of(javaTmp),
+                        left.filter(p -> !p.getFileName().toString().startsWith("hsperfdata")
+                                        && !p.getParent()
+                                                .getFileName()
+                                                .toString()
+                                                .startsWith("hsperfdata"))
+                                .toList(),
                         "state and broker data deleted");
             }
         } finally {
@@ -135,7 +168,8 @@ class ExampleRunnerTest {
 
     private static Set<Path> stateDirs() throws IOException {
         try (Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return entries.filter(p -> p.getFileName().toString().startsWith("weir-fraud-alerts-")).collect(Collectors.toSet());
+            return entries.filter(p -> p.getFileName().toString().startsWith("weir-fraud-alerts-"))
+                    .collect(Collectors.toSet());
         }
     }
 }

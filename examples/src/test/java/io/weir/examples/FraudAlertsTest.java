@@ -50,7 +50,9 @@ class FraudAlertsTest {
 
         List<OutputRecord<String, FraudAlert>> fired = alerts.readAll();
         assertEquals(1, fired.size());
-        assertEquals(new FraudAlert("card-1", millis("12:00:00"), millis("12:01:00"), 6), fired.get(0).value());
+        assertEquals(
+                new FraudAlert("card-1", millis("12:00:00"), millis("12:01:00"), 6),
+                fired.get(0).value());
         assertEquals(PaneInfo.Timing.ON_TIME, fired.get(0).pane().orElseThrow().timing());
     }
 

@@ -7,8 +7,6 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Duration;
@@ -16,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -83,7 +83,7 @@ class FrontierChartTest {
     private static double[] center(Element marker) {
         Matcher m = TRANSLATE.matcher(marker.getAttribute("transform"));
         assertTrue(m.matches(), marker.getAttribute("transform"));
-        return new double[]{Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))};
+        return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))};
     }
 
     private static String tooltip(Element marker) {
@@ -99,7 +99,7 @@ class FrontierChartTest {
         assertEquals("1.1", root.getAttribute("version"));
         assertEquals("0 0 900 500", root.getAttribute("viewBox"));
         assertEquals("sans-serif", root.getAttribute("font-family"));
-        for (String outside : new String[]{"<script", "<style", "href", "@import", "url("}) {
+        for (String outside : new String[] {"<script", "<style", "href", "@import", "url("}) {
             assertFalse(svg.contains(outside), outside);
         }
     }
@@ -107,17 +107,29 @@ class FrontierChartTest {
     @Test
     void oneMarkerPerRowWithAWaitEachNamingItsSetting() throws Exception {
         Document chart = chart();
-        List<String> tooltips = ofClass(chart, FrontierChart.POINT_CLASS).stream().map(FrontierChartTest::tooltip).toList();
+        List<String> tooltips = ofClass(chart, FrontierChart.POINT_CLASS).stream()
+                .map(FrontierChartTest::tooltip)
+                .toList();
         assertEquals(6, tooltips.size(), tooltips.toString());
-        for (String setting : new String[]{"delay 0s, lateness 0s:", "delay 0s, lateness 10s:", "delay 2s, lateness 0s:",
-                "delay 2s, lateness 10s:", "delay 10s, lateness 0s:", "delay 10s, lateness 10s:"}) {
+        for (String setting : new String[] {
+            "delay 0s, lateness 0s:",
+            "delay 0s, lateness 10s:",
+            "delay 2s, lateness 0s:",
+            "delay 2s, lateness 10s:",
+            "delay 10s, lateness 0s:",
+            "delay 10s, lateness 10s:"
+        }) {
             assertEquals(1, tooltips.stream().filter(t -> t.startsWith(setting)).count(), setting + " in " + tooltips);
         }
-        assertTrue(tooltips.contains("delay 2s, lateness 10s: on-time result 2.20 s after the window's end; "
-                + "2.00% of records not in the first result; 3 dropped (0.30%), 17 late updates; 45 of 50 windows exact"),
+        assertTrue(
+                tooltips.contains(
+                        "delay 2s, lateness 10s: on-time result 2.20 s after the window's end; "
+                                + "2.00% of records not in the first result; 3 dropped (0.30%), 17 late updates; 45 of 50 windows exact"),
                 tooltips.toString());
-        assertEquals(List.of("events.csv: 1000 records, 50 windows of 10s (tumbling, per key); "
-                        + "one marker per (delay, lateness) setting",
+        assertEquals(
+                List.of(
+                        "events.csv: 1000 records, 50 windows of 10s (tumbling, per key); "
+                                + "one marker per (delay, lateness) setting",
                         "1 setting fired no on-time result before the input ended and is not drawn"),
                 ofClass(chart, "caption").stream().map(Element::getTextContent).toList());
     }
@@ -136,10 +148,15 @@ class FrontierChartTest {
         }
         // delays 0s, 2s, 10s in document order: waits 0.2, 2.2, 10.2 s; dropped 6.0, 2.0, 0.5 %
         assertEquals(3, lateness0.size());
-        assertTrue(lateness0.get(0)[0] < lateness0.get(1)[0] && lateness0.get(1)[0] < lateness0.get(2)[0]);
-        assertTrue(lateness0.get(0)[1] < lateness0.get(1)[1] && lateness0.get(1)[1] < lateness0.get(2)[1]);
+        assertTrue(lateness0.get(0)[0] < lateness0.get(1)[0]
+                && lateness0.get(1)[0] < lateness0.get(2)[0]);
+        assertTrue(lateness0.get(0)[1] < lateness0.get(1)[1]
+                && lateness0.get(1)[1] < lateness0.get(2)[1]);
         // equal steps in value are equal steps on screen: 2.2 - 0.2 s is a quarter of 10.2 - 2.2 s
-        assertEquals(4 * (lateness0.get(1)[0] - lateness0.get(0)[0]), lateness0.get(2)[0] - lateness0.get(1)[0], 0.5);
+        assertEquals(
+                4 * (lateness0.get(1)[0] - lateness0.get(0)[0]),
+                lateness0.get(2)[0] - lateness0.get(1)[0],
+                0.5);
         // 0 % dropped sits on the x axis, as low as the chart goes, and the same wait is the same x
         assertTrue(noDrops[1] > lateness0.get(2)[1]);
         assertEquals(lateness0.get(2)[0], noDrops[0], 0.01);
@@ -174,9 +191,15 @@ class FrontierChartTest {
     @Test
     void theLegendNamesEachLatenessAndTheFirstResultLine() throws Exception {
         Document chart = chart();
-        assertEquals(List.of("Dropped records", "allowed lateness 0s", "allowed lateness 10s",
-                        "not in their window's first", "result (lateness 0s)",
-                        "Numbers beside the markers:", "the watermark delay"),
+        assertEquals(
+                List.of(
+                        "Dropped records",
+                        "allowed lateness 0s",
+                        "allowed lateness 10s",
+                        "not in their window's first",
+                        "result (lateness 0s)",
+                        "Numbers beside the markers:",
+                        "the watermark delay"),
                 texts(only(chart, "legend")));
         assertEquals(List.of("0s", "2s", "10s"), texts(only(chart, "delays")));
     }
@@ -196,7 +219,8 @@ class FrontierChartTest {
                 new FrontierRow(0, 1_000, 0, 0, 100.0, 1, 1, null, 1));
         Document chart = parse(FrontierChart.svg(rows, "e.csv", 2, Duration.ofSeconds(10)));
         assertEquals(List.of(), ofClass(chart, FrontierChart.POINT_CLASS));
-        assertEquals("2 settings fired no on-time result before the input ended and are not drawn",
+        assertEquals(
+                "2 settings fired no on-time result before the input ended and are not drawn",
                 ofClass(chart, "caption").get(1).getTextContent());
         assertFalse(texts(only(chart, "x-ticks")).isEmpty());
     }

@@ -24,8 +24,16 @@ class FrontierCommandTest {
     Path dir;
 
     private CommandRun sweep(String csv, String... more) throws IOException {
-        List<String> args = new ArrayList<>(List.of("frontier", "--input", write(dir, csv).toString(),
-                "--window", "10s", "--delays", "0s,2s", "--lateness", "0s,10s"));
+        List<String> args = new ArrayList<>(List.of(
+                "frontier",
+                "--input",
+                write(dir, csv).toString(),
+                "--window",
+                "10s",
+                "--delays",
+                "0s,2s",
+                "--lateness",
+                "0s,10s"));
         args.addAll(List.of(more));
         return CommandRun.of(args.toArray(String[]::new));
     }
@@ -59,8 +67,18 @@ class FrontierCommandTest {
         for (String line : lines) {
             List<String> names = new ArrayList<>();
             mapper.readTree(line).fieldNames().forEachRemaining(names::add);
-            assertEquals(List.of("delay_ms", "lateness_ms", "dropped", "late_updates", "in_first_pct", "exact_windows",
-                    "windows", "mean_wait_ms", "max_open_windows"), names);
+            assertEquals(
+                    List.of(
+                            "delay_ms",
+                            "lateness_ms",
+                            "dropped",
+                            "late_updates",
+                            "in_first_pct",
+                            "exact_windows",
+                            "windows",
+                            "mean_wait_ms",
+                            "max_open_windows"),
+                    names);
         }
         JsonNode last = mapper.readTree(lines.get(3));
         assertEquals(2000, last.get("delay_ms").asLong());
@@ -79,13 +97,26 @@ class FrontierCommandTest {
 
     @Test
     void aMissingFileIsAUsageError() {
-        assertFails(2, "Option --input: no such file: " + dir.resolve("nope.csv"), CommandRun.of("frontier", "--input",
-                dir.resolve("nope.csv").toString(), "--window", "10s", "--delays", "0s", "--lateness", "0s"));
+        assertFails(
+                2,
+                "Option --input: no such file: " + dir.resolve("nope.csv"),
+                CommandRun.of(
+                        "frontier",
+                        "--input",
+                        dir.resolve("nope.csv").toString(),
+                        "--window",
+                        "10s",
+                        "--delays",
+                        "0s",
+                        "--lateness",
+                        "0s"));
     }
 
     @Test
     void aMissingHeaderColumnIsADataError() throws IOException {
-        assertFails(1, "events.csv line 1: the header has no column 'event_time_ms' (it has: arrival_ms,key)",
+        assertFails(
+                1,
+                "events.csv line 1: the header has no column 'event_time_ms' (it has: arrival_ms,key)",
                 sweep("arrival_ms,key\n1,a\n"));
     }
 
@@ -96,7 +127,9 @@ class FrontierCommandTest {
 
     @Test
     void aNonIntegerFieldNamesItsLineAndColumn() throws IOException {
-        assertFails(1, "events.csv has 1 bad line (of 2 data lines):\n  line 3, column event_time_ms: '12.5' is not an integer",
+        assertFails(
+                1,
+                "events.csv has 1 bad line (of 2 data lines):\n  line 3, column event_time_ms: '12.5' is not an integer",
                 sweep("arrival_ms,event_time_ms\n1,1\n2,12.5\n"));
     }
 
@@ -118,7 +151,9 @@ class FrontierCommandTest {
 
     @Test
     void badDurationsAreUsageErrors() throws IOException {
-        assertFails(2, "Option --window: '10x' is not a duration: expected a whole number and a unit, one of ms, s, m, h",
+        assertFails(
+                2,
+                "Option --window: '10x' is not a duration: expected a whole number and a unit, one of ms, s, m, h",
                 sweep(HAND_CHECKED_CSV, "--window", "10x"));
         assertFails(2, "Option --delays: '' is not a duration", sweep(HAND_CHECKED_CSV, "--delays", "0s,,2s"));
         assertFails(2, "Option --window must be more than 0", sweep(HAND_CHECKED_CSV, "--window", "0s"));
@@ -131,23 +166,54 @@ class FrontierCommandTest {
         assertTrue(unknown.err().contains("Usage: java -jar weir-examples.jar"));
         assertFails(2, "Option --json takes no value", sweep(HAND_CHECKED_CSV, "--json=yes"));
         assertFails(2, "Option --seed only goes with --generate", sweep(HAND_CHECKED_CSV, "--seed", "7"));
-        assertFails(2, "Missing option --lateness", CommandRun.of("frontier", "--input", "x.csv", "--window", "10s",
-                "--delays", "0s"));
+        assertFails(
+                2,
+                "Missing option --lateness",
+                CommandRun.of("frontier", "--input", "x.csv", "--window", "10s", "--delays", "0s"));
     }
 
     @Test
     void badGenerateOptionsAreUsageErrors() {
-        assertFails(2, "Option --generate: the number of records must be positive, was 0",
-                CommandRun.of("frontier", "--generate", "0", "--late-share", "0.05", "--max-late", "40s", "--seed", "7"));
-        assertFails(2, "Option --late-share: must be between 0 and 1, was 1.5",
-                CommandRun.of("frontier", "--generate", "10", "--late-share", "1.5", "--max-late", "40s", "--seed", "7"));
-        assertFails(2, "Option --seed: 'seven' is not a whole number",
-                CommandRun.of("frontier", "--generate", "10", "--late-share", "0.05", "--max-late", "40s", "--seed", "seven"));
-        assertFails(2, "A maximum lateness of PT2562047788015H12M55.807S and a window of PT10S do not fit in millisecond "
-                + "timestamps", CommandRun.of("frontier", "--generate", "10", "--late-share", "0.05", "--max-late",
+        assertFails(
+                2,
+                "Option --generate: the number of records must be positive, was 0",
+                CommandRun.of(
+                        "frontier", "--generate", "0", "--late-share", "0.05", "--max-late", "40s", "--seed", "7"));
+        assertFails(
+                2,
+                "Option --late-share: must be between 0 and 1, was 1.5",
+                CommandRun.of(
+                        "frontier", "--generate", "10", "--late-share", "1.5", "--max-late", "40s", "--seed", "7"));
+        assertFails(
+                2,
+                "Option --seed: 'seven' is not a whole number",
+                CommandRun.of(
+                        "frontier",
+                        "--generate",
+                        "10",
+                        "--late-share",
+                        "0.05",
+                        "--max-late",
+                        "40s",
+                        "--seed",
+                        "seven"));
+        assertFails(
+                2,
+                "A maximum lateness of PT2562047788015H12M55.807S and a window of PT10S do not fit in millisecond "
+                        + "timestamps",
+                CommandRun.of(
+                        "frontier",
+                        "--generate",
+                        "10",
+                        "--late-share",
+                        "0.05",
+                        "--max-late",
                         Long.MAX_VALUE + "ms",
-                        "--seed", "7"));
-        assertFails(2, "Option --input does not go with --generate",
+                        "--seed",
+                        "7"));
+        assertFails(
+                2,
+                "Option --input does not go with --generate",
                 CommandRun.of("frontier", "--generate", "10", "--input", "x.csv"));
     }
 
@@ -159,8 +225,11 @@ class FrontierCommandTest {
         assertEquals(sweep(HAND_CHECKED_CSV).out(), run.out());
         assertTrue(run.out().startsWith("delay_ms  lateness_ms"), run.out());
         Document svg = FrontierChartTest.parse(Files.readString(chart));
-        assertEquals(4, FrontierChartTest.ofClass(svg, FrontierChart.POINT_CLASS).size());
-        assertTrue(FrontierChartTest.ofClass(svg, "caption").get(0).getTextContent()
+        assertEquals(
+                4, FrontierChartTest.ofClass(svg, FrontierChart.POINT_CLASS).size());
+        assertTrue(FrontierChartTest.ofClass(svg, "caption")
+                .get(0)
+                .getTextContent()
                 .startsWith("events.csv: 10 records, 4 windows of 10s "));
     }
 
@@ -170,21 +239,40 @@ class FrontierCommandTest {
         CommandRun run = sweep(HAND_CHECKED_CSV, "--json", "--svg=" + chart);
         assertEquals(0, run.exitCode(), run.err());
         assertEquals(4, run.out().lines().count(), run.out());
-        assertEquals(4, FrontierChartTest.ofClass(FrontierChartTest.parse(Files.readString(chart)),
-                FrontierChart.POINT_CLASS).size());
+        assertEquals(
+                4,
+                FrontierChartTest.ofClass(FrontierChartTest.parse(Files.readString(chart)), FrontierChart.POINT_CLASS)
+                        .size());
     }
 
     @Test
     void badSvgOptionsAreUsageErrorsAndWriteNothing() throws IOException {
         Path missing = dir.resolve("no-such-dir");
-        assertFails(2, "Option --svg: no such directory: " + missing,
+        assertFails(
+                2,
+                "Option --svg: no such directory: " + missing,
                 sweep(HAND_CHECKED_CSV, "--svg", missing.resolve("chart.svg").toString()));
         assertFalse(Files.exists(missing));
-        assertFails(2, "Option --svg: names a directory, not a file: '" + dir + "'",
+        assertFails(
+                2,
+                "Option --svg: names a directory, not a file: '" + dir + "'",
                 sweep(HAND_CHECKED_CSV, "--svg", dir.toString()));
         assertFails(2, "Option --svg needs a value", sweep(HAND_CHECKED_CSV, "--svg"));
-        assertFails(2, "Option --svg does not go with --generate", CommandRun.of("frontier", "--generate", "10",
-                "--late-share", "0.05", "--max-late", "40s", "--seed", "7", "--svg", dir.resolve("c.svg").toString()));
+        assertFails(
+                2,
+                "Option --svg does not go with --generate",
+                CommandRun.of(
+                        "frontier",
+                        "--generate",
+                        "10",
+                        "--late-share",
+                        "0.05",
+                        "--max-late",
+                        "40s",
+                        "--seed",
+                        "7",
+                        "--svg",
+                        dir.resolve("c.svg").toString()));
         assertFalse(Files.exists(dir.resolve("c.svg")));
     }
 
@@ -195,8 +283,18 @@ class FrontierCommandTest {
 
     @Test
     void generateWritesTheRequestedRowsAsCsv() {
-        CommandRun run = CommandRun.of("frontier", "--generate", "100", "--late-share", "0.05", "--max-late", "40s",
-                "--seed", "7", "--window", "10s");
+        CommandRun run = CommandRun.of(
+                "frontier",
+                "--generate",
+                "100",
+                "--late-share",
+                "0.05",
+                "--max-late",
+                "40s",
+                "--seed",
+                "7",
+                "--window",
+                "10s");
         assertEquals(0, run.exitCode(), run.err());
         List<String> lines = run.out().lines().toList();
         assertEquals(101, lines.size());

@@ -33,7 +33,8 @@ class GeneratorsTest {
             produced += records.size();
         }
         assertEquals(50L * (run.toMillis() / 100 + 1), produced);
-        assertTrue(T0 - firstEventTime >= run.toMillis() * (AppEventGenerator.SPEED - 1),
+        assertTrue(
+                T0 - firstEventTime >= run.toMillis() * (AppEventGenerator.SPEED - 1),
                 "the run replays " + AppEventGenerator.SPEED + " times its own length");
     }
 
@@ -53,9 +54,14 @@ class GeneratorsTest {
                 records++;
             }
         }
-        long overThreshold = perCardAndMinute.values().stream().filter(n -> n > FraudAlerts.DEFAULT_THRESHOLD).count();
-        assertTrue(overThreshold <= 15, overThreshold + " card-minutes over the threshold: about 6 sprees a minute, "
-                + "not ordinary cards");
-        assertTrue(offline > records * 0.005 && offline < records * 0.015, offline + " of " + records + " from offline phones");
+        long overThreshold = perCardAndMinute.values().stream()
+                .filter(n -> n > FraudAlerts.DEFAULT_THRESHOLD)
+                .count();
+        assertTrue(
+                overThreshold <= 15,
+                overThreshold + " card-minutes over the threshold: about 6 sprees a minute, " + "not ordinary cards");
+        assertTrue(
+                offline > records * 0.005 && offline < records * 0.015,
+                offline + " of " + records + " from offline phones");
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.examples;
 
+import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.dsl.Windowed;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import io.weir.streams.WeirMetrics;
 
 import static io.weir.streams.test.Times.at;
 import static io.weir.streams.test.Times.millis;
@@ -32,10 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class OrdersPerMinuteTest {
 
-    private static final Windowed<String> EU_1200 = new Windowed<>("EU", new Window(millis("12:00:00"), millis("12:01:00")));
+    private static final Windowed<String> EU_1200 =
+            new Windowed<>("EU", new Window(millis("12:00:00"), millis("12:01:00")));
 
-    private final TestDriver driver = new TestDriver(OrdersPerMinute.topology(),
-            TestDriverConfig.defaults().withStartTime(at("12:00:00")));
+    private final TestDriver driver = new TestDriver(
+            OrdersPerMinute.topology(), TestDriverConfig.defaults().withStartTime(at("12:00:00")));
     private final TestInputTopic<String, Order> orders =
             driver.input(OrdersPerMinute.ORDERS, Serdes.String(), JsonSerde.of(Order.class));
     private final TestOutputTopic<Windowed<String>, Long> counts =
@@ -49,7 +50,8 @@ class OrdersPerMinuteTest {
 
     private void order(String region, String placedAt, String arrivesAt) {
         String id = "o" + ++ids;
-        orders.pipe(TestRecord.of(id, new Order(id, region, 2_500, millis(placedAt))).arrivingAt(at(arrivesAt)));
+        orders.pipe(TestRecord.of(id, new Order(id, region, 2_500, millis(placedAt)))
+                .arrivingAt(at(arrivesAt)));
     }
 
     private static PaneInfo.Timing timing(OutputRecord<?, ?> r) {
@@ -82,14 +84,18 @@ class OrdersPerMinuteTest {
         List<OutputRecord<Windowed<String>, Long>> panes = counts.readAll();
         OutputRecord<Windowed<String>, Long> onTime = panes.get(panes.size() - 1);
         assertEquals(EU_1200, onTime.key());
-        assertEquals(PaneInfo.Timing.ON_TIME, timing(onTime), "W = 12:00:59.999 passed the minute, which changed since its last early pane");
+        assertEquals(
+                PaneInfo.Timing.ON_TIME,
+                timing(onTime),
+                "W = 12:00:59.999 passed the minute, which changed since its last early pane");
         assertEquals(2L, onTime.value());
 
         order("EU", "12:00:30", "12:01:07");
         order("EU", "12:00:40", "12:01:07.5");
         driver.advanceTimeTo(at("12:01:08"));
         List<OutputRecord<Windowed<String>, Long>> corrections = counts.readAll();
-        List<OutputRecord<Windowed<String>, Long>> eu = corrections.stream().filter(r -> r.key().equals(EU_1200)).toList();
+        List<OutputRecord<Windowed<String>, Long>> eu =
+                corrections.stream().filter(r -> r.key().equals(EU_1200)).toList();
         assertEquals(1, eu.size(), "both late orders in one correction, at the 2 s tick");
         assertEquals(PaneInfo.Timing.LATE, timing(eu.get(0)));
         assertEquals(4L, eu.get(0).value());

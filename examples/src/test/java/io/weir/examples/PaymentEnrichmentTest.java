@@ -49,7 +49,8 @@ class PaymentEnrichmentTest {
         profiles.pipe("card-1", null, 6_000);
         Payment afterDelete = pay("p4", 7_000);
 
-        assertEquals(Arrays.asList(
+        assertEquals(
+                Arrays.asList(
                         new EnrichedPayment(beforeAnyProfile, null),
                         new EnrichedPayment(second, ANA),
                         new EnrichedPayment(third, ANA_MOVED),
@@ -62,8 +63,10 @@ class PaymentEnrichmentTest {
         profiles.pipe("card-1", ANA, 1_000);
         profiles.pipe("card-2", new CardProfile("card-2", "Bo", "SE"), 1_000);
         profiles.pipe("card-2", null, 2_000);
-        assertEquals(Map.of("card-1", ANA),
-                driver.keyValueStore(PaymentEnrichment.PROFILE_STORE, Serdes.String(), JsonSerde.of(CardProfile.class)));
+        assertEquals(
+                Map.of("card-1", ANA),
+                driver.keyValueStore(
+                        PaymentEnrichment.PROFILE_STORE, Serdes.String(), JsonSerde.of(CardProfile.class)));
         assertEquals(List.of(), enriched.readValues());
     }
 }

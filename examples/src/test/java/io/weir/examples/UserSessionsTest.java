@@ -13,10 +13,10 @@ import io.weir.streams.test.TestOutputTopic;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ArrayList;
 
 import static io.weir.streams.test.Times.millis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -68,8 +68,11 @@ class UserSessionsTest {
         event("alice", "10:00:00");
         event("bob", "10:30:10");
         List<OutputRecord<Windowed<String>, Long>> before = sessions.readAll();
-        assertEquals(2, before.size(), "two sessions of alice, 09:00–09:40 and 10:00–10:30, both reported on time "
-                + "and both still within their hour of allowed lateness");
+        assertEquals(
+                2,
+                before.size(),
+                "two sessions of alice, 09:00–09:40 and 10:00–10:30, both reported on time "
+                        + "and both still within their hour of allowed lateness");
 
         event("alice", "09:35:00");
 
@@ -90,7 +93,8 @@ class UserSessionsTest {
             sessionsPerUser.merge(r.key().key(), (long) sign, Long::sum);
             eventsPerUser.merge(r.key().key(), sign * r.value(), Long::sum);
         }
-        assertEquals(Map.of("alice", 1L), sessionsPerUser, "a downstream count that applies retractions sees one session");
+        assertEquals(
+                Map.of("alice", 1L), sessionsPerUser, "a downstream count that applies retractions sees one session");
         assertEquals(Map.of("alice", 4L), eventsPerUser);
     }
 

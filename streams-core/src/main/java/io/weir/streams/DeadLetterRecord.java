@@ -21,8 +21,7 @@ import io.weir.streams.dsl.LateRecord;
  */
 public final class DeadLetterRecord {
 
-    private DeadLetterRecord() {
-    }
+    private DeadLetterRecord() {}
 
     public static final String REASON_HEADER = "weir.error.reason";
     public static final String EXCEPTION_HEADER = "weir.error.exception";

@@ -1,9 +1,9 @@
 package io.weir.streams;
 
 import io.weir.streams.internals.Require;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 import java.util.Optional;
 
 /**

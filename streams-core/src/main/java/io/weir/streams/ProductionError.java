@@ -1,7 +1,9 @@
 package io.weir.streams;
 
 import org.jspecify.annotations.Nullable;
+
 import java.util.Optional;
+
 /**
  * A record a sink could not produce, before any of it reached Kafka: its key or value did not
  * serialize, or it is larger than its topic accepts. The message names the sink topic, the reason and
@@ -37,11 +39,20 @@ public final class ProductionError extends RuntimeException {
      * @param sourceTopic the topic of the input record the failed record derives from, or null when it
      *                    derives from a window result
      */
-    public ProductionError(Reason reason, String sinkTopic, @Nullable String sourceTopic, int sourcePartition, long sourceOffset,
-                           Throwable cause) {
-        super(reason + " producing to topic '" + sinkTopic + "' the record derived from "
-                + (sourceTopic == null ? "a window result" : sourceTopic + "-" + sourcePartition + "@" + sourceOffset)
-                + ": " + cause, cause);
+    public ProductionError(
+            Reason reason,
+            String sinkTopic,
+            @Nullable String sourceTopic,
+            int sourcePartition,
+            long sourceOffset,
+            Throwable cause) {
+        super(
+                reason + " producing to topic '" + sinkTopic + "' the record derived from "
+                        + (sourceTopic == null
+                                ? "a window result"
+                                : sourceTopic + "-" + sourcePartition + "@" + sourceOffset)
+                        + ": " + cause,
+                cause);
         this.reason = reason;
         this.sinkTopic = sinkTopic;
         this.sourceTopic = sourceTopic;

@@ -20,8 +20,15 @@ public final class RecordError extends RuntimeException {
     private final transient byte[] key;
     private final transient byte[] value;
 
-    public RecordError(Reason reason, String topic, int partition, long offset, byte[] key, byte[] value,
-                       String detail, Throwable cause) {
+    public RecordError(
+            Reason reason,
+            String topic,
+            int partition,
+            long offset,
+            byte[] key,
+            byte[] value,
+            String detail,
+            Throwable cause) {
         super(reason + " of the record at " + topic + "-" + partition + "@" + offset + ": " + detail, cause);
         this.reason = reason;
         this.topic = topic;

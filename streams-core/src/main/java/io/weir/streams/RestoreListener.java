@@ -10,14 +10,11 @@ import org.apache.kafka.common.TopicPartition;
 public interface RestoreListener {
 
     /** Restoring {@code store} from {@code changelog}, offsets {@code [from, to)}. */
-    default void onRestoreStart(TopicPartition changelog, String store, long from, long to) {
-    }
+    default void onRestoreStart(TopicPartition changelog, String store, long from, long to) {}
 
     /** {@code restored} more records of {@code store} are in place; the next offset is {@code position}. */
-    default void onBatchRestored(TopicPartition changelog, String store, long position, long restored) {
-    }
+    default void onBatchRestored(TopicPartition changelog, String store, long position, long restored) {}
 
     /** {@code store} is restored: {@code total} records replayed. */
-    default void onRestoreEnd(TopicPartition changelog, String store, long total) {
-    }
+    default void onRestoreEnd(TopicPartition changelog, String store, long total) {}
 }

@@ -48,30 +48,77 @@ public final class StreamsConfig extends AbstractConfig {
 
     /** Every key Weir reads, with its documentation; private because a {@link ConfigDef} is mutable. */
     private static final ConfigDef DEFINITION = new ConfigDef()
-            .define(APPLICATION_ID, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+            .define(
+                    APPLICATION_ID,
+                    Type.STRING,
+                    ConfigDef.NO_DEFAULT_VALUE,
+                    new ConfigDef.NonEmptyString(),
+                    Importance.HIGH,
                     "The application's name: the consumer group id, and the prefix of every internal topic "
                             + "(changelogs, repartition topics) and of the state directory. Instances with the same id share the work.")
-            .define(BOOTSTRAP_SERVERS, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonNullValidator(), Importance.HIGH,
+            .define(
+                    BOOTSTRAP_SERVERS,
+                    Type.LIST,
+                    ConfigDef.NO_DEFAULT_VALUE,
+                    new ConfigDef.NonNullValidator(),
+                    Importance.HIGH,
                     CommonClientConfigs.BOOTSTRAP_SERVERS_DOC)
-            .define(PROCESSING_GUARANTEE, Type.STRING, EXACTLY_ONCE, ValidString.in(EXACTLY_ONCE, AT_LEAST_ONCE), Importance.MEDIUM,
+            .define(
+                    PROCESSING_GUARANTEE,
+                    Type.STRING,
+                    EXACTLY_ONCE,
+                    ValidString.in(EXACTLY_ONCE, AT_LEAST_ONCE),
+                    Importance.MEDIUM,
                     "exactly_once: output, changelog writes, side outputs and consumed offsets are committed in one Kafka "
                             + "transaction per thread; read the output with isolation.level=read_committed. at_least_once: "
                             + "plain commits, lower latency, and after a failure some output may repeat.")
-            .define(NUM_STREAM_THREADS, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+            .define(
+                    NUM_STREAM_THREADS,
+                    Type.INT,
+                    1,
+                    ConfigDef.Range.atLeast(1),
+                    Importance.MEDIUM,
                     "Processing threads per instance, each with its own consumer and producer.")
-            .define(COMMIT_INTERVAL_MS, Type.LONG, null, Importance.MEDIUM,
+            .define(
+                    COMMIT_INTERVAL_MS,
+                    Type.LONG,
+                    null,
+                    Importance.MEDIUM,
                     "How often a thread commits (ms). Default 100 under exactly_once (output becomes visible at commit), "
                             + "30000 under at_least_once.")
-            .define(STATE_DIR, Type.STRING, null, Importance.MEDIUM,
+            .define(
+                    STATE_DIR,
+                    Type.STRING,
+                    null,
+                    Importance.MEDIUM,
                     "Where RocksDB stores live: <state.dir>/<application.id>/<task>/<store>. Default: "
                             + "<java.io.tmpdir>/weir.")
-            .define(REPLICATION_FACTOR, Type.SHORT, (short) -1, Importance.MEDIUM,
+            .define(
+                    REPLICATION_FACTOR,
+                    Type.SHORT,
+                    (short) -1,
+                    Importance.MEDIUM,
                     "Replication factor of the internal topics Weir creates; -1 uses the broker's default.")
-            .define(CACHE_MAX_BYTES_PER_TASK, Type.LONG, 10L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.LOW,
+            .define(
+                    CACHE_MAX_BYTES_PER_TASK,
+                    Type.LONG,
+                    10L * 1024 * 1024,
+                    ConfigDef.Range.atLeast(1),
+                    Importance.LOW,
                     "Write-back cache size per task; a task commits early when its cache is full.")
-            .define(POLL_MS, Type.LONG, 100L, ConfigDef.Range.atLeast(1), Importance.LOW,
+            .define(
+                    POLL_MS,
+                    Type.LONG,
+                    100L,
+                    ConfigDef.Range.atLeast(1),
+                    Importance.LOW,
                     "The longest a thread blocks in poll() waiting for records.")
-            .define(REPARTITION_PURGE_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+            .define(
+                    REPARTITION_PURGE_INTERVAL_MS,
+                    Type.LONG,
+                    30_000L,
+                    ConfigDef.Range.atLeast(1),
+                    Importance.LOW,
                     "How often (ms) a thread deletes the repartition-topic records its tasks have committed past. "
                             + "Repartition topics keep records without a time limit (their timestamps are event times, "
                             + "which time-based retention would judge by), so this purge is what bounds them.");
@@ -112,7 +159,9 @@ public final class StreamsConfig extends AbstractConfig {
 
     public long commitIntervalMs() {
         Long configured = getLong(COMMIT_INTERVAL_MS);
-        return configured != null ? configured : exactlyOnce() ? EXACTLY_ONCE_COMMIT_INTERVAL_MS : AT_LEAST_ONCE_COMMIT_INTERVAL_MS;
+        return configured != null
+                ? configured
+                : exactlyOnce() ? EXACTLY_ONCE_COMMIT_INTERVAL_MS : AT_LEAST_ONCE_COMMIT_INTERVAL_MS;
     }
 
     public int threads() {

@@ -6,8 +6,7 @@ package io.weir.streams;
  */
 public final class WeirMetrics {
 
-    private WeirMetrics() {
-    }
+    private WeirMetrics() {}
 
     /** Input records read by a source node. */
     public static final String RECORDS_CONSUMED = "records-consumed";

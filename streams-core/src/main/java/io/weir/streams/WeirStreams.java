@@ -10,11 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.List;
 
 /**
  * One instance of a Weir application. Start as many instances (in as many processes) with the same
@@ -36,7 +36,12 @@ public final class WeirStreams implements AutoCloseable {
 
     /** The lifecycle of an instance. */
     public enum State {
-        CREATED, REBALANCING, RUNNING, PENDING_SHUTDOWN, NOT_RUNNING, ERROR
+        CREATED,
+        REBALANCING,
+        RUNNING,
+        PENDING_SHUTDOWN,
+        NOT_RUNNING,
+        ERROR
     }
 
     /** Called on every state change, on the thread that caused it. */
@@ -51,8 +56,9 @@ public final class WeirStreams implements AutoCloseable {
     private final StreamsConfig config;
     private final String processId;
     private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
-    private volatile StreamsUncaughtExceptionHandler handler = e -> StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
-    private volatile RestoreListener restoreListener = new RestoreListener() { };
+    private volatile StreamsUncaughtExceptionHandler handler =
+            e -> StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
+    private volatile RestoreListener restoreListener = new RestoreListener() {};
     private volatile State state = State.CREATED;
     private volatile @Nullable Throwable error;
     private StreamThreads threads;
@@ -113,8 +119,15 @@ public final class WeirStreams implements AutoCloseable {
             if (stopping()) {
                 return;
             }
-            threads = new StreamThreads(config, topology, taskCounts, processId, restoreListener, handler,
-                    this::transitionIfActive, this::fail);
+            threads = new StreamThreads(
+                    config,
+                    topology,
+                    taskCounts,
+                    processId,
+                    restoreListener,
+                    handler,
+                    this::transitionIfActive,
+                    this::fail);
             threads.start();
         }
     }

@@ -44,11 +44,13 @@ class StreamsConfigTest {
         assertTrue(e.getMessage().contains(StreamsConfig.PROCESSING_GUARANTEE), e.getMessage());
         Map<String, Object> none = minimal();
         none.remove(StreamsConfig.APPLICATION_ID);
-        assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(none)).getMessage()
+        assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(none))
+                .getMessage()
                 .contains(StreamsConfig.APPLICATION_ID));
         Map<String, Object> threads = minimal();
         threads.put(StreamsConfig.NUM_STREAM_THREADS, 0);
-        assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(threads)).getMessage()
+        assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(threads))
+                .getMessage()
                 .contains(StreamsConfig.NUM_STREAM_THREADS));
     }
 
@@ -64,7 +66,8 @@ class StreamsConfigTest {
         assertEquals(50, consumer.get("max.poll.records"));
         assertFalse(consumer.containsKey("linger.ms"));
         assertEquals("SASL_SSL", consumer.get("security.protocol"));
-        assertEquals("secret", config.clientConfig(StreamsConfig.PRODUCER_PREFIX).get("sasl.jaas.config"));
+        assertEquals(
+                "secret", config.clientConfig(StreamsConfig.PRODUCER_PREFIX).get("sasl.jaas.config"));
         assertEquals(20, config.clientConfig(StreamsConfig.PRODUCER_PREFIX).get("linger.ms"));
     }
 
@@ -74,7 +77,9 @@ class StreamsConfigTest {
         if (Boolean.getBoolean("weir.docs.write")) {
             Files.writeString(REFERENCE, generated, StandardCharsets.UTF_8);
         }
-        assertEquals(generated, Files.readString(REFERENCE, StandardCharsets.UTF_8),
+        assertEquals(
+                generated,
+                Files.readString(REFERENCE, StandardCharsets.UTF_8),
                 "docs/reference/configuration.md is stale: rebuild with -Dweir.docs.write=true");
     }
 }

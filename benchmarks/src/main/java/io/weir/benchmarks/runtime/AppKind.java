@@ -4,7 +4,6 @@ import io.weir.benchmarks.CountTopologies;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
-
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.util.Arrays;
@@ -19,12 +18,13 @@ enum AppKind {
     CEILING("ceiling", "every update", false);
 
     /** One record of an app's output: the count of {@code key} in the window starting at {@code windowStart}. */
-    record WindowCount(String key, long windowStart, long count) {
-    }
+    record WindowCount(String key, long windowStart, long count) {}
 
-    private static final Deserializer<Windowed<String>> WEIR_KEYS = WindowedSerdes.string().deserializer();
+    private static final Deserializer<Windowed<String>> WEIR_KEYS =
+            WindowedSerdes.string().deserializer();
     private static final Deserializer<org.apache.kafka.streams.kstream.Windowed<String>> KS_KEYS =
-            org.apache.kafka.streams.kstream.WindowedSerdes.timeWindowedSerdeFrom(String.class, CountTopologies.WINDOW_MS)
+            org.apache.kafka.streams.kstream.WindowedSerdes.timeWindowedSerdeFrom(
+                            String.class, CountTopologies.WINDOW_MS)
                     .deserializer();
     private static final Deserializer<Long> COUNTS = Serdes.Long().deserializer();
 
@@ -87,7 +87,9 @@ enum AppKind {
     }
 
     static AppKind byId(String id) {
-        return Arrays.stream(values()).filter(k -> k.id.equals(id)).findFirst()
+        return Arrays.stream(values())
+                .filter(k -> k.id.equals(id))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Unknown engine '" + id + "'; the engines are "
                         + Arrays.stream(values()).map(AppKind::id).collect(Collectors.joining(", "))));
     }

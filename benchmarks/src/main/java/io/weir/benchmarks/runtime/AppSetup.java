@@ -12,6 +12,11 @@ import java.nio.file.Path;
  * @param stateDir      its local state directory; a fresh one means a fresh instance that restores everything
  * @param restore       told about every changelog partition the instance restores
  */
-record AppSetup(KafkaBroker broker, String applicationId, String input, String output, int partitions, Path stateDir,
-                RestoreProgress restore) {
-}
+record AppSetup(
+        KafkaBroker broker,
+        String applicationId,
+        String input,
+        String output,
+        int partitions,
+        Path stateDir,
+        RestoreProgress restore) {}

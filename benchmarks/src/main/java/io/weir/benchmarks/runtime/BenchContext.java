@@ -3,9 +3,8 @@ package io.weir.benchmarks.runtime;
 import io.weir.benchmarks.CountTopologies;
 import io.weir.benchmarks.OutputTally.WindowKey;
 import io.weir.benchmarks.Workload;
-import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.test.kafka.KafkaBroker;
-
+import io.weir.streams.test.kafka.TempDirs;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -38,8 +37,7 @@ import java.util.function.IntToLongFunction;
 final class BenchContext implements AutoCloseable {
 
     /** The throughput input, pre-loaded: its records, where each partition ends, and the count of every (key, window). */
-    record LoadedInput(String topic, int records, Map<TopicPartition, Long> ends, Map<WindowKey, Long> expected) {
-    }
+    record LoadedInput(String topic, int records, Map<TopicPartition, Long> ends, Map<WindowKey, Long> expected) {}
 
     private static final Logger log = LoggerFactory.getLogger(BenchContext.class);
 
@@ -91,7 +89,8 @@ final class BenchContext implements AutoCloseable {
 
     /** An instance of {@code appId} reading {@code input}, on a new, empty state directory. */
     AppSetup setup(String appId, String input, String output, RestoreProgress restore) {
-        return new AppSetup(broker, appId, input, output, options.partitions(), stateRoot.resolve("state-" + stateDirs++), restore);
+        return new AppSetup(
+                broker, appId, input, output, options.partitions(), stateRoot.resolve("state-" + stateDirs++), restore);
     }
 
     /**
@@ -126,7 +125,8 @@ final class BenchContext implements AutoCloseable {
     }
 
     /** Runs a fresh instance of {@code kind} as {@code appId} over {@code input} until it committed the end, then stops it. */
-    void runToEnd(AppKind kind, String appId, LoadedInput input, Duration timeout) throws TimeoutException, InterruptedException {
+    void runToEnd(AppKind kind, String appId, LoadedInput input, Duration timeout)
+            throws TimeoutException, InterruptedException {
         try (StreamingApp app = kind.open(setup(appId, input.topic(), topic(appId + "-out"), new RestoreProgress()))) {
             app.start();
             progress.awaitCommitted(app, appId, input.ends(), timeout);
@@ -139,13 +139,17 @@ final class BenchContext implements AutoCloseable {
      */
     private void warmUpBroker() {
         String topic = topic(name("broker-warmup"));
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, name("broker-warmup")), new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG, name("broker-warmup")),
+                new ByteArraySerializer(),
+                new ByteArraySerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(topic, new byte[0]));
-            producer.sendOffsetsToTransaction(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)),
+            producer.sendOffsetsToTransaction(
+                    Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)),
                     new ConsumerGroupMetadata(name("broker-warmup")));
             producer.commitTransaction();
         }
@@ -165,8 +169,12 @@ final class BenchContext implements AutoCloseable {
         return keysInput;
     }
 
-    private LoadedInput load(String topic, int records, IntFunction<String> key,
-                             IntToLongFunction eventTime, Map<WindowKey, Long> expected) {
+    private LoadedInput load(
+            String topic,
+            int records,
+            IntFunction<String> key,
+            IntToLongFunction eventTime,
+            Map<WindowKey, Long> expected) {
         topic(topic);
         log.info("Pre-loading {} records into {}", records, topic);
         Preloader.load(bootstrap(), topic, records, key, eventTime, Workload.VALUE);
@@ -188,7 +196,8 @@ final class BenchContext implements AutoCloseable {
     }
 
     static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.weir.streams.dsl.Window;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -65,16 +64,30 @@ final class CeilingLoop implements StreamingApp {
         this.setup = setup;
         this.changelog = setup.applicationId() + "-" + CountTopologies.STORE + "-changelog";
         String bootstrap = setup.broker().bootstrapServers();
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, setup.applicationId(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer());
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, setup.applicationId() + "-ceiling",
-                ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        setup.applicationId(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer());
+        producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        setup.applicationId() + "-ceiling",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
         thread = new Thread(this::run, setup.applicationId() + "-ceiling-loop");
     }
 
@@ -141,7 +154,8 @@ final class CeilingLoop implements StreamingApp {
     private void process(ConsumerRecord<String, String> r) {
         long start = r.timestamp() - Math.floorMod(r.timestamp(), CountTopologies.WINDOW_MS);
         long count = windows.merge(new WindowKey(r.key(), start), 1L, Long::sum);
-        byte[] key = keys.serialize(setup.output(), new Windowed<>(r.key(), new Window(start, start + CountTopologies.WINDOW_MS)));
+        byte[] key = keys.serialize(
+                setup.output(), new Windowed<>(r.key(), new Window(start, start + CountTopologies.WINDOW_MS)));
         byte[] value = counts.serialize(setup.output(), count);
         producer.send(new ProducerRecord<>(setup.output(), null, r.timestamp(), key, value));
         producer.send(new ProducerRecord<>(changelog, r.partition(), r.timestamp(), key, value));

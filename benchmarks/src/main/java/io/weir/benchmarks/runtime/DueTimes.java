@@ -29,6 +29,7 @@ final class DueTimes {
     private final Map<String, Integer> partitionOfKey = new HashMap<>();
     /** Per partition, its records' indexes in send order, and the highest event time up to each. */
     private final Map<Integer, int[]> recordsOfPartition = new HashMap<>();
+
     private final Map<Integer, long[]> maxEventTimeOfPartition = new HashMap<>();
 
     DueTimes(PacedLoad load) {

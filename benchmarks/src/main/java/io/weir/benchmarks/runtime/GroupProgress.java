@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.common.KafkaFuture;
 
 /**
  * Reads, through an admin client, how far consumer groups have committed and where topics end, so a
@@ -37,7 +37,8 @@ final class GroupProgress implements AutoCloseable {
             request.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
         Map<TopicPartition, Long> ends = new HashMap<>();
-        get(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all())
+        get(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                        .all())
                 .forEach((tp, info) -> ends.put(tp, info.offset()));
         return ends;
     }
@@ -63,7 +64,8 @@ final class GroupProgress implements AutoCloseable {
         while (!reached(group, ends)) {
             app.checkHealthy();
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException(group + " did not commit the end of its input " + ends + " within " + timeout);
+                throw new TimeoutException(
+                        group + " did not commit the end of its input " + ends + " within " + timeout);
             }
             Thread.sleep(POLL_INTERVAL_MS);
         }

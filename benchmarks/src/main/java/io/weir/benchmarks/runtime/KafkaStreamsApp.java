@@ -1,7 +1,6 @@
 package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.CountTopologies;
-
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -36,7 +35,8 @@ final class KafkaStreamsApp implements StreamingApp {
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        streams = new KafkaStreams(CountTopologies.kafkaStreams(setup.input(), setup.output(), Materialized.StoreType.ROCKS_DB, emit),
+        streams = new KafkaStreams(
+                CountTopologies.kafkaStreams(setup.input(), setup.output(), Materialized.StoreType.ROCKS_DB, emit),
                 props);
         streams.setUncaughtExceptionHandler(e -> {
             error = e;
@@ -50,8 +50,8 @@ final class KafkaStreamsApp implements StreamingApp {
             }
 
             @Override
-            public void onBatchRestored(TopicPartition partition, String store, long batchEndOffset, long numRestored) {
-            }
+            public void onBatchRestored(
+                    TopicPartition partition, String store, long batchEndOffset, long numRestored) {}
 
             @Override
             public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {

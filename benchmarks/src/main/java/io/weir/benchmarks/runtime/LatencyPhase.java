@@ -3,7 +3,6 @@ package io.weir.benchmarks.runtime;
 import io.weir.benchmarks.OutputTally;
 import io.weir.benchmarks.OutputTally.WindowKey;
 import io.weir.benchmarks.Workload;
-
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,16 +34,24 @@ final class LatencyPhase {
      * @param windowsDue  once-per-window apps: the (key, window) results the input made due; -1 for update apps
      * @param windowsSeen distinct (key, window) pairs in the output
      */
-    record Row(AppKind kind, int produced, double loadSeconds, long outputs, long undue, long windowsDue, long windowsSeen,
-               double p50Ms, double p99Ms, double maxMs, OutputCheck check) {
-    }
+    record Row(
+            AppKind kind,
+            int produced,
+            double loadSeconds,
+            long outputs,
+            long undue,
+            long windowsDue,
+            long windowsSeen,
+            double p50Ms,
+            double p99Ms,
+            double maxMs,
+            OutputCheck check) {}
 
     private static final Logger log = LoggerFactory.getLogger(LatencyPhase.class);
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     private static final double CLOSE_AT = 0.9;
 
-    private LatencyPhase() {
-    }
+    private LatencyPhase() {}
 
     static List<Row> run(BenchContext context) throws TimeoutException, InterruptedException {
         RuntimeOptions options = context.options();
@@ -61,16 +68,21 @@ final class LatencyPhase {
                 awaitRunning(app);
                 try (OutputWatcher watcher = new OutputWatcher(context.bootstrap(), output, options.partitions())) {
                     int records = options.rate() * options.durationSeconds();
-                    Workload workload = Workload.generate(records, options.keys(), 1000.0 / options.rate(),
+                    Workload workload = Workload.generate(
+                            records,
+                            options.keys(),
+                            1000.0 / options.rate(),
                             firstEventTime(options.durationSeconds()));
                     load = PacedLoad.run(context.bootstrap(), input, workload);
-                    context.progress().awaitCommitted(app, appId, context.progress().committedEnd(input, options.partitions()),
-                            TIMEOUT);
+                    context.progress()
+                            .awaitCommitted(
+                                    app, appId, context.progress().committedEnd(input, options.partitions()), TIMEOUT);
                     Map<TopicPartition, Long> outputEnd = context.progress().committedEnd(output, options.partitions());
                     long deadline = System.nanoTime() + TIMEOUT.toNanos();
                     while (!watcher.reached(outputEnd)) {
                         if (System.nanoTime() > deadline) {
-                            throw new TimeoutException("The output of " + appId + " was not read to its end within " + TIMEOUT);
+                            throw new TimeoutException(
+                                    "The output of " + appId + " was not read to its end within " + TIMEOUT);
                         }
                         Thread.sleep(20);
                     }
@@ -78,7 +90,12 @@ final class LatencyPhase {
                 }
             }
             Row row = measure(kind, output, load, seen);
-            log.info("Latency: {} p50 {} ms, p99 {} ms over {} outputs", kind.id(), row.p50Ms(), row.p99Ms(), row.outputs());
+            log.info(
+                    "Latency: {} p50 {} ms, p99 {} ms over {} outputs",
+                    kind.id(),
+                    row.p50Ms(),
+                    row.p99Ms(),
+                    row.outputs());
             rows.add(row);
         }
         return rows;
@@ -124,9 +141,17 @@ final class LatencyPhase {
         }
         long[] sorted = Arrays.copyOf(latencies, n);
         Arrays.sort(sorted);
-        return new Row(kind, load.workload().size(), load.seconds(), seen.size(), undue,
-                kind.oncePerWindow() ? due.windowsDue() : -1, tally.latestCounts().size(),
-                percentileMs(sorted, 0.50), percentileMs(sorted, 0.99), n == 0 ? Double.NaN : sorted[n - 1] / 1e6,
+        return new Row(
+                kind,
+                load.workload().size(),
+                load.seconds(),
+                seen.size(),
+                undue,
+                kind.oncePerWindow() ? due.windowsDue() : -1,
+                tally.latestCounts().size(),
+                percentileMs(sorted, 0.50),
+                percentileMs(sorted, 0.99),
+                n == 0 ? Double.NaN : sorted[n - 1] / 1e6,
                 OutputCheck.of(kind, tally, due.expectedCounts()));
     }
 

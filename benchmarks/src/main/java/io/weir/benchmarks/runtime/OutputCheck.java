@@ -17,11 +17,15 @@ record OutputCheck(long records, long windows, long wrong) {
 
     static OutputCheck of(AppKind kind, OutputTally output, Map<WindowKey, Long> expected) {
         Map<WindowKey, Long> latest = output.latestCounts();
-        long wrong = latest.entrySet().stream().filter(e -> !e.getValue().equals(expected.get(e.getKey()))).count();
+        long wrong = latest.entrySet().stream()
+                .filter(e -> !e.getValue().equals(expected.get(e.getKey())))
+                .count();
         if (kind.oncePerWindow()) {
             wrong += output.results() - latest.size();
         } else {
-            wrong += expected.keySet().stream().filter(w -> !latest.containsKey(w)).count();
+            wrong += expected.keySet().stream()
+                    .filter(w -> !latest.containsKey(w))
+                    .count();
         }
         return new OutputCheck(output.results(), latest.size(), wrong);
     }

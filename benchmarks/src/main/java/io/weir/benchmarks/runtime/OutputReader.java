@@ -1,7 +1,6 @@
 package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.OutputTally;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -16,15 +15,20 @@ import java.util.Map;
 /** Reads an app's whole output topic, as a {@code read_committed} consumer sees it now, into a tally of its counts. */
 final class OutputReader {
 
-    private OutputReader() {
-    }
+    private OutputReader() {}
 
     static OutputTally read(String bootstrap, String topic, AppKind kind) {
         OutputTally tally = OutputTally.decoding();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        10_000),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             consumer.assign(partitions);

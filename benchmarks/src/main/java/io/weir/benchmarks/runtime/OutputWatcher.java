@@ -21,8 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class OutputWatcher implements AutoCloseable {
 
     /** One output record and when it became visible. */
-    record Seen(byte[] key, byte[] value, long visibleNanos) {
-    }
+    record Seen(byte[] key, byte[] value, long visibleNanos) {}
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final List<TopicPartition> partitions = new ArrayList<>();
@@ -33,12 +32,18 @@ final class OutputWatcher implements AutoCloseable {
     private volatile Throwable error;
 
     OutputWatcher(String bootstrap, String topic, int partitionCount) {
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                // Everything fetched comes back from one poll: with the default 500 per poll, the records
-                // of a burst (10,000 panes when a window closes) would be seen one slice after another.
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1_000_000), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        // Everything fetched comes back from one poll: with the default 500 per poll, the records
+                        // of a burst (10,000 panes when a window closes) would be seen one slice after another.
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        1_000_000),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(topic, p));
         }

@@ -1,7 +1,6 @@
 package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.Workload;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,9 +31,10 @@ final class PacedLoad {
     static PacedLoad run(String bootstrap, String topic, Workload workload) {
         PacedLoad load = new PacedLoad(workload);
         AtomicReference<Exception> failure = new AtomicReference<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.LINGER_MS_CONFIG, 0),
+                new StringSerializer(),
+                new StringSerializer())) {
             long begin = System.nanoTime();
             for (int i = 0; i < workload.size() && failure.get() == null; i++) {
                 long due = begin + (workload.arrivalTime(i) - workload.start()) * 1_000_000;
@@ -43,13 +43,15 @@ final class PacedLoad {
                 }
                 int index = i;
                 load.sentNanos[i] = System.nanoTime();
-                producer.send(new ProducerRecord<>(topic, null, workload.eventTime(i), workload.key(i), Workload.VALUE), (m, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    } else {
-                        load.partitions[index] = m.partition();
-                    }
-                });
+                producer.send(
+                        new ProducerRecord<>(topic, null, workload.eventTime(i), workload.key(i), Workload.VALUE),
+                        (m, e) -> {
+                            if (e != null) {
+                                failure.compareAndSet(null, e);
+                            } else {
+                                load.partitions[index] = m.partition();
+                            }
+                        });
             }
             producer.flush();
         }

@@ -17,22 +17,33 @@ import java.util.function.IntToLongFunction;
  */
 final class Preloader {
 
-    private Preloader() {
-    }
+    private Preloader() {}
 
-    static void load(String bootstrap, String topic, int records, IntFunction<String> key, IntToLongFunction eventTime,
-                     String value) {
+    static void load(
+            String bootstrap,
+            String topic,
+            int records,
+            IntFunction<String> key,
+            IntToLongFunction eventTime,
+            String value) {
         AtomicReference<Exception> failure = new AtomicReference<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.LINGER_MS_CONFIG, 20,
-                ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        20,
+                        ProducerConfig.BATCH_SIZE_CONFIG,
+                        256 * 1024),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = 0; i < records && failure.get() == null; i++) {
-                producer.send(new ProducerRecord<>(topic, null, eventTime.applyAsLong(i), key.apply(i), value), (m, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
+                producer.send(
+                        new ProducerRecord<>(topic, null, eventTime.applyAsLong(i), key.apply(i), value), (m, e) -> {
+                            if (e != null) {
+                                failure.compareAndSet(null, e);
+                            }
+                        });
             }
             producer.flush();
         }

@@ -30,7 +30,8 @@ final class RestorePhase {
      * @param startSeconds     from {@code start()} of the fresh instance until it runs
      * @param cpuSeconds       CPU time this JVM used meanwhile
      */
-    record Row(AppKind kind, String store, long records, double restoreSeconds, double startSeconds, double cpuSeconds) {
+    record Row(
+            AppKind kind, String store, long records, double restoreSeconds, double startSeconds, double cpuSeconds) {
 
         double recordsPerSecond() {
             return records / restoreSeconds;
@@ -43,8 +44,7 @@ final class RestorePhase {
     private static final Logger log = LoggerFactory.getLogger(RestorePhase.class);
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
 
-    private RestorePhase() {
-    }
+    private RestorePhase() {}
 
     static List<Runs<Row>> run(BenchContext context) throws TimeoutException, InterruptedException {
         Map<String, String> populated = new LinkedHashMap<>();
@@ -64,8 +64,10 @@ final class RestorePhase {
             for (Map.Entry<String, String> p : populated.entrySet()) {
                 AppKind kind = AppKind.byId(p.getKey().substring(0, p.getKey().indexOf('/')));
                 String store = p.getKey().substring(p.getKey().indexOf('/') + 1);
-                BenchContext.LoadedInput input = store.equals(WINDOW_STORE) ? context.throughputInput() : context.keysInput();
-                runs.computeIfAbsent(p.getKey(), k -> new ArrayList<>()).add(restore(context, kind, store, p.getValue(), input));
+                BenchContext.LoadedInput input =
+                        store.equals(WINDOW_STORE) ? context.throughputInput() : context.keysInput();
+                runs.computeIfAbsent(p.getKey(), k -> new ArrayList<>())
+                        .add(restore(context, kind, store, p.getValue(), input));
             }
         }
         List<Runs<Row>> rows = new ArrayList<>();
@@ -81,7 +83,8 @@ final class RestorePhase {
         return appId;
     }
 
-    private static Row restore(BenchContext context, AppKind kind, String store, String appId, BenchContext.LoadedInput input)
+    private static Row restore(
+            BenchContext context, AppKind kind, String store, String appId, BenchContext.LoadedInput input)
             throws TimeoutException, InterruptedException {
         RestoreProgress progress = new RestoreProgress();
         AppSetup setup = context.setup(appId, input.topic(), appId + "-out", progress);

@@ -17,7 +17,10 @@ record Runs<R>(R median, List<R> all, List<Double> rates) {
     static <R> Runs<R> of(List<R> runs, ToDoubleFunction<R> rate) {
         List<R> sorted = new ArrayList<>(runs);
         sorted.sort(Comparator.comparingDouble(rate));
-        return new Runs<>(sorted.get((sorted.size() - 1) / 2), List.copyOf(runs), runs.stream().map(rate::applyAsDouble).toList());
+        return new Runs<>(
+                sorted.get((sorted.size() - 1) / 2),
+                List.copyOf(runs),
+                runs.stream().map(rate::applyAsDouble).toList());
     }
 
     /** The rate of each run in the order run, e.g. {@code 125,823 / 133,503 / 141,908}. */

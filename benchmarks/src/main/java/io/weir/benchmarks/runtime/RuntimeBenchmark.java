@@ -17,8 +17,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class RuntimeBenchmark {
 
-    private RuntimeBenchmark() {
-    }
+    private RuntimeBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         RuntimeOptions options;
@@ -29,29 +28,39 @@ public final class RuntimeBenchmark {
             System.exit(2);
             return;
         }
-        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' " + RuntimeBenchmark.class.getName()
-                + (args.length == 0 ? "" : " " + String.join(" ", args));
-        try (KafkaBroker broker = options.bootstrap() != null ? ExternalKafkaBroker.at(options.bootstrap()).start()
+        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
+                + RuntimeBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
+        try (KafkaBroker broker = options.bootstrap() != null
+                ? ExternalKafkaBroker.at(options.bootstrap()).start()
                 : StandaloneBroker.start(options.brokerScript())) {
-            String where = options.bootstrap() != null ? "external, " + options.bootstrap()
+            String where = options.bootstrap() != null
+                    ? "external, " + options.bootstrap()
                     : "bin/kafka-broker (its own process, -Xmx2g) at " + broker.bootstrapServers();
             System.out.print(run(broker, options, command, where).text());
         }
     }
 
     /** Every phase's runs, and the report they make. */
-    record Results(List<Runs<ThroughputPhase.Row>> throughput, List<LatencyPhase.Row> latency,
-                   List<Runs<RestorePhase.Row>> restore, String text) {
-    }
+    record Results(
+            List<Runs<ThroughputPhase.Row>> throughput,
+            List<LatencyPhase.Row> latency,
+            List<Runs<RestorePhase.Row>> restore,
+            String text) {}
 
     /** Runs the phases {@code options} ask for on {@code broker} (which the caller owns). */
     static Results run(KafkaBroker broker, RuntimeOptions options, String command, String brokerDescription)
             throws TimeoutException, InterruptedException {
         try (BenchContext context = new BenchContext(broker, options)) {
-            List<Runs<ThroughputPhase.Row>> throughput = options.runs(RuntimeOptions.Phase.THROUGHPUT) ? ThroughputPhase.run(context) : List.of();
-            List<LatencyPhase.Row> latency = options.runs(RuntimeOptions.Phase.LATENCY) ? LatencyPhase.run(context) : List.of();
-            List<Runs<RestorePhase.Row>> restore = options.runs(RuntimeOptions.Phase.RESTORE) ? RestorePhase.run(context) : List.of();
-            return new Results(throughput, latency, restore,
+            List<Runs<ThroughputPhase.Row>> throughput =
+                    options.runs(RuntimeOptions.Phase.THROUGHPUT) ? ThroughputPhase.run(context) : List.of();
+            List<LatencyPhase.Row> latency =
+                    options.runs(RuntimeOptions.Phase.LATENCY) ? LatencyPhase.run(context) : List.of();
+            List<Runs<RestorePhase.Row>> restore =
+                    options.runs(RuntimeOptions.Phase.RESTORE) ? RestorePhase.run(context) : List.of();
+            return new Results(
+                    throughput,
+                    latency,
+                    restore,
                     RuntimeReport.format(command, brokerDescription, options, throughput, latency, restore));
         }
     }

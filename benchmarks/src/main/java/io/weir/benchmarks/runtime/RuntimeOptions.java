@@ -29,17 +29,34 @@ import java.util.Set;
  *   --broker-script PATH   the script that starts the standalone broker (default bin/kafka-broker)
  * </pre>
  */
-record RuntimeOptions(int records, int keys, int perMinute, int partitions, int warmup, int rate, int durationSeconds,
-                      int restoreKeys, int repeats, Set<Phase> phases, List<AppKind> engines, List<AppKind> restoreEngines, String bootstrap,
-                      Path brokerScript) {
+record RuntimeOptions(
+        int records,
+        int keys,
+        int perMinute,
+        int partitions,
+        int warmup,
+        int rate,
+        int durationSeconds,
+        int restoreKeys,
+        int repeats,
+        Set<Phase> phases,
+        List<AppKind> engines,
+        List<AppKind> restoreEngines,
+        String bootstrap,
+        Path brokerScript) {
 
     /** The parts of the benchmark. */
-    enum Phase { THROUGHPUT, LATENCY, RESTORE }
+    enum Phase {
+        THROUGHPUT,
+        LATENCY,
+        RESTORE
+    }
 
-    static final String USAGE = "options: --records N (1000000)  --keys N (10000)  --per-minute N (20000)  --partitions N (3)  "
-            + "--warmup N (50000)  --rate N (5000)  --duration S (60)  --restore-keys N (1000000)  --repeats N (3)  "
-            + "--phases throughput,latency,restore  --engines weir,ks-close,ks-update,ks-suppress,ceiling  "
-            + "--restore-engines weir,ks-update,ks-suppress  --bootstrap HOST:PORT  --broker-script PATH (bin/kafka-broker)";
+    static final String USAGE =
+            "options: --records N (1000000)  --keys N (10000)  --per-minute N (20000)  --partitions N (3)  "
+                    + "--warmup N (50000)  --rate N (5000)  --duration S (60)  --restore-keys N (1000000)  --repeats N (3)  "
+                    + "--phases throughput,latency,restore  --engines weir,ks-close,ks-update,ks-suppress,ceiling  "
+                    + "--restore-engines weir,ks-update,ks-suppress  --bootstrap HOST:PORT  --broker-script PATH (bin/kafka-broker)";
 
     static RuntimeOptions parse(String[] args) {
         int records = 1_000_000;
@@ -80,8 +97,21 @@ record RuntimeOptions(int records, int keys, int perMinute, int partitions, int 
                 default -> throw new IllegalArgumentException("Unknown option '" + name + "'\n" + USAGE);
             }
         }
-        return new RuntimeOptions(records, keys, perMinute, partitions, warmup, rate, duration, restoreKeys, repeats, phases, engines,
-                restoreEngines, bootstrap, script);
+        return new RuntimeOptions(
+                records,
+                keys,
+                perMinute,
+                partitions,
+                warmup,
+                rate,
+                duration,
+                restoreKeys,
+                repeats,
+                phases,
+                engines,
+                restoreEngines,
+                bootstrap,
+                script);
     }
 
     boolean runs(Phase phase) {
@@ -91,7 +121,9 @@ record RuntimeOptions(int records, int keys, int perMinute, int partitions, int 
     private static Set<Phase> phases(String list) {
         Set<Phase> phases = EnumSet.noneOf(Phase.class);
         for (String p : list.split(",")) {
-            phases.add(Arrays.stream(Phase.values()).filter(v -> v.name().equalsIgnoreCase(p.trim())).findFirst()
+            phases.add(Arrays.stream(Phase.values())
+                    .filter(v -> v.name().equalsIgnoreCase(p.trim()))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("Unknown phase '" + p + "'\n" + USAGE)));
         }
         return phases;

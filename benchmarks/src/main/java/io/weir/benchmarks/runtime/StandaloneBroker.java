@@ -1,10 +1,9 @@
 package io.weir.benchmarks.runtime;
 
-import io.weir.streams.test.kafka.FreePorts;
-import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.test.kafka.ExternalKafkaBroker;
+import io.weir.streams.test.kafka.FreePorts;
 import io.weir.streams.test.kafka.KafkaBroker;
-
+import io.weir.streams.test.kafka.TempDirs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +41,9 @@ final class StandaloneBroker implements KafkaBroker {
 
     static StandaloneBroker start(Path script) {
         if (!Files.isExecutable(script)) {
-            throw new IllegalArgumentException(script.toAbsolutePath() + " is not the broker script: run from the repository's "
-                    + "root, or give --broker-script or --bootstrap");
+            throw new IllegalArgumentException(
+                    script.toAbsolutePath() + " is not the broker script: run from the repository's "
+                            + "root, or give --broker-script or --bootstrap");
         }
         Path home;
         try {
@@ -52,8 +52,15 @@ final class StandaloneBroker implements KafkaBroker {
             throw new UncheckedIOException(e);
         }
         try {
-            String out = runScript(script, "start", "--port", Integer.toString(FreePorts.pick()), "--controller-port",
-                    Integer.toString(FreePorts.pick()), "--home", home.toString());
+            String out = runScript(
+                    script,
+                    "start",
+                    "--port",
+                    Integer.toString(FreePorts.pick()),
+                    "--controller-port",
+                    Integer.toString(FreePorts.pick()),
+                    "--home",
+                    home.toString());
             Matcher ready = READY.matcher(out);
             if (!ready.find()) {
                 throw new IllegalStateException("The broker did not start: " + out);
@@ -72,9 +79,12 @@ final class StandaloneBroker implements KafkaBroker {
         command[0] = script.toAbsolutePath().toString();
         System.arraycopy(args, 0, command, 1, args.length);
         try {
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             StringBuilder out = new StringBuilder();
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 reader.lines().forEach(line -> out.append(line).append('\n'));
             }
             if (!process.waitFor(3, TimeUnit.MINUTES)) {
@@ -118,7 +128,9 @@ final class StandaloneBroker implements KafkaBroker {
     @Override
     public void close() {
         client.close();
-        log.info("Stopping the standalone broker: {}", runScript(script, "stop", "--home", home.toString()).trim());
+        log.info(
+                "Stopping the standalone broker: {}",
+                runScript(script, "stop", "--home", home.toString()).trim());
         TempDirs.deleteRecursively(home);
     }
 }

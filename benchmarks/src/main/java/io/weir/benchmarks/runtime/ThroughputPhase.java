@@ -2,7 +2,6 @@ package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.HeapMonitor;
 import io.weir.benchmarks.OutputTally;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +26,15 @@ final class ThroughputPhase {
      * @param seconds    wall time from start until the committed offsets reached the end of the input
      * @param cpuSeconds CPU time this JVM used meanwhile, every thread
      */
-    record Row(AppKind kind, int records, double seconds, double cpuSeconds, long baseBytes, long peakUsedBytes,
-               long peakAfterGcBytes, OutputCheck check) {
+    record Row(
+            AppKind kind,
+            int records,
+            double seconds,
+            double cpuSeconds,
+            long baseBytes,
+            long peakUsedBytes,
+            long peakAfterGcBytes,
+            OutputCheck check) {
 
         double recordsPerSecond() {
             return records / seconds;
@@ -42,8 +48,7 @@ final class ThroughputPhase {
     private static final Logger log = LoggerFactory.getLogger(ThroughputPhase.class);
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
 
-    private ThroughputPhase() {
-    }
+    private ThroughputPhase() {}
 
     static List<Runs<Row>> run(BenchContext context) throws TimeoutException, InterruptedException {
         if (context.options().warmup() > 0) {
@@ -77,7 +82,8 @@ final class ThroughputPhase {
         double cpuSeconds;
         long peakUsed;
         long peakAfterGc;
-        try (StreamingApp app = kind.open(setup); HeapMonitor heap = new HeapMonitor()) {
+        try (StreamingApp app = kind.open(setup);
+                HeapMonitor heap = new HeapMonitor()) {
             long cpu = BenchContext.processCpuNanos();
             long start = System.nanoTime();
             app.start();
@@ -89,7 +95,14 @@ final class ThroughputPhase {
         }
         context.windowStorePopulated(kind, appId);
         OutputTally out = OutputReader.read(context.bootstrap(), output, kind);
-        Row row = new Row(kind, input.records(), seconds, cpuSeconds, base, peakUsed, peakAfterGc,
+        Row row = new Row(
+                kind,
+                input.records(),
+                seconds,
+                cpuSeconds,
+                base,
+                peakUsed,
+                peakAfterGc,
                 OutputCheck.of(kind, out, input.expected()));
         log.info("Throughput: {} {} records/s, output {}", kind.id(), Math.round(row.recordsPerSecond()), row.check());
         return row;

@@ -5,7 +5,6 @@ import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.state.StoreType;
-
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
@@ -58,7 +57,9 @@ final class WeirApp implements StreamingApp {
     @Override
     public void checkHealthy() {
         if (streams.state() == WeirStreams.State.ERROR) {
-            throw new IllegalStateException("Weir failed: " + streams.error().orElse(null), streams.error().orElse(null));
+            throw new IllegalStateException(
+                    "Weir failed: " + streams.error().orElse(null),
+                    streams.error().orElse(null));
         }
     }
 

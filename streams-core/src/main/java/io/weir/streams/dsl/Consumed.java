@@ -23,8 +23,12 @@ public final class Consumed<K, V> {
     private final WatermarkStrategy watermarkStrategy;
     private final RecordErrorHandler errorHandler;
 
-    private Consumed(Serde<K> keySerde, Serde<V> valueSerde, TimestampExtractor<K, V> timestampExtractor,
-                     WatermarkStrategy watermarkStrategy, RecordErrorHandler errorHandler) {
+    private Consumed(
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            TimestampExtractor<K, V> timestampExtractor,
+            WatermarkStrategy watermarkStrategy,
+            RecordErrorHandler errorHandler) {
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.timestampExtractor = timestampExtractor;
@@ -34,8 +38,12 @@ public final class Consumed<K, V> {
 
     /** Read keys and values with these serdes. */
     public static <K, V> Consumed<K, V> with(Serde<K> keySerde, Serde<V> valueSerde) {
-        return new Consumed<>(Objects.requireNonNull(keySerde, "keySerde"), Objects.requireNonNull(valueSerde, "valueSerde"),
-                TimestampExtractor.recordTimestamp(), WatermarkStrategy.forMonotonousTimestamps(), RecordErrorHandler.fail());
+        return new Consumed<>(
+                Objects.requireNonNull(keySerde, "keySerde"),
+                Objects.requireNonNull(valueSerde, "valueSerde"),
+                TimestampExtractor.recordTimestamp(),
+                WatermarkStrategy.forMonotonousTimestamps(),
+                RecordErrorHandler.fail());
     }
 
     /** Event time from the value, e.g. {@code p -> p.paidAt().toEpochMilli()}. */
@@ -44,16 +52,23 @@ public final class Consumed<K, V> {
     }
 
     public Consumed<K, V> withTimestampExtractor(TimestampExtractor<K, V> extractor) {
-        return new Consumed<>(keySerde, valueSerde, Objects.requireNonNull(extractor, "extractor"), watermarkStrategy, errorHandler);
+        return new Consumed<>(
+                keySerde, valueSerde, Objects.requireNonNull(extractor, "extractor"), watermarkStrategy, errorHandler);
     }
 
     public Consumed<K, V> withWatermarks(WatermarkStrategy strategy) {
-        return new Consumed<>(keySerde, valueSerde, timestampExtractor, Objects.requireNonNull(strategy, "strategy"), errorHandler);
+        return new Consumed<>(
+                keySerde, valueSerde, timestampExtractor, Objects.requireNonNull(strategy, "strategy"), errorHandler);
     }
 
     /** What to do with records whose key, value or event time cannot be read. */
     public Consumed<K, V> withErrorHandler(RecordErrorHandler handler) {
-        return new Consumed<>(keySerde, valueSerde, timestampExtractor, watermarkStrategy, Objects.requireNonNull(handler, "handler"));
+        return new Consumed<>(
+                keySerde,
+                valueSerde,
+                timestampExtractor,
+                watermarkStrategy,
+                Objects.requireNonNull(handler, "handler"));
     }
 
     public Serde<K> keySerde() {

@@ -14,8 +14,7 @@ public final class GlobalWindows implements Windows {
 
     private static final GlobalWindows INSTANCE = new GlobalWindows();
 
-    private GlobalWindows() {
-    }
+    private GlobalWindows() {}
 
     public static GlobalWindows create() {
         return INSTANCE;

@@ -3,6 +3,7 @@ package io.weir.streams.dsl;
 import io.weir.streams.internals.Require;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
+
 import java.util.Optional;
 
 /**

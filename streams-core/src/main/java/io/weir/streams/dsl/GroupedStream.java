@@ -16,6 +16,6 @@ public interface GroupedStream<K, V> {
      *
      * @throws IllegalStateException at build time if a store has no name or serdes, or a name is taken
      */
-    <KOut, VOut> EventStream<KOut, VOut> process(Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor,
-                                                 Materialized<?, ?>... stores);
+    <KOut, VOut> EventStream<KOut, VOut> process(
+            Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Materialized<?, ?>... stores);
 }

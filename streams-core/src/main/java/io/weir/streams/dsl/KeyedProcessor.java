@@ -26,8 +26,7 @@ import io.weir.streams.time.TimeDomain;
 public interface KeyedProcessor<K, V, KOut, VOut> {
 
     /** Called once before the first record or timer; stores are usable here, timers are not (no key yet). */
-    default void init(KeyedProcessorContext<K, KOut, VOut> context) {
-    }
+    default void init(KeyedProcessorContext<K, KOut, VOut> context) {}
 
     /**
      * One input record, whatever its event time: the processor sees late records too and may compare
@@ -43,9 +42,7 @@ public interface KeyedProcessor<K, V, KOut, VOut> {
      * again: a timer registered here at a time its clock has already reached waits until that clock
      * moves on.
      */
-    default void onTimer(long time, TimeDomain domain, KeyedProcessorContext<K, KOut, VOut> context) {
-    }
+    default void onTimer(long time, TimeDomain domain, KeyedProcessorContext<K, KOut, VOut> context) {}
 
-    default void close() {
-    }
+    default void close() {}
 }

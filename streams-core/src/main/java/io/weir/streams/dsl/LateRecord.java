@@ -19,8 +19,7 @@ package io.weir.streams.dsl;
  */
 public final class LateRecord {
 
-    private LateRecord() {
-    }
+    private LateRecord() {}
 
     /** Why a record went to the side output. */
     public enum Reason {

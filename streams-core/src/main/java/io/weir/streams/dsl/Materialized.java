@@ -3,9 +3,9 @@ package io.weir.streams.dsl;
 import io.weir.streams.internals.Require;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 import java.util.Optional;
 
 /**
@@ -22,8 +22,12 @@ public final class Materialized<K, V> {
     private final @Nullable Serde<V> valueSerde;
     private final boolean logged;
 
-    private Materialized(@Nullable String storeName, StoreType storeType, @Nullable Serde<K> keySerde,
-                         @Nullable Serde<V> valueSerde, boolean logged) {
+    private Materialized(
+            @Nullable String storeName,
+            StoreType storeType,
+            @Nullable Serde<K> keySerde,
+            @Nullable Serde<V> valueSerde,
+            boolean logged) {
         this.storeName = storeName;
         this.storeType = storeType;
         this.keySerde = keySerde;

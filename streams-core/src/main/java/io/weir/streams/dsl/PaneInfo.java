@@ -61,8 +61,11 @@ public record PaneInfo(Timing timing, long index, boolean isFinal, boolean isRet
             return Optional.empty();
         }
         Header retraction = headers.lastHeader(RETRACTION_HEADER);
-        return Optional.of(new PaneInfo(Timing.valueOf(text(timing)), Long.parseLong(text(index)),
-                Boolean.parseBoolean(text(last)), retraction != null && Boolean.parseBoolean(text(retraction))));
+        return Optional.of(new PaneInfo(
+                Timing.valueOf(text(timing)),
+                Long.parseLong(text(index)),
+                Boolean.parseBoolean(text(last)),
+                retraction != null && Boolean.parseBoolean(text(retraction))));
     }
 
     /** Adds this pane's headers to {@code headers} and returns them. */

@@ -2,9 +2,9 @@ package io.weir.streams.dsl;
 
 import io.weir.streams.ProductionErrorHandler;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 import java.util.Optional;
 
 /**

@@ -60,8 +60,8 @@ public final class Trigger {
      */
     public static Trigger afterCount(long n) {
         if (n <= 0 || n > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("Trigger.afterCount: the count must be between 1 and " + Integer.MAX_VALUE
-                    + ", got " + n);
+            throw new IllegalArgumentException(
+                    "Trigger.afterCount: the count must be between 1 and " + Integer.MAX_VALUE + ", got " + n);
         }
         return new Trigger(null, n, null, false);
     }
@@ -87,8 +87,8 @@ public final class Trigger {
      */
     public Trigger withEarlyFirings(Duration interval) {
         requireNotAtClose("withEarlyFirings");
-        return new Trigger(Require.positive("Trigger.withEarlyFirings interval", interval), earlyCount, lateInterval,
-                false);
+        return new Trigger(
+                Require.positive("Trigger.withEarlyFirings interval", interval), earlyCount, lateInterval, false);
     }
 
     /**
@@ -102,9 +102,13 @@ public final class Trigger {
      */
     public Trigger withLateFirings(Duration interval) {
         requireNotAtClose("withLateFirings");
-        return new Trigger(earlyInterval, earlyCount,
-                Require.positive("Trigger.withLateFirings interval (for a pane per record use withLateFiringsPerRecord())",
-                        interval), false);
+        return new Trigger(
+                earlyInterval,
+                earlyCount,
+                Require.positive(
+                        "Trigger.withLateFirings interval (for a pane per record use withLateFiringsPerRecord())",
+                        interval),
+                false);
     }
 
     /** A LATE pane for every late record, at once (the default). */
@@ -140,8 +144,8 @@ public final class Trigger {
 
     private void requireNotAtClose(String method) {
         if (atWindowClose) {
-            throw new IllegalStateException("Trigger.atWindowClose() fires once per window; " + method
-                    + " makes no sense on it");
+            throw new IllegalStateException(
+                    "Trigger.atWindowClose() fires once per window; " + method + " makes no sense on it");
         }
     }
 
@@ -150,7 +154,8 @@ public final class Trigger {
         if (atWindowClose) {
             return "Trigger.atWindowClose()";
         }
-        StringBuilder s = new StringBuilder(earlyCount > 0 ? "Trigger.afterCount(" + earlyCount + ")" : "Trigger.onTime()");
+        StringBuilder s =
+                new StringBuilder(earlyCount > 0 ? "Trigger.afterCount(" + earlyCount + ")" : "Trigger.onTime()");
         if (earlyInterval != null) {
             s.append(".withEarlyFirings(").append(earlyInterval).append(')');
         }

@@ -48,13 +48,16 @@ public interface WindowedStream<K, V> {
      * Folds the values per key and window into an aggregate starting from {@code initializer}. Not for
      * session windows, which merge: they need the form with a {@link Merger}.
      */
-    <A> WindowedTable<K, A> aggregate(Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator,
-                                      Materialized<K, A> materialized);
+    <A> WindowedTable<K, A> aggregate(
+            Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator, Materialized<K, A> materialized);
 
     /**
      * Folds the values per key and window into an aggregate, and combines the aggregates of session
      * windows that a record merges with {@code merger}.
      */
-    <A> WindowedTable<K, A> aggregate(Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator,
-                                      Merger<? super K, A> merger, Materialized<K, A> materialized);
+    <A> WindowedTable<K, A> aggregate(
+            Supplier<A> initializer,
+            Aggregator<? super K, ? super V, A> aggregator,
+            Merger<? super K, A> merger,
+            Materialized<K, A> materialized);
 }

@@ -8,29 +8,44 @@ import org.apache.kafka.common.config.ConfigDef;
  */
 public final class ConfigReference {
 
-    private ConfigReference() {
-    }
+    private ConfigReference() {}
 
     public static String markdown(String title, ConfigDef definition) {
-        StringBuilder out = new StringBuilder("# ").append(title).append("\n\n")
+        StringBuilder out = new StringBuilder("# ")
+                .append(title)
+                .append("\n\n")
                 .append("Generated from `StreamsConfig.configDef()`; do not edit by hand (run the build with "
                         + "`-Dweir.docs.write=true` to refresh it).\n\n")
                 .append("| key | type | default | valid values | importance | description |\n")
                 .append("|---|---|---|---|---|---|\n");
         for (ConfigDef.ConfigKey key : definition.configKeys().values()) {
-            out.append("| `").append(key.name).append("` | ").append(key.type.name().toLowerCase())
-                    .append(" | ").append(!key.hasDefault() ? "(required)"
-                            : key.defaultValue == null ? "(see description)"
-                            : "`" + ConfigDef.convertToString(key.defaultValue, key.type) + "`")
-                    .append(" | ").append(key.validator == null ? "" : key.validator.toString().replace("|", "\\|"))
-                    .append(" | ").append(key.importance.name().toLowerCase())
-                    .append(" | ").append(key.documentation.replace("|", "\\|").replace("\n", " "))
+            out.append("| `")
+                    .append(key.name)
+                    .append("` | ")
+                    .append(key.type.name().toLowerCase())
+                    .append(" | ")
+                    .append(
+                            !key.hasDefault()
+                                    ? "(required)"
+                                    : key.defaultValue == null
+                                            ? "(see description)"
+                                            : "`" + ConfigDef.convertToString(key.defaultValue, key.type) + "`")
+                    .append(" | ")
+                    .append(
+                            key.validator == null
+                                    ? ""
+                                    : key.validator.toString().replace("|", "\\|"))
+                    .append(" | ")
+                    .append(key.importance.name().toLowerCase())
+                    .append(" | ")
+                    .append(key.documentation.replace("|", "\\|").replace("\n", " "))
                     .append(" |\n");
         }
-        out.append("\nClient settings pass through: keys prefixed `consumer.`, `producer.` or `admin.` go to that client "
-                + "with the prefix removed; `security.protocol`, `sasl.*`, `ssl.*` and other common client keys go to "
-                + "all three. Weir's own settings for its clients (group id, isolation level, transactional id, "
-                + "assignor) always win.\n");
+        out.append(
+                "\nClient settings pass through: keys prefixed `consumer.`, `producer.` or `admin.` go to that client "
+                        + "with the prefix removed; `security.protocol`, `sasl.*`, `ssl.*` and other common client keys go to "
+                        + "all three. Weir's own settings for its clients (group id, isolation level, transactional id, "
+                        + "assignor) always win.\n");
         return out.toString();
     }
 }

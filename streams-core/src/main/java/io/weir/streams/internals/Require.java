@@ -6,8 +6,7 @@ import java.util.Objects;
 /** Build-time argument checks whose messages name the parameter, so a bad setting is found at once. */
 public final class Require {
 
-    private Require() {
-    }
+    private Require() {}
 
     public static Duration nonNegative(String name, Duration d) {
         Objects.requireNonNull(d, name + " must not be null");

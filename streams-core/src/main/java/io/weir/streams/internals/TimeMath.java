@@ -7,8 +7,7 @@ package io.weir.streams.internals;
  */
 public final class TimeMath {
 
-    private TimeMath() {
-    }
+    private TimeMath() {}
 
     public static long plus(long a, long b) {
         long r = a + b;

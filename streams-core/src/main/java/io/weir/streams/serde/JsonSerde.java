@@ -67,8 +67,8 @@ public final class JsonSerde<T> implements Serde<T> {
                 return mapper.readValue(bytes, type);
             } catch (JsonProcessingException e) {
                 // getOriginalMessage leaves out Jackson's excerpt of the payload: errors get logged.
-                throw new SerializationException("Cannot read JSON as " + type.getName() + ": "
-                        + e.getOriginalMessage());
+                throw new SerializationException(
+                        "Cannot read JSON as " + type.getName() + ": " + e.getOriginalMessage());
             } catch (IOException e) {
                 throw new SerializationException("Cannot read JSON as " + type.getName() + ": " + e.getMessage());
             }

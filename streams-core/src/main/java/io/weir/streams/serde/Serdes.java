@@ -10,8 +10,7 @@ import java.util.UUID;
  */
 public final class Serdes {
 
-    private Serdes() {
-    }
+    private Serdes() {}
 
     /** UTF-8 strings. */
     public static Serde<String> String() {

@@ -17,8 +17,7 @@ public final class WindowedSerdes {
 
     private static final int WINDOW_BYTES = 16;
 
-    private WindowedSerdes() {
-    }
+    private WindowedSerdes() {}
 
     /** Windowed keys whose inner key uses {@code inner}. */
     public static <K> Serde<Windowed<K>> of(Serde<K> inner) {
@@ -34,15 +33,17 @@ public final class WindowedSerdes {
             if (key != null) {
                 buffer.put(key);
             }
-            return buffer.putLong(windowed.window().start()).putLong(windowed.window().end()).array();
+            return buffer.putLong(windowed.window().start())
+                    .putLong(windowed.window().end())
+                    .array();
         };
         Deserializer<Windowed<K>> deserializer = (topic, bytes) -> {
             if (bytes == null) {
                 return null;
             }
             if (bytes.length < WINDOW_BYTES) {
-                throw new SerializationException("A windowed key needs at least " + WINDOW_BYTES + " bytes, got "
-                        + bytes.length);
+                throw new SerializationException(
+                        "A windowed key needs at least " + WINDOW_BYTES + " bytes, got " + bytes.length);
             }
             ByteBuffer buffer = ByteBuffer.wrap(bytes);
             byte[] key = new byte[bytes.length - WINDOW_BYTES];

@@ -35,21 +35,22 @@ class BrokerRestartTest {
         CountInput input = new CountInput(broker, "bounce-in", PARTITIONS);
         Map<String, Long> expected = new HashMap<>(input.produce(20_000, 0, 100_000, CountInput.randomKeys(20, 5)));
         List<WeirStreams.State> states = new ArrayList<>();
-        try (WeirStreams app = WindowedCountApp.instance(broker, "bounce", "bounce-in", "bounce-out", dir,
-                StreamsConfig.EXACTLY_ONCE)) {
+        try (WeirStreams app = WindowedCountApp.instance(
+                broker, "bounce", "bounce-in", "bounce-out", dir, StreamsConfig.EXACTLY_ONCE)) {
             app.setStateListener((now, before) -> {
                 synchronized (states) {
                     states.add(now);
                 }
             });
             app.start();
-            await().atMost(Duration.ofSeconds(60)).until(() ->
-                    app.metrics().getOrDefault("source:bounce-in/records-consumed", 0L) > 0);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> app.metrics().getOrDefault("source:bounce-in/records-consumed", 0L) > 0);
             broker.restart();
-            input.produce(20_000, 100_000, 100_000, CountInput.randomKeys(20, 6)).forEach((k, v) -> expected.merge(k, v, Long::sum));
+            input.produce(20_000, 100_000, 100_000, CountInput.randomKeys(20, 6))
+                    .forEach((k, v) -> expected.merge(k, v, Long::sum));
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(180)).untilAsserted(() ->
-                    CommittedPanes.assertFinalCounts(expected, broker, "bounce-out"));
+            await().atMost(Duration.ofSeconds(180))
+                    .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "bounce-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "bounce-out"));
             synchronized (states) {
                 assertEquals(-1, states.indexOf(WeirStreams.State.ERROR), "never failed: " + states);

@@ -34,8 +34,8 @@ class ChangelogTruncationTest {
     private static final List<String> KEYS = List.of("k0", "k1", "k2", "k3", "k4");
 
     @Test
-    void aStoreBehindTheChangelogsStartIsWipedAndRestoredFromWhatIsLeft(KafkaBroker broker, @TempDir Path first,
-                                                                         @TempDir Path second) throws Exception {
+    void aStoreBehindTheChangelogsStartIsWipedAndRestoredFromWhatIsLeft(
+            KafkaBroker broker, @TempDir Path first, @TempDir Path second) throws Exception {
         topics(broker, "behind");
         CountInput input = new CountInput(broker, in("behind"), 1);
         try (Admin admin = admin(broker)) {
@@ -51,7 +51,9 @@ class ChangelogTruncationTest {
             // `first`'s store is now behind the changelog's start.
             deleteBefore(admin, "behind", firstStoreEnd + 1);
         }
-        assertEquals(List.of(1L, 3L, 3L, 3L, 3L), countAgainAndFlush(broker, "behind", input, first),
+        assertEquals(
+                List.of(1L, 3L, 3L, 3L, 3L),
+                countAgainAndFlush(broker, "behind", input, first),
                 "four keys restored from the changelog's count of 2 (plus 1); the key whose last write was deleted "
                         + "starts over, as on any other instance, not from the stale local count");
     }
@@ -66,7 +68,9 @@ class ChangelogTruncationTest {
             // the store has applied all of it, the commit marker included.
             deleteBefore(admin, "kept", endOffset(admin, "kept"));
         }
-        assertEquals(List.of(2L, 2L, 2L, 2L, 2L), countAgainAndFlush(broker, "kept", input, dir),
+        assertEquals(
+                List.of(2L, 2L, 2L, 2L, 2L),
+                countAgainAndFlush(broker, "kept", input, dir),
                 "the local counts (1) were kept, not wiped");
     }
 
@@ -77,10 +81,15 @@ class ChangelogTruncationTest {
         try (Admin admin = admin(broker)) {
             countOneRecordPerKey(broker, "recreated", input, dir, 1_000);
             admin.deleteTopics(List.of(changelog("recreated").topic())).all().get();
-            await().atMost(Duration.ofSeconds(30)).until(() ->
-                    !admin.listTopics().names().get().contains(changelog("recreated").topic()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !admin.listTopics()
+                            .names()
+                            .get()
+                            .contains(changelog("recreated").topic()));
         }
-        assertEquals(List.of(1L, 1L, 1L, 1L, 1L), countAgainAndFlush(broker, "recreated", input, dir),
+        assertEquals(
+                List.of(1L, 1L, 1L, 1L, 1L),
+                countAgainAndFlush(broker, "recreated", input, dir),
                 "the store was rebuilt from the new, empty changelog, as an operator who deletes a changelog expects");
     }
 
@@ -90,17 +99,22 @@ class ChangelogTruncationTest {
         input.flush(WindowedCountApp.WINDOW * 2);
         try (WeirStreams instance = instance(broker, app, dir)) {
             instance.start();
-            await().atMost(Duration.ofSeconds(90)).until(() -> CommittedPanes.read(broker, out(app)).size() == KEYS.size());
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> CommittedPanes.read(broker, out(app)).size() == KEYS.size());
         }
-        return CommittedPanes.finalCounts(CommittedPanes.read(broker, out(app))).values().stream().sorted().toList();
+        return CommittedPanes.finalCounts(CommittedPanes.read(broker, out(app))).values().stream()
+                .sorted()
+                .toList();
     }
 
-    private static void countOneRecordPerKey(KafkaBroker broker, String app, CountInput input, Path stateDir, long atMs) {
+    private static void countOneRecordPerKey(
+            KafkaBroker broker, String app, CountInput input, Path stateDir, long atMs) {
         KEYS.forEach(k -> input.send(0, atMs, k));
         try (WeirStreams instance = instance(broker, app, stateDir)) {
             instance.start();
-            await().atMost(Duration.ofSeconds(60)).until(() ->
-                    instance.metrics().getOrDefault("source:" + in(app) + "/records-consumed", 0L) == KEYS.size());
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> instance.metrics().getOrDefault("source:" + in(app) + "/records-consumed", 0L)
+                            == KEYS.size());
             instance.close(Duration.ofSeconds(30));
         }
     }
@@ -131,10 +145,16 @@ class ChangelogTruncationTest {
     }
 
     private static void deleteBefore(Admin admin, String app, long offset) throws Exception {
-        admin.deleteRecords(Map.of(changelog(app), RecordsToDelete.beforeOffset(offset))).all().get();
+        admin.deleteRecords(Map.of(changelog(app), RecordsToDelete.beforeOffset(offset)))
+                .all()
+                .get();
     }
 
     private static long endOffset(Admin admin, String app) throws Exception {
-        return admin.listOffsets(Map.of(changelog(app), OffsetSpec.latest())).all().get().get(changelog(app)).offset();
+        return admin.listOffsets(Map.of(changelog(app), OffsetSpec.latest()))
+                .all()
+                .get()
+                .get(changelog(app))
+                .offset();
     }
 }

@@ -26,9 +26,18 @@ final class ChildInstance implements AutoCloseable {
 
     static ChildInstance launch(KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee)
             throws IOException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), CrashTestApp.class.getName(),
-                broker.bootstrapServers(), app, in, out, stateDir.toString(), guarantee)
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx512m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        CrashTestApp.class.getName(),
+                        broker.bootstrapServers(),
+                        app,
+                        in,
+                        out,
+                        stateDir.toString(),
+                        guarantee)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(stateDir)))
                 .start();
@@ -49,8 +58,11 @@ final class ChildInstance implements AutoCloseable {
     /** Appends the child's thread dump to its log, for the post-mortem of a stalled run. */
     void threadDump() throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print").redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(stateDir))).start().waitFor(30, TimeUnit.SECONDS);
+        new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(stateDir)))
+                .start()
+                .waitFor(30, TimeUnit.SECONDS);
     }
 
     @Override

@@ -28,17 +28,21 @@ final class CommittedPanes {
     /** The key of the records tests send to close every window. */
     static final String FLUSH_KEY = "zz-flush";
 
-    private CommittedPanes() {
-    }
+    private CommittedPanes() {}
 
     /** Every committed pane, by {@code key@windowStart}, in offset order; flush keys left out. */
     static Map<String, List<ConsumerRecord<Windowed<String>, Long>>> read(KafkaBroker broker, String topic) {
         Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes = new TreeMap<>();
-        try (KafkaConsumer<Windowed<String>, Long> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000),
-                WindowedSerdes.string().deserializer(), Serdes.Long().deserializer())) {
+        try (KafkaConsumer<Windowed<String>, Long> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        5_000),
+                WindowedSerdes.string().deserializer(),
+                Serdes.Long().deserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             consumer.assign(partitions);
@@ -47,7 +51,9 @@ final class CommittedPanes {
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
                 for (ConsumerRecord<Windowed<String>, Long> r : consumer.poll(Duration.ofMillis(200))) {
                     if (!r.key().key().equals(FLUSH_KEY)) {
-                        panes.computeIfAbsent(r.key().key() + "@" + r.key().window().start(), k -> new ArrayList<>()).add(r);
+                        panes.computeIfAbsent(
+                                        r.key().key() + "@" + r.key().window().start(), k -> new ArrayList<>())
+                                .add(r);
                     }
                 }
             }
@@ -66,7 +72,9 @@ final class CommittedPanes {
     static void assertOneOnTimePaneEach(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes) {
         panes.forEach((k, list) -> {
             assertEquals(1, list.size(), "exactly one pane for " + k + ": " + list);
-            assertEquals(PaneInfo.Timing.ON_TIME, PaneInfo.from(list.get(0).headers()).orElseThrow().timing());
+            assertEquals(
+                    PaneInfo.Timing.ON_TIME,
+                    PaneInfo.from(list.get(0).headers()).orElseThrow().timing());
         });
     }
 
@@ -85,8 +93,10 @@ final class CommittedPanes {
         }
         Set<String> windows = new TreeSet<>(expected.keySet());
         windows.addAll(actual.keySet());
-        List<String> differences = windows.stream().filter(w -> !Objects.equals(expected.get(w), actual.get(w)))
-                .map(w -> w + " expected " + expected.get(w) + " but was " + actual.get(w)).toList();
+        List<String> differences = windows.stream()
+                .filter(w -> !Objects.equals(expected.get(w), actual.get(w)))
+                .map(w -> w + " expected " + expected.get(w) + " but was " + actual.get(w))
+                .toList();
         fail(differences.size() + " of " + windows.size() + " windows differ on " + where + ", e.g. "
                 + differences.subList(0, Math.min(20, differences.size())));
     }

@@ -74,7 +74,13 @@ record CountInput(KafkaBroker broker, String topic, int partitions, long base) {
     }
 
     private KafkaProducer<String, String> producer() {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new StringSerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5),
+                new StringSerializer(),
+                new StringSerializer());
     }
 }

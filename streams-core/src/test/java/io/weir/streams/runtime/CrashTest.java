@@ -51,8 +51,8 @@ class CrashTest {
     private static final long BASE_TIME = BaseTime.recentPast();
 
     /** What a run produced: the committed panes by key@window, and the true counts. */
-    private record Outcome(Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes, Map<String, Long> expected) {
-    }
+    private record Outcome(
+            Map<String, List<ConsumerRecord<Windowed<String>, Long>>> panes, Map<String, Long> expected) {}
 
     /**
      * Produces the stream while killing instances at random moments; returns once all input is
@@ -69,15 +69,22 @@ class CrashTest {
         Map<String, Long> expected = new TreeMap<>();
         AtomicLong produced = new AtomicLong();
         AtomicLong failedSends = new AtomicLong();
-        ChildInstance[] instances = {ChildInstance.launch(broker, app, in, out, dirA, guarantee),
-                ChildInstance.launch(broker, app, in, out, dirB, guarantee)};
+        ChildInstance[] instances = {
+            ChildInstance.launch(broker, app, in, out, dirA, guarantee),
+            ChildInstance.launch(broker, app, in, out, dirB, guarantee)
+        };
         Path[] dirs = {dirA, dirB};
         Random random = new Random(42);
         Semaphore released = new Semaphore(0);
         CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> {
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                    ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new StringSerializer())) {
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            broker.bootstrapServers(),
+                            ProducerConfig.LINGER_MS_CONFIG,
+                            5),
+                    new StringSerializer(),
+                    new StringSerializer())) {
                 Random keys = new Random(7);
                 for (int i = 0; i < RECORDS; i++) {
                     released.acquireUninterruptibly();
@@ -99,8 +106,12 @@ class CrashTest {
                     }
                 }
                 for (int p = 0; p < PARTITIONS; p++) {
-                    producer.send(new ProducerRecord<>(in, p, BASE_TIME + RECORDS * 5L + 2 * WindowedCountApp.WINDOW,
-                            CommittedPanes.FLUSH_KEY, "v"));
+                    producer.send(new ProducerRecord<>(
+                            in,
+                            p,
+                            BASE_TIME + RECORDS * 5L + 2 * WindowedCountApp.WINDOW,
+                            CommittedPanes.FLUSH_KEY,
+                            "v"));
                 }
             }
         });
@@ -112,21 +123,30 @@ class CrashTest {
                 // and only once the instances have committed something since the last kill.
                 long target = (long) kill * SEGMENT + SEGMENT * (20 + random.nextInt(61)) / 100;
                 long previous = committedAtKill;
-                await().atMost(Duration.ofSeconds(120)).until(() -> produced.get() >= target
-                        && offsets.committed(app) > previous);
+                await().atMost(Duration.ofSeconds(120))
+                        .until(() -> produced.get() >= target && offsets.committed(app) > previous);
                 committedAtKill = offsets.committed(app);
                 int victim = random.nextInt(2);
-                log.info("Kill {}: instance {} at ~{} committed input records ({} produced)", kill + 1, victim,
-                        offsets.committed(app), produced.get());
+                log.info(
+                        "Kill {}: instance {} at ~{} committed input records ({} produced)",
+                        kill + 1,
+                        victim,
+                        offsets.committed(app),
+                        produced.get());
                 instances[victim].kill();
                 instances[victim] = ChildInstance.launch(broker, app, in, out, dirs[victim], guarantee);
             }
             released.release(RECORDS - KILLS * SEGMENT);
             producing.get(180, TimeUnit.SECONDS);
             long inputEnd = offsets.end(in);
-            log.info("Input: {} records acknowledged, {} sends failed, log end {}", produced.get(), failedSends.get(), inputEnd);
+            log.info(
+                    "Input: {} records acknowledged, {} sends failed, log end {}",
+                    produced.get(),
+                    failedSends.get(),
+                    inputEnd);
             try {
-                await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1))
+                await().atMost(Duration.ofSeconds(180))
+                        .pollInterval(Duration.ofSeconds(1))
                         .until(() -> offsets.committed(app), n -> n >= inputEnd);
             } catch (org.awaitility.core.ConditionTimeoutException stalled) {
                 for (ChildInstance instance : instances) {
@@ -143,12 +163,14 @@ class CrashTest {
     }
 
     @Test
-    void killedInstancesLoseNothingAndDuplicateNothingUnderExactlyOnce(KafkaBroker broker, @TempDir Path dirA,
-                                                                      @TempDir Path dirB) throws Exception {
+    void killedInstancesLoseNothingAndDuplicateNothingUnderExactlyOnce(
+            KafkaBroker broker, @TempDir Path dirA, @TempDir Path dirB) throws Exception {
         Outcome outcome = run(broker, StreamsConfig.EXACTLY_ONCE, dirA, dirB);
         CommittedPanes.assertOneOnTimePaneEach(outcome.panes());
         CommittedPanes.assertCounts(outcome.expected(), CommittedPanes.finalCounts(outcome.panes()), "the output");
-        assertTrue(outcome.expected().size() > 1_000, "the run covered many windows: " + outcome.expected().size());
+        assertTrue(
+                outcome.expected().size() > 1_000,
+                "the run covered many windows: " + outcome.expected().size());
     }
 
     /**
@@ -157,15 +179,24 @@ class CrashTest {
      * changelog writes and offsets are not atomic, over-count windows. The test reports how much.
      */
     @Test
-    void atLeastOnceLosesNothingButMayRepeat(KafkaBroker broker, @TempDir Path dirA, @TempDir Path dirB) throws Exception {
+    void atLeastOnceLosesNothingButMayRepeat(KafkaBroker broker, @TempDir Path dirA, @TempDir Path dirB)
+            throws Exception {
         Outcome outcome = run(broker, StreamsConfig.AT_LEAST_ONCE, dirA, dirB);
         Map<String, Long> last = CommittedPanes.finalCounts(outcome.panes());
         assertEquals(outcome.expected().keySet(), last.keySet(), "every window has a result");
-        long repeatedPanes = outcome.panes().values().stream().filter(list -> list.size() > 1).count();
-        long overCounted = outcome.expected().entrySet().stream().filter(e -> last.get(e.getKey()) > e.getValue()).count();
-        outcome.expected().forEach((k, n) -> assertTrue(last.get(k) >= n, k + " lost records: " + last.get(k) + " < " + n));
-        log.info("at_least_once after {} kills: {} of {} windows repeated a pane, {} over-counted",
-                KILLS, repeatedPanes, outcome.expected().size(), overCounted);
+        long repeatedPanes = outcome.panes().values().stream()
+                .filter(list -> list.size() > 1)
+                .count();
+        long overCounted = outcome.expected().entrySet().stream()
+                .filter(e -> last.get(e.getKey()) > e.getValue())
+                .count();
+        outcome.expected()
+                .forEach((k, n) -> assertTrue(last.get(k) >= n, k + " lost records: " + last.get(k) + " < " + n));
+        log.info(
+                "at_least_once after {} kills: {} of {} windows repeated a pane, {} over-counted",
+                KILLS,
+                repeatedPanes,
+                outcome.expected().size(),
+                overCounted);
     }
-
 }

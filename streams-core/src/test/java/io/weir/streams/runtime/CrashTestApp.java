@@ -12,8 +12,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class CrashTestApp {
 
-    private CrashTestApp() {
-    }
+    private CrashTestApp() {}
 
     public static void main(String[] args) throws InterruptedException {
         ExternalKafkaBroker broker = ExternalKafkaBroker.at(args[0]);

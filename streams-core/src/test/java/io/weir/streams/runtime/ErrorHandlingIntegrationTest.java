@@ -51,13 +51,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(KafkaBrokerExtension.class)
 class ErrorHandlingIntegrationTest {
 
-    record Order(String id, int size) {
-    }
+    record Order(String id, int size) {}
 
     private static final int PARTITIONS = 2;
     private static final int RECORDS = 60;
     /** Far below the broker's default: an order of {@link #BIG} characters does not fit. */
     private static final String MAX_MESSAGE_BYTES = "2000";
+
     private static final int BIG = 5_000;
 
     private static boolean poison(int i) {
@@ -70,8 +70,8 @@ class ErrorHandlingIntegrationTest {
 
     @ParameterizedTest
     @ValueSource(strings = {StreamsConfig.EXACTLY_ONCE, StreamsConfig.AT_LEAST_ONCE})
-    void poisonRecordsAndOversizedOutputsGetTheirOutcomeOnceAndTheRestCommits(String guarantee, KafkaBroker broker,
-                                                                            @TempDir Path dir) {
+    void poisonRecordsAndOversizedOutputsGetTheirOutcomeOnceAndTheRestCommits(
+            String guarantee, KafkaBroker broker, @TempDir Path dir) {
         String p = "errors-" + guarantee.replace('_', '-') + "-";
         String in = p + "in";
         String skipping = p + "out-skipping";
@@ -86,24 +86,33 @@ class ErrorHandlingIntegrationTest {
         TreeSet<String> poisoned = new TreeSet<>();
         TreeSet<String> oversized = new TreeSet<>();
         long base = BaseTime.recentPast();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = 0; i < RECORDS; i++) {
                 String key = "o" + i;
-                String value = poison(i) ? "{not json" : "{\"id\":\"" + key + "\",\"size\":" + (big(i) ? BIG : 10 + i) + "}";
+                String value =
+                        poison(i) ? "{not json" : "{\"id\":\"" + key + "\",\"size\":" + (big(i) ? BIG : 10 + i) + "}";
                 producer.send(new ProducerRecord<>(in, null, base + i, key, value));
                 (poison(i) ? poisoned : big(i) ? oversized : good).add(key);
             }
         }
 
         StreamsBuilder builder = new StreamsBuilder();
-        EventStream<String, String> padded = builder.stream(in, Consumed.with(Serdes.String(), JsonSerde.of(Order.class))
-                        .withErrorHandler(RecordErrorHandler.deadLetterTo(dlq)))
+        EventStream<String, String> padded = builder.stream(
+                        in,
+                        Consumed.with(Serdes.String(), JsonSerde.of(Order.class))
+                                .withErrorHandler(RecordErrorHandler.deadLetterTo(dlq)))
                 .mapValues(o -> "x".repeat(o.size()));
-        padded.to(skipping, Produced.with(Serdes.String(), Serdes.String())
-                .withErrorHandler(ProductionErrorHandler.logAndContinue()));
-        padded.to(deadLettering, Produced.with(Serdes.String(), Serdes.String())
-                .withErrorHandler(ProductionErrorHandler.deadLetterTo(dlq)));
+        padded.to(
+                skipping,
+                Produced.with(Serdes.String(), Serdes.String())
+                        .withErrorHandler(ProductionErrorHandler.logAndContinue()));
+        padded.to(
+                deadLettering,
+                Produced.with(Serdes.String(), Serdes.String())
+                        .withErrorHandler(ProductionErrorHandler.deadLetterTo(dlq)));
         Map<String, Object> config = new HashMap<>();
         config.put(StreamsConfig.APPLICATION_ID, p + "app");
         config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
@@ -116,7 +125,9 @@ class ErrorHandlingIntegrationTest {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertEquals(List.copyOf(good), keys(read(broker, skipping, "read_committed")));
                 assertEquals(List.copyOf(good), keys(read(broker, deadLettering, "read_committed")));
-                assertEquals(poisoned.size() + oversized.size(), read(broker, dlq, "read_committed").size());
+                assertEquals(
+                        poisoned.size() + oversized.size(),
+                        read(broker, dlq, "read_committed").size());
             });
             assertTrue(app.error().isEmpty());
             assertEquals(WeirStreams.State.RUNNING, app.state());
@@ -129,7 +140,10 @@ class ErrorHandlingIntegrationTest {
                 assertEquals(in, header(letter, DeadLetterRecord.SOURCE_TOPIC_HEADER));
                 if (oversized.contains(letter.key())) {
                     assertEquals(deadLettering, header(letter, DeadLetterRecord.SINK_TOPIC_HEADER));
-                    assertEquals("{\"id\":\"" + letter.key() + "\",\"size\":" + BIG + "}", letter.value(), "the input record");
+                    assertEquals(
+                            "{\"id\":\"" + letter.key() + "\",\"size\":" + BIG + "}",
+                            letter.value(),
+                            "the input record");
                 } else {
                     assertEquals("{not json", letter.value());
                 }
@@ -140,13 +154,17 @@ class ErrorHandlingIntegrationTest {
             assertEquals(expected, reasons);
 
             for (String topic : List.of(skipping, deadLettering, dlq)) {
-                assertEquals(read(broker, topic, "read_committed").size(), read(broker, topic, "read_uncommitted").size(),
+                assertEquals(
+                        read(broker, topic, "read_committed").size(),
+                        read(broker, topic, "read_uncommitted").size(),
                         "nothing written to " + topic + " was aborted");
             }
             Map<String, Long> metrics = app.metrics();
             assertEquals(poisoned.size(), metrics.get("source:" + in + "/" + WeirMetrics.RECORDS_DEAD_LETTERED));
-            assertEquals(oversized.size(), metrics.get("sink:" + skipping + "/" + WeirMetrics.RECORDS_PRODUCTION_SKIPPED));
-            assertEquals(oversized.size(), metrics.get("sink:" + deadLettering + "/" + WeirMetrics.RECORDS_DEAD_LETTERED));
+            assertEquals(
+                    oversized.size(), metrics.get("sink:" + skipping + "/" + WeirMetrics.RECORDS_PRODUCTION_SKIPPED));
+            assertEquals(
+                    oversized.size(), metrics.get("sink:" + deadLettering + "/" + WeirMetrics.RECORDS_DEAD_LETTERED));
         }
     }
 
@@ -165,9 +183,14 @@ class ErrorHandlingIntegrationTest {
     /** Every record of {@code topic} a consumer with this isolation level sees, to the end. */
     private static List<ConsumerRecord<String, String>> read(KafkaBroker broker, String topic, String isolation) {
         List<ConsumerRecord<String, String>> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation), new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        isolation),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.partitionsFor(topic).forEach(pi -> partitions.add(new TopicPartition(topic, pi.partition())));
             consumer.assign(partitions);

@@ -47,8 +47,10 @@ class FailureHandlingTest {
     /** A windowed count of {@code in} that calls {@code onValue} for each record first. */
     private static Topology countWith(String in, String out, Consumer<String> onValue) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(in, Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+        builder.stream(
+                        in,
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .peek((k, v) -> onValue.accept(v))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofMillis(WindowedCountApp.WINDOW)))
@@ -79,11 +81,13 @@ class FailureHandlingTest {
             });
             app.start();
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    CommittedPanes.assertFinalCounts(expected, broker, "replace-out"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "replace-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "replace-out"));
             assertEquals(1, handled.size(), "the handler saw the failure once: " + handled);
-            assertTrue(handled.get(0).toString().contains("a bug in user code, once"), handled.get(0).toString());
+            assertTrue(
+                    handled.get(0).toString().contains("a bug in user code, once"),
+                    handled.get(0).toString());
             await().atMost(Duration.ofSeconds(30)).until(() -> app.state() == WeirStreams.State.RUNNING);
             assertTrue(app.localThreads().get(0).name().endsWith("-g1"), "a replacement runs: " + app.localThreads());
         }
@@ -120,20 +124,20 @@ class FailureHandlingTest {
         Map<String, Object> settingsB = new HashMap<>(settings);
         settingsB.put(StreamsConfig.STATE_DIR, dirB.toString());
         try (WeirStreams a = new WeirStreams(topology, settings);
-             WeirStreams b = new WeirStreams(topology, settingsB)) {
+                WeirStreams b = new WeirStreams(topology, settingsB)) {
             a.setStateListener((now, before) -> states.add(now));
             b.setStateListener((now, before) -> states.add(now));
             a.start();
             b.start();
             try {
-                await().atMost(Duration.ofSeconds(120)).untilAsserted(() ->
-                        CommittedPanes.assertFinalCounts(expected, broker, "zombie-out"));
+                await().atMost(Duration.ofSeconds(120))
+                        .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "zombie-out"));
                 assertTrue(stalled.get(), "one thread stalled");
             } finally {
                 wake.countDown();
             }
-            await().atMost(Duration.ofSeconds(60)).until(() -> a.state() == WeirStreams.State.RUNNING
-                    && b.state() == WeirStreams.State.RUNNING);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> a.state() == WeirStreams.State.RUNNING && b.state() == WeirStreams.State.RUNNING);
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "zombie-out"));
             CommittedPanes.assertFinalCounts(expected, broker, "zombie-out");
             assertFalse(states.contains(WeirStreams.State.ERROR), "no instance failed: " + states);
@@ -151,8 +155,8 @@ class FailureHandlingTest {
      * of the aborted transaction are processed again, once.
      */
     @Test
-    void aCommitFencedWhilePartitionsAreRevokedDropsTheWorkAndTheThreadGoesOn(KafkaBroker broker, @TempDir Path dirA,
-                                                                             @TempDir Path dirB) throws Exception {
+    void aCommitFencedWhilePartitionsAreRevokedDropsTheWorkAndTheThreadGoesOn(
+            KafkaBroker broker, @TempDir Path dirA, @TempDir Path dirB) throws Exception {
         broker.createTopic("revoked-in", 2);
         broker.createTopic("revoked-out", 2);
         CountInput input = new CountInput(broker, "revoked-in", 2);
@@ -164,32 +168,40 @@ class FailureHandlingTest {
         settingsB.put(StreamsConfig.STATE_DIR, dirB.toString());
         Topology topology = WindowedCountApp.topology("revoked-in", "revoked-out");
         try (WeirStreams a = new WeirStreams(topology, settings);
-             WeirStreams b = new WeirStreams(topology, settingsB);
-             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                WeirStreams b = new WeirStreams(topology, settingsB);
+                Admin admin =
+                        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             a.setStateListener((now, before) -> states.add(now));
             b.setStateListener((now, before) -> states.add(now));
             a.start();
             Map<String, Long> expected = new HashMap<>(input.produce(1_000, 0, 5_000, CountInput.randomKeys(10, 11)));
-            await().atMost(Duration.ofSeconds(60)).until(() ->
-                    a.metrics().getOrDefault("source:revoked-in/records-consumed", 0L) == 1_000);
-            List<String> ids = admin.listTransactions().all().get().stream().map(TransactionListing::transactionalId)
-                    .filter(id -> id.startsWith("revoked-")).toList();
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> a.metrics().getOrDefault("source:revoked-in/records-consumed", 0L) == 1_000);
+            List<String> ids = admin.listTransactions().all().get().stream()
+                    .map(TransactionListing::transactionalId)
+                    .filter(id -> id.startsWith("revoked-"))
+                    .toList();
             assertEquals(1, ids.size(), "A's one thread has one transactional id: " + ids);
-            try (KafkaProducer<byte[], byte[]> fencer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, ids.get(0)),
-                    new ByteArraySerializer(), new ByteArraySerializer())) {
+            try (KafkaProducer<byte[], byte[]> fencer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                            ProducerConfig.TRANSACTIONAL_ID_CONFIG, ids.get(0)),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
                 fencer.initTransactions();
             }
             String threadA = a.localThreads().get(0).name();
             b.start();
-            await().atMost(Duration.ofSeconds(60)).until(() -> a.state() == WeirStreams.State.RUNNING
-                    && b.state() == WeirStreams.State.RUNNING && !b.localThreads().get(0).activeTasks().isEmpty()
-                    && !a.localThreads().get(0).activeTasks().isEmpty());
-            input.produce(500, 20_000, 5_000, CountInput.randomKeys(10, 12)).forEach((k, v) -> expected.merge(k, v, Long::sum));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> a.state() == WeirStreams.State.RUNNING
+                            && b.state() == WeirStreams.State.RUNNING
+                            && !b.localThreads().get(0).activeTasks().isEmpty()
+                            && !a.localThreads().get(0).activeTasks().isEmpty());
+            input.produce(500, 20_000, 5_000, CountInput.randomKeys(10, 12))
+                    .forEach((k, v) -> expected.merge(k, v, Long::sum));
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    CommittedPanes.assertFinalCounts(expected, broker, "revoked-out"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "revoked-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "revoked-out"));
             assertFalse(states.contains(WeirStreams.State.ERROR), "no instance failed: " + states);
             assertEquals(threadA, a.localThreads().get(0).name(), "A's thread went on, not replaced");
@@ -203,7 +215,12 @@ class FailureHandlingTest {
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, String> a = builder.stream("copart-a", Consumed.with(Serdes.String(), Serdes.String()));
         EventStream<String, String> b = builder.stream("copart-b", Consumed.with(Serdes.String(), Serdes.String()));
-        a.merge(b).groupByKey().windowedBy(TumblingWindows.of(Duration.ofSeconds(10))).count().toStream().to("copart-out");
+        a.merge(b)
+                .groupByKey()
+                .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
+                .count()
+                .toStream()
+                .to("copart-out");
         try (WeirStreams app = new WeirStreams(builder.build(), WindowedCountApp.config(broker, "copart", dir))) {
             app.start();
             await().atMost(Duration.ofSeconds(30)).until(() -> app.state() == WeirStreams.State.ERROR);

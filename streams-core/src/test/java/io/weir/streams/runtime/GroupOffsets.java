@@ -31,8 +31,12 @@ final class GroupOffsets implements AutoCloseable {
     /** The sum of the group's committed offsets (over all its partitions). */
     long committed(String group) throws InterruptedException, ExecutionException, TimeoutException {
         Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-        return offsets.values().stream().filter(Objects::nonNull).mapToLong(OffsetAndMetadata::offset).sum();
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
+        return offsets.values().stream()
+                .filter(Objects::nonNull)
+                .mapToLong(OffsetAndMetadata::offset)
+                .sum();
     }
 
     /** The sum of a topic's end offsets (over all its partitions). */
@@ -45,14 +49,19 @@ final class GroupOffsets implements AutoCloseable {
         return sum(topic, KafkaConsumer::beginningOffsets);
     }
 
-    private long sum(String topic,
-                     BiFunction<KafkaConsumer<byte[], byte[]>, List<TopicPartition>, Map<TopicPartition, Long>> offsets) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    private long sum(
+            String topic,
+            BiFunction<KafkaConsumer<byte[], byte[]>, List<TopicPartition>, Map<TopicPartition, Long>> offsets) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = c.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            return offsets.apply(c, partitions).values().stream().mapToLong(Long::longValue).sum();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
+            return offsets.apply(c, partitions).values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
         }
     }
 

@@ -67,22 +67,28 @@ class KeyedProcessorIntegrationTest {
 
     private static Topology topology() {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("kp-in", Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+        builder.stream(
+                        "kp-in",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .groupByKey()
-                .process(FirstValue::new, Materialized.<String, String>as("first").withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.String()))
+                .process(
+                        FirstValue::new,
+                        Materialized.<String, String>as("first")
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(Serdes.String()))
                 .to("kp-out", Produced.with(Serdes.String(), Serdes.String()));
         return builder.build();
     }
 
     @Test
-    void storesAndTimersMoveToAnotherInstanceAndTheTimersFireThere(KafkaBroker broker, @TempDir Path first,
-                                                                    @TempDir Path second) {
+    void storesAndTimersMoveToAnotherInstanceAndTheTimersFireThere(
+            KafkaBroker broker, @TempDir Path first, @TempDir Path second) {
         broker.createTopic("kp-in", PARTITIONS);
         broker.createTopic("kp-out", PARTITIONS);
         long base = BaseTime.recentPast();
-        List<String> firsts = IntStream.range(0, KEYS).mapToObj(i -> "k" + i + "=v1").toList();
+        List<String> firsts =
+                IntStream.range(0, KEYS).mapToObj(i -> "k" + i + "=v1").toList();
         try (KafkaProducer<String, String> producer = producer(broker)) {
             for (int i = 0; i < KEYS; i++) {
                 producer.send(new ProducerRecord<>("kp-in", null, base + i, "k" + i, "v1"));
@@ -90,8 +96,7 @@ class KeyedProcessorIntegrationTest {
             producer.flush();
             try (WeirStreams a = new WeirStreams(topology(), WindowedCountApp.config(broker, "kp", first))) {
                 a.start();
-                await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                        assertEquals(firsts, sorted(read(broker))));
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertEquals(firsts, sorted(read(broker))));
                 a.close(Duration.ofSeconds(30));
             }
             // Second values (the restored store must hold the first ones) and, on every partition, a
@@ -109,7 +114,8 @@ class KeyedProcessorIntegrationTest {
         IntStream.range(0, PARTITIONS).forEach(p -> expected.add("zz-flush-" + p + "=flush"));
         try (WeirStreams b = new WeirStreams(topology(), WindowedCountApp.config(broker, "kp", second))) {
             b.start();
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertEquals(sorted(expected), sorted(read(broker))));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertEquals(sorted(expected), sorted(read(broker))));
             assertEquals(KEYS, b.metrics().get("process-1/timers-fired"), "each restored timer fired once, here");
         }
     }
@@ -119,18 +125,26 @@ class KeyedProcessorIntegrationTest {
     }
 
     private static KafkaProducer<String, String> producer(KafkaBroker broker) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new StringSerializer(), new StringSerializer());
+        return new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer());
     }
 
     /** The output as a read_committed consumer sees it, to its end: {@code key=value} lines. */
     private static List<String> read(KafkaBroker broker) {
         List<String> lines = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             var partitions = consumer.partitionsFor("kp-out").stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

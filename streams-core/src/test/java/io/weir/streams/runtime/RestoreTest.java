@@ -75,32 +75,38 @@ class RestoreTest {
         long committedAtKill;
         long changelogAtKill;
         try (GroupOffsets offsets = new GroupOffsets(broker);
-             ChildInstance child = ChildInstance.launch(broker, "tail", "tail-in", "tail-out", dir,
-                     StreamsConfig.EXACTLY_ONCE)) {
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
+                ChildInstance child =
+                        ChildInstance.launch(broker, "tail", "tail-in", "tail-out", dir, StreamsConfig.EXACTLY_ONCE)) {
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> offsets.committed("tail") >= KEYS / 3);
             child.kill();
             committedAtKill = offsets.committed("tail");
             changelogAtKill = offsets.end(changelog);
         }
-        log.info("Killed with {} of {} input records committed; changelog end offsets sum to {}",
-                committedAtKill, KEYS, changelogAtKill);
+        log.info(
+                "Killed with {} of {} input records committed; changelog end offsets sum to {}",
+                committedAtKill,
+                KEYS,
+                changelogAtKill);
 
         Restored afterKill = new Restored();
-        try (WeirStreams app = WindowedCountApp.instance(broker, "tail", "tail-in", "tail-out", dir,
-                StreamsConfig.EXACTLY_ONCE)) {
+        try (WeirStreams app =
+                WindowedCountApp.instance(broker, "tail", "tail-in", "tail-out", dir, StreamsConfig.EXACTLY_ONCE)) {
             app.setRestoreListener(afterKill);
             app.start();
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(180)).untilAsserted(() ->
-                    CommittedPanes.assertFinalCounts(expected, broker, "tail-out"));
+            await().atMost(Duration.ofSeconds(180))
+                    .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "tail-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "tail-out"));
             assertTrue(app.close(Duration.ofSeconds(60)), "closed cleanly");
         }
         log.info("After the kill: restored {} changelog records, from offsets {}", afterKill.total, afterKill.from);
         // Every committed record reached the changelog as one distinct key: a full restore replays at least as many.
-        assertTrue(committedAtKill > 0 && changelogAtKill >= committedAtKill,
-                "the killed instance had built a store: " + committedAtKill + " committed, changelog " + changelogAtKill);
+        assertTrue(
+                committedAtKill > 0 && changelogAtKill >= committedAtKill,
+                "the killed instance had built a store: " + committedAtKill + " committed, changelog "
+                        + changelogAtKill);
         // The tail is what the killed process had not applied to its stores: the changelog records past
         // each store's offset, at most the transaction it was committing when it died. How large that
         // is beside what a store kept depends on where the kill lands (one transaction can carry tens
@@ -108,14 +114,16 @@ class RestoreTest {
         // the test holds what is true every time: a store that kept its contents restores from its
         // offset, not from 0, and the restore reads less than the changelog holds. A partition whose
         // first transaction was the one in flight replays from 0, as it should; not all of them can.
-        long fromStart = afterKill.from.values().stream().filter(offset -> offset == 0).count();
+        long fromStart =
+                afterKill.from.values().stream().filter(offset -> offset == 0).count();
         assertTrue(fromStart < PARTITIONS, "some store kept its contents through the kill: " + afterKill.from);
-        assertTrue(afterKill.total.get() < changelogAtKill,
+        assertTrue(
+                afterKill.total.get() < changelogAtKill,
                 "restored only the tail: " + afterKill.total + " of " + changelogAtKill + " changelog records");
 
         Restored afterClose = new Restored();
-        try (WeirStreams app = WindowedCountApp.instance(broker, "tail", "tail-in", "tail-out", dir,
-                StreamsConfig.EXACTLY_ONCE)) {
+        try (WeirStreams app =
+                WindowedCountApp.instance(broker, "tail", "tail-in", "tail-out", dir, StreamsConfig.EXACTLY_ONCE)) {
             app.setRestoreListener(afterClose);
             app.start();
             await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirStreams.State.RUNNING);
@@ -130,8 +138,8 @@ class RestoreTest {
      * counts only what arrives after the move.
      */
     @Test
-    void anUnloggedStoreHasNoChangelogAndAMovedTaskRestoresNothing(KafkaBroker broker, @TempDir Path first,
-                                                                   @TempDir Path second) throws Exception {
+    void anUnloggedStoreHasNoChangelogAndAMovedTaskRestoresNothing(
+            KafkaBroker broker, @TempDir Path first, @TempDir Path second) throws Exception {
         broker.createTopic("unlogged-in", 1);
         broker.createTopic("unlogged-out", 1);
         CountInput input = new CountInput(broker, "unlogged-in", 1);
@@ -140,11 +148,12 @@ class RestoreTest {
         try (WeirStreams app = new WeirStreams(topology, WindowedCountApp.config(broker, "unlogged", first))) {
             app.start();
             input.produce(3, 0, 3, i -> "k");
-            await().atMost(Duration.ofSeconds(60)).until(() ->
-                    app.metrics().getOrDefault("source:unlogged-in/records-consumed", 0L) == 3);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> app.metrics().getOrDefault("source:unlogged-in/records-consumed", 0L) == 3);
             assertTrue(app.close(Duration.ofSeconds(60)), "closed cleanly, the three records committed");
         }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             Set<String> topics = admin.listTopics().names().get();
             assertFalse(topics.contains("unlogged-counts-changelog"), "no changelog was created: " + topics);
         }
@@ -153,17 +162,21 @@ class RestoreTest {
             app.start();
             input.produce(2, 5, 2, i -> "k");
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> CommittedPanes.assertCounts(
-                    Map.of("k@" + input.base(), 2L), CommittedPanes.finalCounts(CommittedPanes.read(broker, "unlogged-out")),
-                    "unlogged-out"));
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> CommittedPanes.assertCounts(
+                            Map.of("k@" + input.base(), 2L),
+                            CommittedPanes.finalCounts(CommittedPanes.read(broker, "unlogged-out")),
+                            "unlogged-out"));
         }
         assertEquals(Map.of(), restored.from, "nothing to restore from");
     }
 
     private static Topology unloggedCount(String in, String out) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(in, Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+        builder.stream(
+                        in,
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofMillis(WindowedCountApp.WINDOW)))
                 .count(Materialized.<String, Long>as("counts").withLoggingDisabled())

@@ -21,13 +21,14 @@ final class WindowedCountApp {
 
     static final long WINDOW = 10_000;
 
-    private WindowedCountApp() {
-    }
+    private WindowedCountApp() {}
 
     static Topology topology(String in, String out) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(in, Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+        builder.stream(
+                        in,
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofMillis(WINDOW)))
                 .count(Materialized.as("counts"))
@@ -36,13 +37,20 @@ final class WindowedCountApp {
         return builder.build();
     }
 
-    static WeirStreams instance(KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee) {
+    static WeirStreams instance(
+            KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee) {
         return instance(broker, app, in, out, stateDir, guarantee, Map.of());
     }
 
     /** @param extra further settings, which win over the defaults here */
-    static WeirStreams instance(KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee,
-                                Map<String, ?> extra) {
+    static WeirStreams instance(
+            KafkaBroker broker,
+            String app,
+            String in,
+            String out,
+            Path stateDir,
+            String guarantee,
+            Map<String, ?> extra) {
         Map<String, Object> config = config(broker, app, stateDir);
         config.put(StreamsConfig.PROCESSING_GUARANTEE, guarantee);
         config.putAll(extra);

@@ -3,8 +3,8 @@ package io.weir.streams.test;
 import io.weir.streams.dsl.PaneInfo;
 import org.apache.kafka.common.header.Headers;
 
-import java.util.Optional;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /** A record read from an output topic of a {@link TestDriver}. */
 public record OutputRecord<K, V>(K key, V value, long timestamp, Headers headers, int partition) {

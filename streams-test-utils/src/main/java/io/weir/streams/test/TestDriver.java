@@ -3,20 +3,20 @@ package io.weir.streams.test;
 import io.weir.streams.Topology;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
-import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.internals.testdriver.TopicLog;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
-import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.window.WindowStoreEntries;
 import io.weir.streams.state.WindowEntry;
+import io.weir.streams.test.kafka.TempDirs;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,7 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.ArrayDeque;
 import java.util.TreeSet;
 
 /**
@@ -85,7 +85,8 @@ public final class TestDriver implements AutoCloseable {
         String app = config.applicationId();
         RecordCollector collector = new RecordCollector() {
             @Override
-            public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+            public void send(
+                    String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
                 collect(topic, partition, key, value, headers, timestamp);
             }
 
@@ -101,8 +102,11 @@ public final class TestDriver implements AutoCloseable {
                 for (String topic : sub.sourceTopics(app)) {
                     // An input (or repartition topic) the topology does not also write to a reader cannot be
                     // read: keep its offsets only; repartitioned records reach their task through the queue.
-                    topics.put(topic, writtenTopics.contains(topic) ? writtenLog(topic, partitions)
-                            : TopicLog.offsetsOnly(topic, partitions));
+                    topics.put(
+                            topic,
+                            writtenTopics.contains(topic)
+                                    ? writtenLog(topic, partitions)
+                                    : TopicLog.offsetsOnly(topic, partitions));
                 }
                 sub.sources().forEach(source -> subtopologyOfSource.put(source.topic(app), sub));
                 for (String store : sub.stores()) {
@@ -119,15 +123,30 @@ public final class TestDriver implements AutoCloseable {
             }
             for (SubtopologySpec sub : this.topology.subtopologies()) {
                 Map<String, Integer> upstream = new HashMap<>();
-                sub.sources().stream().filter(SourceSpec::repartition).forEach(source ->
-                        upstream.put(source.topic(app), taskCounts.get(this.topology.writerOf(source.topic()).id())));
-                List<StoreSpec> stores = sub.stores().stream().map(this.topology.stores()::get).toList();
+                sub.sources().stream()
+                        .filter(SourceSpec::repartition)
+                        .forEach(source -> upstream.put(
+                                source.topic(app),
+                                taskCounts.get(
+                                        this.topology.writerOf(source.topic()).id())));
+                List<StoreSpec> stores =
+                        sub.stores().stream().map(this.topology.stores()::get).toList();
                 for (int p = 0; p < taskCounts.get(sub.id()); p++) {
                     TaskId id = new TaskId(sub.id(), p);
-                    TaskStores taskStores = new TaskStores(stores, stateDir.resolve(app).resolve(id.toString()),
-                            config.cacheMaxBytesPerTask());
-                    tasks.put(id, new StreamTask(id, app, sub, taskStores, collector, new TaskMetrics(), processingTime,
-                            upstream, Map.of()));
+                    TaskStores taskStores = new TaskStores(
+                            stores, stateDir.resolve(app).resolve(id.toString()), config.cacheMaxBytesPerTask());
+                    tasks.put(
+                            id,
+                            new StreamTask(
+                                    id,
+                                    app,
+                                    sub,
+                                    taskStores,
+                                    collector,
+                                    new TaskMetrics(),
+                                    processingTime,
+                                    upstream,
+                                    Map.of()));
                 }
             }
         } catch (RuntimeException e) {
@@ -137,7 +156,9 @@ public final class TestDriver implements AutoCloseable {
     }
 
     private TopicLog writtenLog(String topic, int partitions) {
-        return config.keepReadRecords() ? TopicLog.keepingAll(topic, partitions) : TopicLog.keepingUnread(topic, partitions);
+        return config.keepReadRecords()
+                ? TopicLog.keepingAll(topic, partitions)
+                : TopicLog.keepingUnread(topic, partitions);
     }
 
     private static Path tempDir() {
@@ -160,20 +181,27 @@ public final class TestDriver implements AutoCloseable {
     /** A reader of {@code topic}, a topic the topology writes (sink, side output or changelog). */
     public <K, V> TestOutputTopic<K, V> output(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!writtenTopics.contains(topic)) {
-            throw new IllegalArgumentException("'" + topic + "' is not written by this topology; it writes " + writtenTopics
-                    + " (a dead-letter topic is readable once a record was written to it)");
+            throw new IllegalArgumentException("'" + topic + "' is not written by this topology; it writes "
+                    + writtenTopics + " (a dead-letter topic is readable once a record was written to it)");
         }
         return new TestOutputTopic<>(topics.get(topic), keySerde.deserializer(), valueSerde.deserializer());
     }
 
-    void pipeRaw(String topic, Integer partition, byte[] key, byte[] value, Headers headers, Long timestamp,
-                 Long arrivesAt) {
+    void pipeRaw(
+            String topic,
+            Integer partition,
+            byte[] key,
+            byte[] value,
+            Headers headers,
+            Long timestamp,
+            Long arrivesAt) {
         checkOpen();
         if (arrivesAt != null) {
             advanceTo(arrivesAt);
         }
         long ts = timestamp != null ? timestamp : processingTime;
-        TopicLog.Entry entry = topics.get(topic).append(partition, key, value, headers == null ? new RecordHeaders() : headers, ts);
+        TopicLog.Entry entry =
+                topics.get(topic).append(partition, key, value, headers == null ? new RecordHeaders() : headers, ts);
         deliver(topic, entry);
         drain();
     }
@@ -181,8 +209,16 @@ public final class TestDriver implements AutoCloseable {
     /** Processes a record of an input or repartition topic in the task reading its partition. */
     private void deliver(String topic, TopicLog.Entry entry) {
         StreamTask task = tasks.get(new TaskId(subtopologyOfSource.get(topic).id(), entry.partition()));
-        task.process(new RawRecord(topic, entry.partition(), entry.offset(), entry.timestamp(), entry.key(), entry.value(),
-                new RecordHeaders(entry.headers().toArray())), processingTime);
+        task.process(
+                new RawRecord(
+                        topic,
+                        entry.partition(),
+                        entry.offset(),
+                        entry.timestamp(),
+                        entry.key(),
+                        entry.value(),
+                        new RecordHeaders(entry.headers().toArray())),
+                processingTime);
         if (task.needsCommit()) {
             commit(task);
         }
@@ -273,7 +309,8 @@ public final class TestDriver implements AutoCloseable {
         if (ordered.contains(sub)) {
             return;
         }
-        sub.sources().stream().filter(SourceSpec::repartition)
+        sub.sources().stream()
+                .filter(SourceSpec::repartition)
                 .forEach(source -> addAfterWriters(topology.writerOf(source.topic()), ordered));
         ordered.add(sub);
     }
@@ -326,7 +363,8 @@ public final class TestDriver implements AutoCloseable {
     /** Every window held in window store {@code store}, across tasks (committed or not). */
     public <K, V> List<WindowEntry<K, V>> windowStore(String store, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!topology.stores().containsKey(store)) {
-            throw new IllegalArgumentException("No store named '" + store + "'; the topology has " + topology.stores().keySet());
+            throw new IllegalArgumentException("No store named '" + store + "'; the topology has "
+                    + topology.stores().keySet());
         }
         List<WindowEntry<K, V>> entries = new ArrayList<>();
         for (StreamTask task : tasks.values()) {
@@ -340,7 +378,8 @@ public final class TestDriver implements AutoCloseable {
     /** Every entry of key-value store {@code store} (a keyed processor's), across tasks (committed or not). */
     public <K, V> Map<K, V> keyValueStore(String store, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!topology.stores().containsKey(store)) {
-            throw new IllegalArgumentException("No store named '" + store + "'; the topology has " + topology.stores().keySet());
+            throw new IllegalArgumentException("No store named '" + store + "'; the topology has "
+                    + topology.stores().keySet());
         }
         Map<K, V> entries = new LinkedHashMap<>();
         for (StreamTask task : tasks.values()) {

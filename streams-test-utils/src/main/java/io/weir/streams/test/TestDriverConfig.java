@@ -27,8 +27,14 @@ public final class TestDriverConfig {
     private final String applicationId;
     private final boolean keepReadRecords;
 
-    private TestDriverConfig(Map<String, Integer> partitions, Duration commitInterval, long cacheMaxBytesPerTask,
-                             Instant startTime, Path stateDir, String applicationId, boolean keepReadRecords) {
+    private TestDriverConfig(
+            Map<String, Integer> partitions,
+            Duration commitInterval,
+            long cacheMaxBytesPerTask,
+            Instant startTime,
+            Path stateDir,
+            String applicationId,
+            boolean keepReadRecords) {
         this.partitions = Map.copyOf(partitions);
         this.commitInterval = commitInterval;
         this.cacheMaxBytesPerTask = cacheMaxBytesPerTask;
@@ -39,8 +45,8 @@ public final class TestDriverConfig {
     }
 
     public static TestDriverConfig defaults() {
-        return new TestDriverConfig(Map.of(), Duration.ofMillis(100), 10L * 1024 * 1024, Instant.EPOCH, null,
-                "test-driver", true);
+        return new TestDriverConfig(
+                Map.of(), Duration.ofMillis(100), 10L * 1024 * 1024, Instant.EPOCH, null, "test-driver", true);
     }
 
     /** Gives {@code topic} (input, output or side output) {@code count} partitions. */
@@ -50,38 +56,50 @@ public final class TestDriverConfig {
         }
         Map<String, Integer> next = new HashMap<>(partitions);
         next.put(Require.name("topic", topic), count);
-        return new TestDriverConfig(next, commitInterval, cacheMaxBytesPerTask, startTime, stateDir, applicationId,
-                keepReadRecords);
+        return new TestDriverConfig(
+                next, commitInterval, cacheMaxBytesPerTask, startTime, stateDir, applicationId, keepReadRecords);
     }
 
     public TestDriverConfig withCommitInterval(Duration interval) {
-        return new TestDriverConfig(partitions, Require.positive("commitInterval", interval), cacheMaxBytesPerTask,
-                startTime, stateDir, applicationId, keepReadRecords);
+        return new TestDriverConfig(
+                partitions,
+                Require.positive("commitInterval", interval),
+                cacheMaxBytesPerTask,
+                startTime,
+                stateDir,
+                applicationId,
+                keepReadRecords);
     }
 
     public TestDriverConfig withCacheMaxBytesPerTask(long bytes) {
         if (bytes <= 0) {
             throw new IllegalArgumentException("cacheMaxBytesPerTask must be positive, was " + bytes);
         }
-        return new TestDriverConfig(partitions, commitInterval, bytes, startTime, stateDir, applicationId,
-                keepReadRecords);
+        return new TestDriverConfig(
+                partitions, commitInterval, bytes, startTime, stateDir, applicationId, keepReadRecords);
     }
 
     /** The processing time the driver starts at. */
     public TestDriverConfig withStartTime(Instant time) {
-        return new TestDriverConfig(partitions, commitInterval, cacheMaxBytesPerTask, time, stateDir, applicationId,
-                keepReadRecords);
+        return new TestDriverConfig(
+                partitions, commitInterval, cacheMaxBytesPerTask, time, stateDir, applicationId, keepReadRecords);
     }
 
     /** Keep RocksDB state under {@code dir} (the caller owns and deletes it). */
     public TestDriverConfig withStateDir(Path dir) {
-        return new TestDriverConfig(partitions, commitInterval, cacheMaxBytesPerTask, startTime, dir, applicationId,
-                keepReadRecords);
+        return new TestDriverConfig(
+                partitions, commitInterval, cacheMaxBytesPerTask, startTime, dir, applicationId, keepReadRecords);
     }
 
     public TestDriverConfig withApplicationId(String id) {
-        return new TestDriverConfig(partitions, commitInterval, cacheMaxBytesPerTask, startTime, stateDir,
-                Require.name("applicationId", id), keepReadRecords);
+        return new TestDriverConfig(
+                partitions,
+                commitInterval,
+                cacheMaxBytesPerTask,
+                startTime,
+                stateDir,
+                Require.name("applicationId", id),
+                keepReadRecords);
     }
 
     /**
@@ -92,8 +110,8 @@ public final class TestDriverConfig {
      * record either way.
      */
     public TestDriverConfig withKeepReadRecords(boolean keep) {
-        return new TestDriverConfig(partitions, commitInterval, cacheMaxBytesPerTask, startTime, stateDir, applicationId,
-                keep);
+        return new TestDriverConfig(
+                partitions, commitInterval, cacheMaxBytesPerTask, startTime, stateDir, applicationId, keep);
     }
 
     public int partitions(String topic) {

@@ -37,7 +37,8 @@ public final class TestInputTopic<K, V> {
     public void pipe(TestRecord<K, V> record) {
         byte[] key = keySerializer.serialize(topic, record.headers(), record.key());
         byte[] value = valueSerializer.serialize(topic, record.headers(), record.value());
-        driver.pipeRaw(topic, record.partition(), key, value, record.headers(), record.timestamp(), record.processingTime());
+        driver.pipeRaw(
+                topic, record.partition(), key, value, record.headers(), record.timestamp(), record.processingTime());
     }
 
     public String topic() {

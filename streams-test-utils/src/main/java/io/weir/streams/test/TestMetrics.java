@@ -23,7 +23,10 @@ public final class TestMetrics {
 
     /** The metric {@code metric} summed over every node. */
     public long total(String metric) {
-        return values.entrySet().stream().filter(e -> e.getKey().endsWith("/" + metric)).mapToLong(Map.Entry::getValue).sum();
+        return values.entrySet().stream()
+                .filter(e -> e.getKey().endsWith("/" + metric))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     /** Everything, as {@code node/metric -> value}. */

@@ -4,10 +4,10 @@ import io.weir.streams.internals.testdriver.TopicLog;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.LinkedHashMap;
 
 /**
  * Reads one topic a {@link TestDriver}'s topology writes (a sink, a side output or a changelog), in
@@ -75,14 +75,18 @@ public final class TestOutputTopic<K, V> {
         try {
             key = keyDeserializer.deserialize(log.name(), e.headers(), e.key());
         } catch (RuntimeException ex) {
-            throw new IllegalStateException("Cannot read the key of record " + index + " of topic '" + log.name()
-                    + "' with " + keyDeserializer.getClass().getName() + ": is it the right serde? " + ex.getMessage(), ex);
+            throw new IllegalStateException(
+                    "Cannot read the key of record " + index + " of topic '" + log.name() + "' with "
+                            + keyDeserializer.getClass().getName() + ": is it the right serde? " + ex.getMessage(),
+                    ex);
         }
         try {
             value = valueDeserializer.deserialize(log.name(), e.headers(), e.value());
         } catch (RuntimeException ex) {
-            throw new IllegalStateException("Cannot read the value of record " + index + " of topic '" + log.name()
-                    + "' with " + valueDeserializer.getClass().getName() + ": is it the right serde? " + ex.getMessage(), ex);
+            throw new IllegalStateException(
+                    "Cannot read the value of record " + index + " of topic '" + log.name() + "' with "
+                            + valueDeserializer.getClass().getName() + ": is it the right serde? " + ex.getMessage(),
+                    ex);
         }
         return new OutputRecord<>(key, value, e.timestamp(), e.headers(), e.partition());
     }

@@ -11,7 +11,8 @@ import java.time.Instant;
  * Unset parts default to: timestamp = the driver's processing time at piping, partition = chosen
  * from the key, processing time = the driver's current time (not moved), no headers. Immutable.
  */
-public record TestRecord<K, V>(K key, V value, Long timestamp, Integer partition, Long processingTime, Headers headers) {
+public record TestRecord<K, V>(
+        K key, V value, Long timestamp, Integer partition, Long processingTime, Headers headers) {
 
     public static <K, V> TestRecord<K, V> of(K key, V value) {
         return new TestRecord<>(key, value, null, null, null, new RecordHeaders());

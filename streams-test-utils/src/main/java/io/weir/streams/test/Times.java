@@ -6,8 +6,7 @@ import java.time.LocalTime;
 /** Readable instants for tests: {@code at("12:00:10")} is 12:00:10 UTC on 1970-01-01. */
 public final class Times {
 
-    private Times() {
-    }
+    private Times() {}
 
     /** {@code HH:mm}, {@code HH:mm:ss} or {@code HH:mm:ss.SSS} on the epoch day, UTC. */
     public static Instant at(String timeOfDay) {

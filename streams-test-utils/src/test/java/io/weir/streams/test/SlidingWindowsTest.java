@@ -43,8 +43,10 @@ class SlidingWindowsTest {
 
     private static List<String> countOver(Duration delay, Consumer<TestInputTopic<String, Long>> input) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("events", Consumed.with(Serdes.String(), Serdes.Long())
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(delay)))
+        builder.stream(
+                        "events",
+                        Consumed.with(Serdes.String(), Serdes.Long())
+                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(delay)))
                 .groupByKey()
                 .windowedBy(SlidingWindows.ofTimeDifference(Duration.ofMillis(20)))
                 .count(Materialized.as("counts"))

@@ -21,8 +21,10 @@ class TestDriverSmokeTest {
     @Test
     void theDesignGuidesFraudExample() {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("payments", Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofSeconds(5))))
+        builder.stream(
+                        "payments",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofSeconds(5))))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofMinutes(1)).withAllowedLateness(Duration.ofMinutes(10)))
                 .lateRecordsTo("payments-late")

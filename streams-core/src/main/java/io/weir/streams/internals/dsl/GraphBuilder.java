@@ -60,13 +60,18 @@ public final class GraphBuilder {
     }
 
     /** Adds a processor node under {@code name} with the given parents; returns its name. */
-    public String addNode(String name, List<String> parents, Supplier<? extends Processor<?, ?>> processor,
-                          Set<String> storeNames, Set<String> outputTopics) {
+    public String addNode(
+            String name,
+            List<String> parents,
+            Supplier<? extends Processor<?, ?>> processor,
+            Set<String> storeNames,
+            Set<String> outputTopics) {
         if (nodeNames.containsKey(name)) {
             throw new IllegalArgumentException("The name '" + name + "' is used twice in this topology");
         }
         nodeNames.put(name, name);
-        nodes.add(new NodeSpec(name, List.copyOf(parents), processor, Set.copyOf(storeNames), Set.copyOf(outputTopics)));
+        nodes.add(
+                new NodeSpec(name, List.copyOf(parents), processor, Set.copyOf(storeNames), Set.copyOf(outputTopics)));
         return name;
     }
 

@@ -32,8 +32,8 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     }
 
     @Override
-    public <KOut, VOut> EventStream<KOut, VOut> process(Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor,
-                                                        Materialized<?, ?>... stores) {
+    public <KOut, VOut> EventStream<KOut, VOut> process(
+            Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Materialized<?, ?>... stores) {
         Objects.requireNonNull(processor, "processor");
         GraphBuilder graph = stream.graph;
         String node = graph.newName("process");
@@ -46,14 +46,18 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
         Set<String> storeNames = new HashSet<>();
         for (int i = 0; i < stores.length; i++) {
             Materialized<?, ?> store = Objects.requireNonNull(stores[i], "store #" + (i + 1));
-            if (store.storeName().isEmpty() || store.keySerde().isEmpty() || store.valueSerde().isEmpty()) {
-                throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
-                        + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
+            if (store.storeName().isEmpty()
+                    || store.keySerde().isEmpty()
+                    || store.valueSerde().isEmpty()) {
+                throw new IllegalStateException(
+                        "process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
+                                + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
             }
             String name = store.storeName().get();
             graph.addStore(new StoreSpec(name, store.storeType(), store.loggingEnabled(), -1));
             storeNames.add(name);
-            declared.add(new KeyedProcessorNode.StoreSerdes(name, store.keySerde().get(), store.valueSerde().get()));
+            declared.add(new KeyedProcessorNode.StoreSerdes(
+                    name, store.keySerde().get(), store.valueSerde().get()));
         }
         // Timers live where the processor's state does: in-memory stores get in-memory timers. They always
         // have a changelog, even beside unlogged stores: a timer lost when its task moves never fires.
@@ -62,8 +66,12 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
         graph.addStore(new StoreSpec(timerStore, timerStoreType, true, -1));
         storeNames.add(timerStore);
         List<KeyedProcessorNode.StoreSerdes> storeSerdes = List.copyOf(declared);
-        graph.addNode(node, stream.nodes, () -> new KeyedProcessorNode<>(processor.get(), keySerde, storeSerdes, timerStore),
-                storeNames, Set.of());
+        graph.addNode(
+                node,
+                stream.nodes,
+                () -> new KeyedProcessorNode<>(processor.get(), keySerde, storeSerdes, timerStore),
+                storeNames,
+                Set.of());
         return new EventStreamImpl<>(graph, List.of(node), null, null, true);
     }
 }

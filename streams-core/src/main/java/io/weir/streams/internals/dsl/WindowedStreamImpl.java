@@ -46,8 +46,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         this(stream, windows, null, Trigger.onTime(), Refinement.ACCUMULATING);
     }
 
-    private WindowedStreamImpl(EventStreamImpl<K, V> stream, Windows windows, String lateTopic, Trigger trigger,
-                               Refinement refinement) {
+    private WindowedStreamImpl(
+            EventStreamImpl<K, V> stream, Windows windows, String lateTopic, Trigger trigger, Refinement refinement) {
         this.stream = stream;
         this.windows = windows;
         this.lateTopic = lateTopic;
@@ -57,19 +57,20 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
 
     @Override
     public WindowedStream<K, V> lateRecordsTo(String topic) {
-        return new WindowedStreamImpl<>(stream, windows, Require.name("late-records topic", topic), trigger, refinement);
+        return new WindowedStreamImpl<>(
+                stream, windows, Require.name("late-records topic", topic), trigger, refinement);
     }
 
     @Override
     public WindowedStream<K, V> withTrigger(Trigger newTrigger) {
-        return new WindowedStreamImpl<>(stream, windows, lateTopic, Objects.requireNonNull(newTrigger, "trigger"),
-                refinement);
+        return new WindowedStreamImpl<>(
+                stream, windows, lateTopic, Objects.requireNonNull(newTrigger, "trigger"), refinement);
     }
 
     @Override
     public WindowedStream<K, V> withRefinement(Refinement newRefinement) {
-        return new WindowedStreamImpl<>(stream, windows, lateTopic, trigger,
-                Objects.requireNonNull(newRefinement, "refinement"));
+        return new WindowedStreamImpl<>(
+                stream, windows, lateTopic, trigger, Objects.requireNonNull(newRefinement, "refinement"));
     }
 
     @Override
@@ -98,28 +99,37 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     }
 
     @Override
-    public <A> WindowedTable<K, A> aggregate(Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator,
-                                             Materialized<K, A> materialized) {
+    public <A> WindowedTable<K, A> aggregate(
+            Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator, Materialized<K, A> materialized) {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(materialized, "materialized");
-        return build("aggregate", Aggregation.of(initializer, aggregator, null), materialized,
+        return build(
+                "aggregate",
+                Aggregation.of(initializer, aggregator, null),
+                materialized,
                 materialized.valueSerde().orElse(null));
     }
 
     @Override
-    public <A> WindowedTable<K, A> aggregate(Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator,
-                                             Merger<? super K, A> merger, Materialized<K, A> materialized) {
+    public <A> WindowedTable<K, A> aggregate(
+            Supplier<A> initializer,
+            Aggregator<? super K, ? super V, A> aggregator,
+            Merger<? super K, A> merger,
+            Materialized<K, A> materialized) {
         Objects.requireNonNull(initializer, "initializer");
         Objects.requireNonNull(aggregator, "aggregator");
         Objects.requireNonNull(merger, "merger");
         Objects.requireNonNull(materialized, "materialized");
-        return build("aggregate", Aggregation.of(initializer, aggregator, merger), materialized,
+        return build(
+                "aggregate",
+                Aggregation.of(initializer, aggregator, merger),
+                materialized,
                 materialized.valueSerde().orElse(null));
     }
 
-    private <A> WindowedTable<K, A> build(String kind, Aggregation<K, V, A> aggregation, Materialized<K, A> materialized,
-                                          Serde<A> aggSerde) {
+    private <A> WindowedTable<K, A> build(
+            String kind, Aggregation<K, V, A> aggregation, Materialized<K, A> materialized, Serde<A> aggSerde) {
         GraphBuilder graph = stream.graph;
         String storeName = materialized.storeName().orElseGet(() -> graph.newName("window-" + kind));
         String operator = kind + " into store '" + storeName + "'";
@@ -129,19 +139,24 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "map, or a merge of streams with different serdes); give it with Materialized.withKeySerde(...)");
         }
         if (aggSerde == null) {
-            throw new IllegalStateException(operator + ": the value serde is unknown; give "
-                    + "it with Materialized.withValueSerde(...)");
+            throw new IllegalStateException(
+                    operator + ": the value serde is unknown; give " + "it with Materialized.withValueSerde(...)");
         }
         checkTriggerAndRefinement(operator, aggregation);
         long lateness = windows.allowedLateness().toMillis();
-        WindowAggregateProcessor.Settings<K, V, A> settings = new WindowAggregateProcessor.Settings<>(aggregation,
-                lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde);
+        WindowAggregateProcessor.Settings<K, V, A> settings = new WindowAggregateProcessor.Settings<>(
+                aggregation, lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde);
         Set<String> stores = new HashSet<>();
         Supplier<WindowAssigner<K, V, A>> assigner;
         if (windows instanceof SlidingWindows sliding) {
             String recordStore = storeName + "-records";
             assigner = slidingAssigner(sliding, recordStore, aggregation, lateness);
-            addStore(graph, stores, recordStore, materialized, retention(sliding.timeDifference().toMillis() + 1));
+            addStore(
+                    graph,
+                    stores,
+                    recordStore,
+                    materialized,
+                    retention(sliding.timeDifference().toMillis() + 1));
         } else if (windows instanceof SessionWindows session) {
             String indexStore = storeName + "-sessions";
             long gap = session.gap().toMillis();
@@ -172,8 +187,9 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     /** The combinations that make no sense, refused with the operator in the message. */
     private void checkTriggerAndRefinement(String operator, Aggregation<K, V, ?> aggregation) {
         if (windows instanceof SessionWindows && !aggregation.mergeable()) {
-            throw new IllegalStateException(operator + ": session windows merge when a record bridges two sessions, "
-                    + "so the aggregation needs a merger: use aggregate(initializer, aggregator, merger, materialized)");
+            throw new IllegalStateException(
+                    operator + ": session windows merge when a record bridges two sessions, "
+                            + "so the aggregation needs a merger: use aggregate(initializer, aggregator, merger, materialized)");
         }
         if (windows instanceof GlobalWindows) {
             if (!trigger.firesEarly()) {
@@ -186,7 +202,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                         + " has no late firings to make");
             }
         }
-        if (trigger.lateFiringInterval().isPresent() && windows.allowedLateness().isZero()) {
+        if (trigger.lateFiringInterval().isPresent()
+                && windows.allowedLateness().isZero()) {
             throw new IllegalStateException(operator + ": " + trigger + " sets late firings, but " + windows
                     + " has no allowed lateness, so no late record is ever added; set withAllowedLateness(...)");
         }
@@ -196,8 +213,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         }
     }
 
-    private static void addStore(GraphBuilder graph, Set<String> stores, String name, Materialized<?, ?> materialized,
-                                 long retention) {
+    private static void addStore(
+            GraphBuilder graph, Set<String> stores, String name, Materialized<?, ?> materialized, long retention) {
         graph.addStore(new StoreSpec(name, materialized.storeType(), materialized.loggingEnabled(), retention));
         stores.add(name);
     }
@@ -224,8 +241,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         return TimeMath.plus(TimeMath.plus(span, windows.allowedLateness().toMillis()), 24L * 60 * 60 * 1000);
     }
 
-    private <A> Supplier<WindowAssigner<K, V, A>> slidingAssigner(SlidingWindows sliding, String recordStore,
-                                                                 Aggregation<K, V, A> aggregation, long lateness) {
+    private <A> Supplier<WindowAssigner<K, V, A>> slidingAssigner(
+            SlidingWindows sliding, String recordStore, Aggregation<K, V, A> aggregation, long lateness) {
         Serde<V> valueSerde = stream.valueSerde;
         if (valueSerde == null) {
             throw new IllegalStateException("Sliding windows keep each key's records in store '" + recordStore

@@ -63,10 +63,11 @@ public final class PaneEmitter<K, A> {
         forward(key, value, timestamp, pane);
         panes.increment();
         (switch (pane.timing()) {
-            case EARLY -> earlyPanes;
-            case ON_TIME -> onTimePanes;
-            case LATE -> latePanes;
-        }).increment();
+                    case EARLY -> earlyPanes;
+                    case ON_TIME -> onTimePanes;
+                    case LATE -> latePanes;
+                })
+                .increment();
         context.requestCommit();
     }
 

@@ -42,7 +42,12 @@ public final class DivertedRecord {
             header(LateRecord.SOURCE_OFFSET_HEADER, Long.toString(source.offset()));
             header(LateRecord.SOURCE_TIMESTAMP_HEADER, Long.toString(source.kafkaTimestamp()));
         }
-        collector.send(topic, null, source == null ? null : source.rawKey(), source == null ? null : source.rawValue(),
-                headers, timestamp);
+        collector.send(
+                topic,
+                null,
+                source == null ? null : source.rawKey(),
+                source == null ? null : source.rawValue(),
+                headers,
+                timestamp);
     }
 }

@@ -38,11 +38,16 @@ public final class ErrorOutcome {
      * @param timestamp the dead letter's timestamp
      * @throws RuntimeException {@code error} when the decision is to fail
      */
-    public void apply(ErrorDecision decision, RuntimeException error, Enum<?> reason, String sinkTopic, SourceInfo source,
-                      long timestamp) {
+    public void apply(
+            ErrorDecision decision,
+            RuntimeException error,
+            Enum<?> reason,
+            String sinkTopic,
+            SourceInfo source,
+            long timestamp) {
         if (decision == null) {
-            throw new IllegalStateException("The error handler of node " + node + " returned no decision for: "
-                    + error.getMessage(), error);
+            throw new IllegalStateException(
+                    "The error handler of node " + node + " returned no decision for: " + error.getMessage(), error);
         }
         switch (decision.action()) {
             case FAIL -> throw error;
@@ -54,7 +59,9 @@ public final class ErrorOutcome {
                 Throwable cause = error.getCause() != null ? error.getCause() : error;
                 DivertedRecord letter = new DivertedRecord(source)
                         .header(DeadLetterRecord.REASON_HEADER, reason.name())
-                        .header(DeadLetterRecord.EXCEPTION_HEADER, cause.getClass().getName())
+                        .header(
+                                DeadLetterRecord.EXCEPTION_HEADER,
+                                cause.getClass().getName())
                         .header(DeadLetterRecord.MESSAGE_HEADER, String.valueOf(error.getMessage()));
                 if (sinkTopic != null) {
                     letter.header(DeadLetterRecord.SINK_TOPIC_HEADER, sinkTopic);

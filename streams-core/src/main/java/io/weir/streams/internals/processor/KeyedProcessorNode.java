@@ -22,11 +22,11 @@ import java.util.Map;
  * fire when the watermark reaches them — right after a record or a processing-time callback if it
  * registered one the watermark has already passed — and processing-time timers when the clock does.
  */
-public final class KeyedProcessorNode<K, V, KOut, VOut> implements Processor<K, V>, KeyedProcessorContext<K, KOut, VOut> {
+public final class KeyedProcessorNode<K, V, KOut, VOut>
+        implements Processor<K, V>, KeyedProcessorContext<K, KOut, VOut> {
 
     /** A store the processor declared, with its serdes. */
-    public record StoreSerdes(String name, Serde<?> keySerde, Serde<?> valueSerde) {
-    }
+    public record StoreSerdes(String name, Serde<?> keySerde, Serde<?> valueSerde) {}
 
     private static final Headers NO_HEADERS = new RecordHeaders();
 
@@ -47,8 +47,11 @@ public final class KeyedProcessorNode<K, V, KOut, VOut> implements Processor<K, 
     private Headers headers = NO_HEADERS;
     private SourceInfo source;
 
-    public KeyedProcessorNode(KeyedProcessor<K, V, KOut, VOut> processor, Serde<K> keySerde, List<StoreSerdes> storeSerdes,
-                              String timerStore) {
+    public KeyedProcessorNode(
+            KeyedProcessor<K, V, KOut, VOut> processor,
+            Serde<K> keySerde,
+            List<StoreSerdes> storeSerdes,
+            String timerStore) {
         this.processor = processor;
         this.keySerde = keySerde;
         this.storeSerdes = storeSerdes;

@@ -25,8 +25,7 @@ import java.util.Set;
 final class KeyedTimers {
 
     /** A due timer: its time and its key's bytes. */
-    record Timer(long time, byte[] key) {
-    }
+    record Timer(long time, byte[] key) {}
 
     private static final byte[] NOTHING = new byte[0];
     private final WriteBackCache store;
@@ -78,7 +77,9 @@ final class KeyedTimers {
         List<Timer> due = scan(domain, now).timers();
         Set<ByteBuffer> skip = deferred.get(d);
         if (!skip.isEmpty()) {
-            due = due.stream().filter(t -> !skip.contains(ByteBuffer.wrap(encode(domain, t.time(), t.key())))).toList();
+            due = due.stream()
+                    .filter(t -> !skip.contains(ByteBuffer.wrap(encode(domain, t.time(), t.key()))))
+                    .toList();
         }
         return due;
     }
@@ -104,8 +105,7 @@ final class KeyedTimers {
         earliest[d] = scan(domain, Long.MIN_VALUE).next();
     }
 
-    private record Scan(List<Timer> timers, long next) {
-    }
+    private record Scan(List<Timer> timers, long next) {}
 
     /** The timers with {@code time <= now}, and the time of the first one after them (MAX_VALUE: none). */
     private Scan scan(TimeDomain domain, long now) {
@@ -135,6 +135,10 @@ final class KeyedTimers {
     }
 
     private static byte[] encode(TimeDomain domain, long time, byte[] key) {
-        return ByteBuffer.allocate(9 + key.length).put(code(domain)).putLong(time ^ Long.MIN_VALUE).put(key).array();
+        return ByteBuffer.allocate(9 + key.length)
+                .put(code(domain))
+                .putLong(time ^ Long.MIN_VALUE)
+                .put(key)
+                .array();
     }
 }

@@ -9,19 +9,15 @@ package io.weir.streams.internals.processor;
  */
 public interface Processor<K, V> {
 
-    default void init(ProcessorContext context) {
-    }
+    default void init(ProcessorContext context) {}
 
     void process(Record<K, V> record);
 
     /** The watermark reached {@code watermark} (Long.MAX_VALUE at the end of a bounded input). */
-    default void onWatermark(long watermark) {
-    }
+    default void onWatermark(long watermark) {}
 
     /** Processing time reached {@code now} (after idleness was re-evaluated). */
-    default void onProcessingTime(long now) {
-    }
+    default void onProcessingTime(long now) {}
 
-    default void close() {
-    }
+    default void close() {}
 }

@@ -49,8 +49,14 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
         if (record.beyondFutureSkew()) {
             WatermarkRecords.flagFuture(headers);
         }
-        context.collector().send(topic, null, keySerializer.serialize(topic, headers, record.key()),
-                valueSerializer.serialize(topic, headers, record.value()), headers, record.timestamp());
+        context.collector()
+                .send(
+                        topic,
+                        null,
+                        keySerializer.serialize(topic, headers, record.key()),
+                        valueSerializer.serialize(topic, headers, record.value()),
+                        headers,
+                        record.timestamp());
     }
 
     @Override
@@ -68,8 +74,14 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
 
     private void mark(long watermark, boolean idle) {
         for (int p = 0; p < partitions; p++) {
-            context.collector().send(topic, p, null, null, WatermarkRecords.headers(context.partition(), watermark, idle),
-                    context.processingTime());
+            context.collector()
+                    .send(
+                            topic,
+                            p,
+                            null,
+                            null,
+                            WatermarkRecords.headers(context.partition(), watermark, idle),
+                            context.processingTime());
         }
         sentWatermark = watermark;
         sentIdle = idle;

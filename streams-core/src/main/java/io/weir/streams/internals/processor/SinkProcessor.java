@@ -20,8 +20,8 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
     private RecordCollector collector;
     private ErrorOutcome errors;
 
-    public SinkProcessor(String topic, Serializer<K> keySerializer, Serializer<V> valueSerializer,
-                         ProductionErrorHandler handler) {
+    public SinkProcessor(
+            String topic, Serializer<K> keySerializer, Serializer<V> valueSerializer, ProductionErrorHandler handler) {
         this.topic = topic;
         this.keySerializer = keySerializer;
         this.valueSerializer = valueSerializer;
@@ -31,7 +31,8 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
     @Override
     public void init(ProcessorContext context) {
         this.collector = context.collector();
-        this.errors = new ErrorOutcome(context.nodeName(), collector, context.metrics(), WeirMetrics.RECORDS_PRODUCTION_SKIPPED);
+        this.errors = new ErrorOutcome(
+                context.nodeName(), collector, context.metrics(), WeirMetrics.RECORDS_PRODUCTION_SKIPPED);
     }
 
     @Override
@@ -62,7 +63,12 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
         ProductionError error = source == null
                 ? new ProductionError(reason, topic, null, -1, -1, cause)
                 : new ProductionError(reason, topic, source.topic(), source.partition(), source.offset(), cause);
-        errors.apply(handler.handle(error), error, reason, topic, source,
+        errors.apply(
+                handler.handle(error),
+                error,
+                reason,
+                topic,
+                source,
                 source == null ? record.timestamp() : source.kafkaTimestamp());
     }
 }

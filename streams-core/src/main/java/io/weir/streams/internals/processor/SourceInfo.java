@@ -7,8 +7,15 @@ import org.apache.kafka.common.header.Headers;
  * and dead-letter topics write these, whatever the operators did to the record since), and whether
  * its event time was judged too far in the future to be trusted.
  */
-public record SourceInfo(String topic, int partition, long offset, long kafkaTimestamp,
-                         byte[] rawKey, byte[] rawValue, Headers rawHeaders, boolean futureEventTime) {
+public record SourceInfo(
+        String topic,
+        int partition,
+        long offset,
+        long kafkaTimestamp,
+        byte[] rawKey,
+        byte[] rawValue,
+        Headers rawHeaders,
+        boolean futureEventTime) {
 
     /** {@code topic-partition@offset}, for messages and logs. */
     public String coordinates() {

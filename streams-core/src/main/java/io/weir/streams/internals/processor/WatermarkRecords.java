@@ -20,12 +20,10 @@ public final class WatermarkRecords {
     static final String IDLE = "weir.wm.idle";
     static final String FUTURE = "weir.future";
 
-    private WatermarkRecords() {
-    }
+    private WatermarkRecords() {}
 
     /** A watermark record's content. */
-    public record Mark(int writer, long watermark, boolean idle) {
-    }
+    public record Mark(int writer, long watermark, boolean idle) {}
 
     static Headers headers(int writer, long watermark, boolean idle) {
         Headers headers = new RecordHeaders();
@@ -41,8 +39,10 @@ public final class WatermarkRecords {
         if (watermark == null) {
             return null;
         }
-        return new Mark(ByteBuffer.wrap(headers.lastHeader(WRITER).value()).getInt(),
-                ByteBuffer.wrap(watermark.value()).getLong(), headers.lastHeader(IDLE).value()[0] == 1);
+        return new Mark(
+                ByteBuffer.wrap(headers.lastHeader(WRITER).value()).getInt(),
+                ByteBuffer.wrap(watermark.value()).getLong(),
+                headers.lastHeader(IDLE).value()[0] == 1);
     }
 
     /** Whether a repartitioned data record was future-skewed where it was first read; removes the flag. */

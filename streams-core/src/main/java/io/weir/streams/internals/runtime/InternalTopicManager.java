@@ -21,8 +21,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Before an instance's threads start: reads the source topics' partition counts, derives the task
@@ -55,8 +55,12 @@ public final class InternalTopicManager implements AutoCloseable {
                 if (stopping.getAsBoolean()) {
                     throw new IllegalStateException("Stopped while waiting for Kafka", e.getCause());
                 }
-                log.warn("Cannot prepare the topics of application {} at {} yet ({}); retrying in {} ms",
-                        config.applicationId(), config.bootstrapServers(), e.getCause().toString(), backoff);
+                log.warn(
+                        "Cannot prepare the topics of application {} at {} yet ({}); retrying in {} ms",
+                        config.applicationId(),
+                        config.bootstrapServers(),
+                        e.getCause().toString(),
+                        backoff);
                 sleep(backoff);
                 backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
             }
@@ -67,7 +71,10 @@ public final class InternalTopicManager implements AutoCloseable {
         Map<String, Integer> counts = new HashMap<>();
         for (String topic : topics) {
             try {
-                TopicDescription d = admin.describeTopics(Set.of(topic)).allTopicNames().get(15, TimeUnit.SECONDS).get(topic);
+                TopicDescription d = admin.describeTopics(Set.of(topic))
+                        .allTopicNames()
+                        .get(15, TimeUnit.SECONDS)
+                        .get(topic);
                 counts.put(topic, d.partitions().size());
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
@@ -86,7 +93,8 @@ public final class InternalTopicManager implements AutoCloseable {
 
     private void createInternalTopics(TopologySpec topology, Map<Integer, Integer> taskCounts) {
         Map<String, NewTopic> wanted = new LinkedHashMap<>();
-        Optional<Short> replication = config.replicationFactor() < 0 ? Optional.empty() : Optional.of(config.replicationFactor());
+        Optional<Short> replication =
+                config.replicationFactor() < 0 ? Optional.empty() : Optional.of(config.replicationFactor());
         String app = config.applicationId();
         for (SubtopologySpec sub : topology.subtopologies()) {
             int partitions = taskCounts.get(sub.id());
@@ -95,17 +103,26 @@ public final class InternalTopicManager implements AutoCloseable {
                 if (store.logged()) {
                     Map<String, String> configs = store.retentionMs() < 0
                             ? Map.of("cleanup.policy", "compact")
-                            : Map.of("cleanup.policy", "compact,delete", "retention.ms", Long.toString(store.retentionMs()));
-                    wanted.put(store.changelogTopic(app),
-                            new NewTopic(store.changelogTopic(app), Optional.of(partitions), replication).configs(configs));
+                            : Map.of(
+                                    "cleanup.policy",
+                                    "compact,delete",
+                                    "retention.ms",
+                                    Long.toString(store.retentionMs()));
+                    wanted.put(
+                            store.changelogTopic(app),
+                            new NewTopic(store.changelogTopic(app), Optional.of(partitions), replication)
+                                    .configs(configs));
                 }
             }
             for (SourceSpec source : sub.sources()) {
                 if (source.repartition()) {
-                    wanted.put(source.topic(app), new NewTopic(source.topic(app), Optional.of(partitions), replication)
-                            // Records carry event times, which may be far in the past (a replay): time-based
-                            // retention would delete them unread; RepartitionPurger deletes what was committed past.
-                            .configs(Map.of("cleanup.policy", "delete", "retention.ms", "-1")));
+                    wanted.put(
+                            source.topic(app),
+                            new NewTopic(source.topic(app), Optional.of(partitions), replication)
+                                    // Records carry event times, which may be far in the past (a replay): time-based
+                                    // retention would delete them unread; RepartitionPurger deletes what was committed
+                                    // past.
+                                    .configs(Map.of("cleanup.policy", "delete", "retention.ms", "-1")));
                 }
             }
         }
@@ -115,7 +132,8 @@ public final class InternalTopicManager implements AutoCloseable {
             if (have == null) {
                 create(topic);
             } else if (have != topic.numPartitions()) {
-                throw new IllegalStateException("Internal topic '" + topic.name() + "' has " + have + " partitions but the "
+                throw new IllegalStateException("Internal topic '" + topic.name() + "' has " + have
+                        + " partitions but the "
                         + "topology needs " + topic.numPartitions() + "; delete it (its state is rebuilt) or restore "
                         + "the source topics' partition count");
             }

@@ -46,14 +46,16 @@ final class KafkaRecordCollector implements RecordCollector {
                     sendError = e;
                 }
             } else {
-                lastOffsets.merge(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
+                lastOffsets.merge(
+                        new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
             }
         });
     }
 
     @Override
     public int partitionsFor(String topic) {
-        return partitionCounts.computeIfAbsent(topic, t -> producer.partitionsFor(t).size());
+        return partitionCounts.computeIfAbsent(
+                topic, t -> producer.partitionsFor(t).size());
     }
 
     /** The highest offset written to {@code partition} so far, or null. */

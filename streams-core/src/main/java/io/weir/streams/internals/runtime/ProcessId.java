@@ -16,8 +16,7 @@ public final class ProcessId {
 
     private static final String FILE = "weir-process-id";
 
-    private ProcessId() {
-    }
+    private ProcessId() {}
 
     /** The id stored under {@code dir}, created (with the directory) on first use. */
     public static String load(Path dir) {
@@ -34,8 +33,8 @@ public final class ProcessId {
             Files.writeString(file, id, StandardCharsets.UTF_8);
             return id;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read or write the process id in " + dir
-                    + " (state.dir must be writable)", e);
+            throw new UncheckedIOException(
+                    "Cannot read or write the process id in " + dir + " (state.dir must be writable)", e);
         }
     }
 }

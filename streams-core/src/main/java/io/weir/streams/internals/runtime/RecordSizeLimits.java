@@ -42,6 +42,7 @@ final class RecordSizeLimits {
     private static final int BATCH_OVERHEAD = 61;
     /** Length, attributes, timestamp delta and offset delta of a record, at their largest varint sizes. */
     private static final int RECORD_OVERHEAD = 21;
+
     private static final int VARINT_MAX = 5;
 
     private final Admin admin;
@@ -54,8 +55,8 @@ final class RecordSizeLimits {
         withSerializers.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         withSerializers.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         Map<String, Object> resolved = ProducerConfig.configDef().parse(withSerializers);
-        this.producerLimit = Math.min((Integer) resolved.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
-                (Long) resolved.get(ProducerConfig.BUFFER_MEMORY_CONFIG));
+        this.producerLimit = Math.min((Integer) resolved.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), (Long)
+                resolved.get(ProducerConfig.BUFFER_MEMORY_CONFIG));
     }
 
     /** @throws RecordTooLargeException when the record is larger than {@code topic} accepts */
@@ -65,7 +66,8 @@ final class RecordSizeLimits {
         if (size > limit) {
             throw new RecordTooLargeException("The record for topic '" + topic + "' is up to " + size
                     + " bytes in a batch, more than the " + limit + " bytes the topic accepts (the smallest of its "
-                    + TopicConfig.MAX_MESSAGE_BYTES_CONFIG + " and the producer's " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG
+                    + TopicConfig.MAX_MESSAGE_BYTES_CONFIG + " and the producer's "
+                    + ProducerConfig.MAX_REQUEST_SIZE_CONFIG
                     + " and " + ProducerConfig.BUFFER_MEMORY_CONFIG + ")");
         }
     }
@@ -73,16 +75,25 @@ final class RecordSizeLimits {
     private long limitOf(String topic) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
-            Config config = admin.describeConfigs(Set.of(resource)).all().get(5, TimeUnit.SECONDS).get(resource);
+            Config config = admin.describeConfigs(Set.of(resource))
+                    .all()
+                    .get(5, TimeUnit.SECONDS)
+                    .get(resource);
             ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
             if (entry != null && entry.value() != null) {
                 return Math.min(producerLimit, Long.parseLong(entry.value()));
             }
-            log.warn("Topic {} reports no {}: records sent to it are checked against the producer's limits only",
-                    topic, TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            log.warn(
+                    "Topic {} reports no {}: records sent to it are checked against the producer's limits only",
+                    topic,
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
         } catch (ExecutionException | TimeoutException e) {
-            log.warn("Cannot read the {} of topic {} ({}): records sent to it are checked against the producer's "
-                    + "limits only", TopicConfig.MAX_MESSAGE_BYTES_CONFIG, topic, e.getCause() != null ? e.getCause() : e);
+            log.warn(
+                    "Cannot read the {} of topic {} ({}): records sent to it are checked against the producer's "
+                            + "limits only",
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                    topic,
+                    e.getCause() != null ? e.getCause() : e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reading the config of topic " + topic, e);
@@ -92,14 +103,19 @@ final class RecordSizeLimits {
 
     /** The size of a v2 record batch holding only this record, uncompressed, with every varint at its largest. */
     static long batchSizeUpperBound(byte[] key, byte[] value, Headers headers) {
-        long size = BATCH_OVERHEAD + RECORD_OVERHEAD
-                + VARINT_MAX + (key == null ? 0 : key.length)
-                + VARINT_MAX + (value == null ? 0 : value.length)
+        long size = BATCH_OVERHEAD
+                + RECORD_OVERHEAD
+                + VARINT_MAX
+                + (key == null ? 0 : key.length)
+                + VARINT_MAX
+                + (value == null ? 0 : value.length)
                 + VARINT_MAX;
         if (headers != null) {
             for (Header h : headers) {
-                size += VARINT_MAX + Utils.utf8Length(h.key())
-                        + VARINT_MAX + (h.value() == null ? 0 : h.value().length);
+                size += VARINT_MAX
+                        + Utils.utf8Length(h.key())
+                        + VARINT_MAX
+                        + (h.value() == null ? 0 : h.value().length);
             }
         }
         return size;

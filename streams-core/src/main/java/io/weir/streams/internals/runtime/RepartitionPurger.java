@@ -57,8 +57,10 @@ final class RepartitionPurger {
         lastPurge = now;
         admin.deleteRecords(batch).all().whenComplete((ignored, e) -> {
             if (e != null) {
-                log.warn("Purging committed records from repartition topics {} failed; the next purge retries: {}",
-                        batch.keySet(), e.toString());
+                log.warn(
+                        "Purging committed records from repartition topics {} failed; the next purge retries: {}",
+                        batch.keySet(),
+                        e.toString());
             } else {
                 log.debug("Purged repartition topics up to {}", batch);
             }

@@ -76,6 +76,7 @@ final class StoreRestorer implements AutoCloseable {
     private ExecutorService writer;
     /** Changelog partitions still being read. */
     private final Map<TopicPartition, Changelog> changelogs = new HashMap<>();
+
     private final Map<TaskId, Set<TopicPartition>> pending = new HashMap<>();
     /** Writes handed to the writer threads, oldest first. */
     private final Deque<Write> writes = new ArrayDeque<>();
@@ -109,8 +110,7 @@ final class StoreRestorer implements AutoCloseable {
      * A batch of {@code count} records up to {@code position} on its way to a store; {@code last} for
      * the one that ends a changelog's restore (with the flush).
      */
-    private record Write(Changelog changelog, long position, int count, boolean last, Future<?> done) {
-    }
+    private record Write(Changelog changelog, long position, int count, boolean last, Future<?> done) {}
 
     /** @param exactlyOnce whether changelogs are written in transactions (a commit marker follows each store batch) */
     StoreRestorer(Consumer<byte[], byte[]> consumer, RestoreListener listener, String threadName, boolean exactlyOnce) {
@@ -147,10 +147,16 @@ final class StoreRestorer implements AutoCloseable {
             byte[] stored = store.metadata(OFFSET_KEY);
             Long offset = stored == null ? null : ByteBuffer.wrap(stored).getLong();
             if (offset != null && missedRecords(offset, starts.get(tp), ends.get(tp))) {
-                log.warn("Store {} of task {} holds the changelog {} up to offset {}, but the changelog now spans [{}, {}): "
+                log.warn(
+                        "Store {} of task {} holds the changelog {} up to offset {}, but the changelog now spans [{}, {}): "
                                 + "records the store has not seen are gone (retention, deleted records, or a recreated "
-                                + "topic). Wiping the store and restoring it from the changelog.", name, task, tp,
-                        offset, starts.get(tp), ends.get(tp));
+                                + "topic). Wiping the store and restoring it from the changelog.",
+                        name,
+                        task,
+                        tp,
+                        offset,
+                        starts.get(tp),
+                        ends.get(tp));
                 store.write(new StoreBatch().deleteRange(null, null).putMetadata(OFFSET_KEY, null));
                 offset = null;
             }
@@ -199,14 +205,16 @@ final class StoreRestorer implements AutoCloseable {
                 done.add(task);
             }
         });
-        while (!writes.isEmpty() && (writes.size() >= MAX_BATCHES_IN_FLIGHT || recordsInFlight() >= MAX_RECORDS_IN_FLIGHT)) {
+        while (!writes.isEmpty()
+                && (writes.size() >= MAX_BATCHES_IN_FLIGHT || recordsInFlight() >= MAX_RECORDS_IN_FLIGHT)) {
             complete(writes.peekFirst(), done);
         }
         if (changelogs.isEmpty() && !writes.isEmpty()) {
             // Everything is read: only the writer is left to wait for.
             complete(writes.peekFirst(), done);
         }
-        ConsumerRecords<byte[], byte[]> records = changelogs.isEmpty() ? ConsumerRecords.empty() : consumer.poll(timeout);
+        ConsumerRecords<byte[], byte[]> records =
+                changelogs.isEmpty() ? ConsumerRecords.empty() : consumer.poll(timeout);
         for (TopicPartition tp : new ArrayList<>(changelogs.keySet())) {
             Changelog c = changelogs.get(tp);
             List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
@@ -242,7 +250,13 @@ final class StoreRestorer implements AutoCloseable {
         // Announced with the first record, not before: the range left after a commit usually holds
         // only that transaction's marker, which is nothing to restore.
         if (c.restored == 0) {
-            log.info("Restoring store {} of task {} from {} offsets [{}, {})", c.store, c.task, c.partition, c.from, c.end);
+            log.info(
+                    "Restoring store {} of task {} from {} offsets [{}, {})",
+                    c.store,
+                    c.task,
+                    c.partition,
+                    c.from,
+                    c.end);
             listener.onRestoreStart(c.partition, c.store, c.from, c.end);
         }
         c.restored += records.size();
@@ -289,11 +303,12 @@ final class StoreRestorer implements AutoCloseable {
     private void submit(Changelog c, long position, int count, boolean last, Runnable write) {
         if (writer == null) {
             AtomicInteger n = new AtomicInteger();
-            writer = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_WRITERS, Runtime.getRuntime().availableProcessors())), r -> {
-                Thread t = new Thread(r, writerName + "-" + n.getAndIncrement());
-                t.setDaemon(true);
-                return t;
-            });
+            writer = Executors.newFixedThreadPool(
+                    Math.max(1, Math.min(MAX_WRITERS, Runtime.getRuntime().availableProcessors())), r -> {
+                        Thread t = new Thread(r, writerName + "-" + n.getAndIncrement());
+                        t.setDaemon(true);
+                        return t;
+                    });
         }
         c.lastWrite = c.lastWrite.thenRunAsync(write, writer);
         writes.addLast(new Write(c, position, count, last, c.lastWrite));

@@ -14,14 +14,21 @@ import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.IllegalGenerationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -41,13 +48,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.CommitFailedException;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.common.errors.IllegalGenerationException;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.UnknownMemberIdException;
 
 /**
  * One processing thread of an instance: a consumer in the application's group (with
@@ -100,11 +100,13 @@ final class StreamThread extends Thread {
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
     /** Assigned tasks whose stores are still being restored; their input partitions are paused. */
     private final Map<TaskId, Restoring> restoring = new TreeMap<>();
+
     private final Map<TopicPartition, TaskId> taskOfPartition = new HashMap<>();
     private final Map<TopicPartition, Long> consumed = new HashMap<>();
     private final Map<TaskId, TaskMetrics> metrics = new ConcurrentHashMap<>();
     /** The running tasks, published for other threads ({@link #metadata()}). */
     private volatile Set<String> activeTasks = Set.of();
+
     private final boolean exactlyOnce;
     private volatile boolean running = true;
     private boolean transactionOpen;
@@ -112,8 +114,15 @@ final class StreamThread extends Thread {
     private Throwable failure;
     private final Consumer<Throwable> onFailure;
 
-    StreamThread(String name, StreamsConfig config, TopologySpec topology, Map<Integer, Integer> taskCounts,
-                 String transactionalId, RestoreListener restoreListener, Listener listener, Consumer<Throwable> onFailure) {
+    StreamThread(
+            String name,
+            StreamsConfig config,
+            TopologySpec topology,
+            Map<Integer, Integer> taskCounts,
+            String transactionalId,
+            RestoreListener restoreListener,
+            Listener listener,
+            Consumer<Throwable> onFailure) {
         super(name);
         this.config = config;
         this.topology = topology;
@@ -150,7 +159,8 @@ final class StreamThread extends Thread {
         restoreConfig.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
         // Changelogs are read from start to end: bigger fetches mean fewer round trips.
         restoreConfig.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
-        this.restoreConsumer = new KafkaConsumer<>(restoreConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.restoreConsumer =
+                new KafkaConsumer<>(restoreConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
         producerConfig = config.clientConfig(StreamsConfig.PRODUCER_PREFIX);
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, name + "-producer");
@@ -167,8 +177,11 @@ final class StreamThread extends Thread {
         this.admin = Admin.create(adminConfig);
         this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
         Set<String> repartition = new HashSet<>();
-        topology.sources().stream().filter(SourceSpec::repartition).forEach(s -> repartition.add(s.topic(applicationId)));
-        this.purger = new RepartitionPurger(admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
+        topology.sources().stream()
+                .filter(SourceSpec::repartition)
+                .forEach(s -> repartition.add(s.topic(applicationId)));
+        this.purger = new RepartitionPurger(
+                admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
         newProducer();
         this.restorer = new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce);
     }
@@ -237,8 +250,16 @@ final class StreamThread extends Thread {
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
                     StreamTask task = tasks.get(taskOfPartition.get(tp));
-                    task.process(new RawRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value(),
-                            r.headers()), now);
+                    task.process(
+                            new RawRecord(
+                                    r.topic(),
+                                    r.partition(),
+                                    r.offset(),
+                                    r.timestamp(),
+                                    r.key(),
+                                    r.value(),
+                                    r.headers()),
+                            now);
                     consumed.put(tp, r.offset() + 1);
                 }
                 // Read again: processing a batch can take long (a slow user function), and the commit
@@ -247,7 +268,8 @@ final class StreamThread extends Thread {
                 for (StreamTask task : tasks.values()) {
                     task.advanceProcessingTime(now);
                 }
-                if (now - lastCommit >= config.commitIntervalMs() || tasks.values().stream().anyMatch(StreamTask::needsCommit)
+                if (now - lastCommit >= config.commitIntervalMs()
+                        || tasks.values().stream().anyMatch(StreamTask::needsCommit)
                         || (tasks.values().stream().anyMatch(StreamTask::commitRequested) && caughtUp())) {
                     try {
                         commit();
@@ -305,7 +327,8 @@ final class StreamThread extends Thread {
         Map<TaskId, Map<TopicPartition, String>> times = new HashMap<>();
         consumed.forEach((tp, next) -> {
             TaskId id = taskOfPartition.get(tp);
-            String time = times.computeIfAbsent(id, t -> tasks.get(t).committedTime()).get(tp);
+            String time =
+                    times.computeIfAbsent(id, t -> tasks.get(t).committedTime()).get(tp);
             offsets.put(tp, new OffsetAndMetadata(next, time));
         });
         if (exactlyOnce) {
@@ -409,19 +432,24 @@ final class StreamThread extends Thread {
     }
 
     /** An assigned task waiting for its stores, with the committed offsets its partitions had then. */
-    private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {
-    }
+    private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {}
 
     private TaskStores openStores(TaskId id) {
         List<StoreSpec> storeSpecs = new ArrayList<>();
-        topology.subtopologies().get(id.subtopology()).stores().forEach(name -> storeSpecs.add(topology.stores().get(name)));
-        return new TaskStores(storeSpecs, config.stateDir().resolve(applicationId).resolve(id.toString()),
+        topology.subtopologies()
+                .get(id.subtopology())
+                .stores()
+                .forEach(name -> storeSpecs.add(topology.stores().get(name)));
+        return new TaskStores(
+                storeSpecs,
+                config.stateDir().resolve(applicationId).resolve(id.toString()),
                 config.cacheMaxBytesPerTask());
     }
 
     private List<TopicPartition> inputPartitions(TaskId id) {
         return topology.subtopologies().get(id.subtopology()).sources().stream()
-                .map(source -> new TopicPartition(source.topic(applicationId), id.partition())).toList();
+                .map(source -> new TopicPartition(source.topic(applicationId), id.partition()))
+                .toList();
     }
 
     /** Turns tasks whose stores are restored into running tasks and lets their input flow. */
@@ -453,12 +481,22 @@ final class StreamThread extends Thread {
                 committedTime.put(tp, c.metadata());
             }
             if (source.repartition()) {
-                upstream.put(tp.topic(), taskCounts.get(topology.writerOf(source.topic()).id()));
+                upstream.put(
+                        tp.topic(),
+                        taskCounts.get(topology.writerOf(source.topic()).id()));
             }
         }
         TaskMetrics taskMetrics = metrics.computeIfAbsent(id, k -> new TaskMetrics());
-        return new StreamTask(id, applicationId, sub, restored.stores(), collector, taskMetrics, System.currentTimeMillis(),
-                upstream, committedTime);
+        return new StreamTask(
+                id,
+                applicationId,
+                sub,
+                restored.stores(),
+                collector,
+                taskMetrics,
+                System.currentTimeMillis(),
+                upstream,
+                committedTime);
     }
 
     private void closeTasks() {

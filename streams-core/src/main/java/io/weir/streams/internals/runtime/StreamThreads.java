@@ -36,9 +36,15 @@ public final class StreamThreads {
     private int generation;
     private boolean stopping;
 
-    public StreamThreads(StreamsConfig config, TopologySpec topology, Map<Integer, Integer> taskCounts, String processId,
-                         RestoreListener restoreListener, StreamsUncaughtExceptionHandler handler,
-                         Consumer<WeirStreams.State> state, Consumer<Throwable> fatal) {
+    public StreamThreads(
+            StreamsConfig config,
+            TopologySpec topology,
+            Map<Integer, Integer> taskCounts,
+            String processId,
+            RestoreListener restoreListener,
+            StreamsUncaughtExceptionHandler handler,
+            Consumer<WeirStreams.State> state,
+            Consumer<Throwable> fatal) {
         this.config = config;
         this.topology = topology;
         this.taskCounts = taskCounts;
@@ -66,7 +72,13 @@ public final class StreamThreads {
         // to time out.
         String transactionalId = config.applicationId() + "-" + processId + "-" + index;
         StreamThread[] self = new StreamThread[1];
-        self[0] = new StreamThread(name, config, topology, taskCounts, transactionalId, restoreListener,
+        self[0] = new StreamThread(
+                name,
+                config,
+                topology,
+                taskCounts,
+                transactionalId,
+                restoreListener,
                 new StreamThread.Listener() {
                     @Override
                     public void onRunning(StreamThread thread) {
@@ -81,7 +93,8 @@ public final class StreamThreads {
                         running.remove(thread);
                         state.accept(WeirStreams.State.REBALANCING);
                     }
-                }, e -> onFailure(index, self[0], e));
+                },
+                e -> onFailure(index, self[0], e));
         self[0].setDaemon(false);
         return self[0];
     }

@@ -139,8 +139,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         return buffer.flip();
     }
 
-    record Decoded(Set<TaskId> tasks, String error) {
-    }
+    record Decoded(Set<TaskId> tasks, String error) {}
 
     static Decoded decode(ByteBuffer data) {
         if (data == null || data.remaining() == 0) {

@@ -5,8 +5,7 @@ import java.util.Arrays;
 /** Helpers for keys ordered as unsigned lexicographic bytes, the order of every {@link BytesStore}. */
 final class Bytes {
 
-    private Bytes() {
-    }
+    private Bytes() {}
 
     /**
      * Whether {@code [from, to)} contains no key: only when both bounds are given and {@code from >= to},

@@ -54,8 +54,7 @@ public interface BytesStore extends AutoCloseable {
     }
 
     /** Makes every batch given to {@link #restore} durable. */
-    default void endRestore() {
-    }
+    default void endRestore() {}
 
     /** The metadata value last written under {@code key} by a batch, or null. */
     byte[] metadata(String key);

@@ -1,17 +1,5 @@
 package io.weir.streams.internals.state;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.EnvOptions;
@@ -27,6 +15,19 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * A {@link BytesStore} in a RocksDB database of its own directory: data in the default column family,
@@ -67,8 +68,13 @@ public final class RocksDbBytesStore implements BytesStore {
     private final Path dir;
     private int ingested;
 
-    private RocksDbBytesStore(String name, Path dir, RocksDbOptions options, RocksDB db, ColumnFamilyHandle data,
-                              ColumnFamilyHandle metadata) {
+    private RocksDbBytesStore(
+            String name,
+            Path dir,
+            RocksDbOptions options,
+            RocksDB db,
+            ColumnFamilyHandle data,
+            ColumnFamilyHandle metadata) {
         this.name = name;
         this.dir = dir;
         this.options = options;
@@ -176,12 +182,13 @@ public final class RocksDbBytesStore implements BytesStore {
         sorted.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
         Path file = dir.resolve("ingest-" + ingested++ + ".sst");
         try (EnvOptions env = new EnvOptions();
-             Options fileOptions = new Options(options.db(), options.columnFamily());
-             SstFileWriter writer = new SstFileWriter(env, fileOptions)) {
+                Options fileOptions = new Options(options.db(), options.columnFamily());
+                SstFileWriter writer = new SstFileWriter(env, fileOptions)) {
             writer.open(file.toString());
             for (int i = 0; i < sorted.size(); i++) {
                 StoreBatch.Put p = sorted.get(i);
-                if (i + 1 < sorted.size() && Arrays.equals(p.key(), sorted.get(i + 1).key())) {
+                if (i + 1 < sorted.size()
+                        && Arrays.equals(p.key(), sorted.get(i + 1).key())) {
                     continue;
                 }
                 if (p.value() == null) {

@@ -1,6 +1,5 @@
 package io.weir.streams.internals.state;
 
-import java.util.function.Consumer;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -8,6 +7,8 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
+
+import java.util.function.Consumer;
 
 /**
  * A {@link RocksDbBytesStore} range: a RocksDB iterator over a snapshot taken when the range was made,
@@ -34,8 +35,7 @@ final class RocksDbIterator extends AbstractKeyValueIterator {
      * The entries of {@code column} with {@code from <= key < to}; a null bound is open.
      * {@code onClose} is told once, after the native objects are released.
      */
-    RocksDbIterator(RocksDB db, ColumnFamilyHandle column, byte[] from, byte[] to,
-                    Consumer<RocksDbIterator> onClose) {
+    RocksDbIterator(RocksDB db, ColumnFamilyHandle column, byte[] from, byte[] to, Consumer<RocksDbIterator> onClose) {
         this.db = db;
         this.onClose = onClose;
         snapshot = db.getSnapshot();

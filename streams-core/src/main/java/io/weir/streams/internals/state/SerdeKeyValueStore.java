@@ -43,7 +43,8 @@ public final class SerdeKeyValueStore<K, V> implements KeyValueStore<K, V> {
         try (KeyValueIterator it = cache.range(null, null)) {
             while (it.hasNext()) {
                 ByteEntry entry = it.next();
-                action.accept(keySerde.deserializer().deserialize(cache.name(), entry.key()),
+                action.accept(
+                        keySerde.deserializer().deserialize(cache.name(), entry.key()),
                         valueSerde.deserializer().deserialize(cache.name(), entry.value()));
             }
         }

@@ -14,12 +14,10 @@ import java.util.Map;
 public final class StoreBatch {
 
     /** One point write; {@code value == null} deletes the key. */
-    public record Put(byte[] key, byte[] value) {
-    }
+    public record Put(byte[] key, byte[] value) {}
 
     /** Deletes every key with {@code from <= key < to}. */
-    public record RangeDelete(byte[] from, byte[] to) {
-    }
+    public record RangeDelete(byte[] from, byte[] to) {}
 
     private final List<RangeDelete> rangeDeletes = new ArrayList<>();
     private final List<Put> puts = new ArrayList<>();

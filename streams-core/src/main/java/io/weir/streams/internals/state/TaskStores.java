@@ -89,6 +89,5 @@ public final class TaskStores implements AutoCloseable {
     }
 
     /** One store's part of a commit. */
-    public record StoreFlush(String store, WriteBackCache.Flush flush) {
-    }
+    public record StoreFlush(String store, WriteBackCache.Flush flush) {}
 }

@@ -5,8 +5,7 @@ import java.nio.ByteBuffer;
 /** Non-negative ints as unsigned LEB128 varints: one byte below 128, for the small counts state encodings hold. */
 public final class Varints {
 
-    private Varints() {
-    }
+    private Varints() {}
 
     /** The bytes {@code value} (non-negative) takes. */
     public static int size(int value) {

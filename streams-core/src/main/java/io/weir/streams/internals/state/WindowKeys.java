@@ -14,12 +14,14 @@ public final class WindowKeys {
 
     private static final int PREFIX = 16;
 
-    private WindowKeys() {
-    }
+    private WindowKeys() {}
 
     public static byte[] encode(long end, long start, byte[] key) {
         return ByteBuffer.allocate(PREFIX + key.length)
-                .putLong(end ^ Long.MIN_VALUE).putLong(start ^ Long.MIN_VALUE).put(key).array();
+                .putLong(end ^ Long.MIN_VALUE)
+                .putLong(start ^ Long.MIN_VALUE)
+                .put(key)
+                .array();
     }
 
     /** The smallest store key of a window ending at {@code end}: a scan bound. */

@@ -54,9 +54,11 @@ public final class WriteBackCache {
     private final Map<Key, Entry> entries = new HashMap<>();
     /** Cached entries in key order, except those still in {@link #unordered}. */
     private final NavigableMap<byte[], Entry> ordered = new TreeMap<>(Arrays::compareUnsigned);
+
     private final List<Entry> unordered = new ArrayList<>();
     /** Entries written since the last commit, in the order first written; some may have been removed since. */
     private final List<Entry> dirty = new ArrayList<>();
+
     private final List<StoreBatch.RangeDelete> rangeDeletes = new ArrayList<>();
     private long dirtyBytes;
     private long cleanBytes;
@@ -84,7 +86,8 @@ public final class WriteBackCache {
 
     /** A key's bytes as a hash key: byte arrays compare by identity. */
     private record Key(byte[] bytes, int hash) {
-        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final VarHandle LONGS =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
         /** Hashes eight bytes at a time: store keys are long (a window key is 16 bytes of times, then the key). */
         static Key of(byte[] bytes) {
@@ -364,8 +367,7 @@ public final class WriteBackCache {
     }
 
     /** The writes of one commit of this cache. */
-    public record Flush(StoreBatch batch, List<StoreBatch.Put> changes) {
-    }
+    public record Flush(StoreBatch batch, List<StoreBatch.Put> changes) {}
 
     /** What a complete cache merges its entries with: the store is not read. */
     private static final KeyValueIterator NOTHING_STORED = new KeyValueIterator() {
@@ -385,8 +387,7 @@ public final class WriteBackCache {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     /** Cache entries over store entries; cache tombstones and range-deleted store entries hidden. */
@@ -410,7 +411,9 @@ public final class WriteBackCache {
                 if (nextCached == null && storedKey == null) {
                     return;
                 }
-                int cmp = nextCached == null ? 1 : storedKey == null ? -1 : Arrays.compareUnsigned(nextCached.key(), storedKey);
+                int cmp = nextCached == null
+                        ? 1
+                        : storedKey == null ? -1 : Arrays.compareUnsigned(nextCached.key(), storedKey);
                 if (cmp <= 0) {
                     if (cmp == 0) {
                         stored.next();

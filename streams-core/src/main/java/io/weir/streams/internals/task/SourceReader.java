@@ -8,11 +8,12 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
-import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.processor.SourceInfo;
+import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
 import org.apache.kafka.common.serialization.Deserializer;
+
 import java.time.Duration;
 
 /**
@@ -40,7 +41,8 @@ final class SourceReader<K, V> {
         this.valueDeserializer = c.valueSerde().deserializer();
         this.extractor = c.timestampExtractor();
         this.handler = c.errorHandler();
-        this.maxFutureSkew = c.watermarkStrategy().maxFutureSkew().map(Duration::toMillis).orElse(-1L);
+        this.maxFutureSkew =
+                c.watermarkStrategy().maxFutureSkew().map(Duration::toMillis).orElse(-1L);
         this.consumed = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_CONSUMED);
         this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED);
     }
@@ -76,16 +78,30 @@ final class SourceReader<K, V> {
         }
         boolean future = (maxFutureSkew >= 0 && eventTime - maxFutureSkew > processingTime)
                 || (spec.repartition() && WatermarkRecords.takeFutureFlag(raw.headers()));
-        SourceInfo source = new SourceInfo(raw.topic(), raw.partition(), raw.offset(), raw.timestamp(),
-                raw.key(), raw.value(), raw.headers(), future);
+        SourceInfo source = new SourceInfo(
+                raw.topic(),
+                raw.partition(),
+                raw.offset(),
+                raw.timestamp(),
+                raw.key(),
+                raw.value(),
+                raw.headers(),
+                future);
         return new Record<>(key, value, eventTime, raw.headers(), source);
     }
 
     private Record<K, V> reject(RawRecord raw, RecordError.Reason reason, String detail, Throwable cause) {
-        RecordError error = new RecordError(reason, raw.topic(), raw.partition(), raw.offset(), raw.key(), raw.value(),
-                detail, cause);
-        SourceInfo source = new SourceInfo(raw.topic(), raw.partition(), raw.offset(), raw.timestamp(),
-                raw.key(), raw.value(), raw.headers(), false);
+        RecordError error = new RecordError(
+                reason, raw.topic(), raw.partition(), raw.offset(), raw.key(), raw.value(), detail, cause);
+        SourceInfo source = new SourceInfo(
+                raw.topic(),
+                raw.partition(),
+                raw.offset(),
+                raw.timestamp(),
+                raw.key(),
+                raw.value(),
+                raw.headers(),
+                false);
         errors.apply(handler.handle(error), error, reason, null, source, raw.timestamp());
         return null;
     }

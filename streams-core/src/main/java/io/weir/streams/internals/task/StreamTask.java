@@ -57,9 +57,16 @@ public final class StreamTask implements AutoCloseable {
      *                      owner of this task ({@link #committedTime()}), so lateness is judged as before;
      *                      empty for a new task
      */
-    public StreamTask(TaskId id, String applicationId, SubtopologySpec spec, TaskStores stores,
-                      RecordCollector collector, TaskMetrics metrics, long processingTime,
-                      Map<String, Integer> upstreamTasks, Map<TopicPartition, String> committedTime) {
+    public StreamTask(
+            TaskId id,
+            String applicationId,
+            SubtopologySpec spec,
+            TaskStores stores,
+            RecordCollector collector,
+            TaskMetrics metrics,
+            long processingTime,
+            Map<String, Integer> upstreamTasks,
+            Map<TopicPartition, String> committedTime) {
         this.id = id;
         this.applicationId = applicationId;
         this.stores = stores;
@@ -90,7 +97,9 @@ public final class StreamTask implements AutoCloseable {
                 if (p != null) {
                     p.children.add(node);
                 } else {
-                    sourceChildren.computeIfAbsent(parent, k -> new ArrayList<>()).add(node);
+                    sourceChildren
+                            .computeIfAbsent(parent, k -> new ArrayList<>())
+                            .add(node);
                 }
             }
         }
@@ -187,7 +196,8 @@ public final class StreamTask implements AutoCloseable {
             }
             String topic = spec.changelogTopic(applicationId);
             for (var change : flush.flush().changes()) {
-                collector.send(topic, id.partition(), change.key(), change.value(), new RecordHeaders(), processingTime);
+                collector.send(
+                        topic, id.partition(), change.key(), change.value(), new RecordHeaders(), processingTime);
             }
         }
         return flushes;
@@ -250,8 +260,10 @@ public final class StreamTask implements AutoCloseable {
     /** A processor in this task's graph, and its context. */
     private final class Node implements ProcessorContext {
         final String name;
+
         @SuppressWarnings("rawtypes")
         final Processor processor;
+
         final List<Node> children = new ArrayList<>();
 
         Node(String name, Processor<?, ?> processor) {

@@ -3,10 +3,10 @@ package io.weir.streams.internals.task;
 import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.TopicPartition;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.time.Duration;
 
 /**
  * A task's watermark, as {@link WatermarkStrategy} and docs/concepts/watermarks.md state it. Each input partition
@@ -28,8 +28,7 @@ public final class WatermarkTracker {
 
         boolean idle();
 
-        default void onProcessingTime(long now) {
-        }
+        default void onProcessingTime(long now) {}
     }
 
     private static final class EventTimeInput implements InputTime {

@@ -2,8 +2,8 @@ package io.weir.streams.internals.topology;
 
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * A connected part of the graph: its sources, its nodes in topological order and its stores. A task
@@ -13,7 +13,6 @@ public record SubtopologySpec(int id, List<SourceSpec> sources, List<NodeSpec> n
 
     /** The topics this sub-topology reads, as named in Kafka for {@code applicationId}. */
     public Set<String> sourceTopics(String applicationId) {
-        return sources.stream().map(s -> s.topic(applicationId))
-                .collect(Collectors.toCollection(TreeSet::new));
+        return sources.stream().map(s -> s.topic(applicationId)).collect(Collectors.toCollection(TreeSet::new));
     }
 }

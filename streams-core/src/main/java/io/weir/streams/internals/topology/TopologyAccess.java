@@ -13,8 +13,7 @@ public final class TopologyAccess {
 
     private static volatile Function<Topology, TopologySpec> accessor;
 
-    private TopologyAccess() {
-    }
+    private TopologyAccess() {}
 
     /** Called once, by {@code Topology}'s static initializer. */
     public static void register(Function<Topology, TopologySpec> topologyAccessor) {

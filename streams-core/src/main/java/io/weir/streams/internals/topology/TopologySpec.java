@@ -3,15 +3,15 @@ package io.weir.streams.internals.topology;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.HashSet;
-import java.util.TreeMap;
 
 /**
  * The graph a {@code StreamsBuilder} built: sources, processor nodes (in the order they were added,
@@ -98,8 +98,8 @@ public final class TopologySpec {
         return counts;
     }
 
-    private int taskCount(SubtopologySpec sub, Function<String, Integer> partitionsOfUserTopic,
-                          Map<Integer, Integer> counts) {
+    private int taskCount(
+            SubtopologySpec sub, Function<String, Integer> partitionsOfUserTopic, Map<Integer, Integer> counts) {
         Integer known = counts.get(sub.id());
         if (known != null) {
             return known;
@@ -135,7 +135,9 @@ public final class TopologySpec {
         }
         Map<String, List<SourceSpec>> sourcesByRoot = new LinkedHashMap<>();
         for (SourceSpec s : sources) {
-            sourcesByRoot.computeIfAbsent(find(parent, s.nodeName()), k -> new ArrayList<>()).add(s);
+            sourcesByRoot
+                    .computeIfAbsent(find(parent, s.nodeName()), k -> new ArrayList<>())
+                    .add(s);
         }
         List<SubtopologySpec> result = new ArrayList<>();
         for (Map.Entry<String, List<SourceSpec>> e : sourcesByRoot.entrySet()) {

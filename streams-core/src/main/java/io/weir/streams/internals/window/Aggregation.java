@@ -28,13 +28,15 @@ public interface Aggregation<K, V, A> {
     }
 
     static <K, V> Aggregation<K, V, V> reduce(BinaryOperator<V> reducer) {
-        return of(() -> null, (key, value, aggregate) -> aggregate == null ? value : reducer.apply(aggregate, value),
+        return of(
+                () -> null,
+                (key, value, aggregate) -> aggregate == null ? value : reducer.apply(aggregate, value),
                 (key, a, b) -> a == null ? b : b == null ? a : reducer.apply(a, b));
     }
 
     /** An aggregation that cannot merge (null {@code merger}) or can. */
-    static <K, V, A> Aggregation<K, V, A> of(Supplier<A> initializer, Aggregator<? super K, ? super V, A> adder,
-                                             Merger<? super K, A> merger) {
+    static <K, V, A> Aggregation<K, V, A> of(
+            Supplier<A> initializer, Aggregator<? super K, ? super V, A> adder, Merger<? super K, A> merger) {
         return new Aggregation<>() {
             @Override
             public A initial() {

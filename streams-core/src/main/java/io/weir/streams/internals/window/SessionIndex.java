@@ -29,8 +29,7 @@ final class SessionIndex {
     }
 
     /** A session of a key, and whether it is sealed. */
-    record Session(Window window, boolean sealed) {
-    }
+    record Session(Window window, boolean sealed) {}
 
     /**
      * The sessions of {@code key} that overlap or touch {@code [from, to]} ({@code start <= to} and
@@ -72,8 +71,11 @@ final class SessionIndex {
     }
 
     private static byte[] encode(byte[] prefix, long end, long start) {
-        return ByteBuffer.allocate(prefix.length + 16).put(prefix).putLong(end ^ Long.MIN_VALUE)
-                .putLong(start ^ Long.MIN_VALUE).array();
+        return ByteBuffer.allocate(prefix.length + 16)
+                .put(prefix)
+                .putLong(end ^ Long.MIN_VALUE)
+                .putLong(start ^ Long.MIN_VALUE)
+                .array();
     }
 
     /** The smallest byte string greater than every key starting with {@code prefix}. */

@@ -1,7 +1,7 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.internals.TimeMath;
 import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.state.ByteEntry;
@@ -49,10 +49,15 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     private WriteBackCache store;
     /** The kept records of the current record's key near its time, read once per record. */
     private TreeMap<Long, List<V>> nearby = new TreeMap<>();
+
     private long purgedUpTo = Long.MIN_VALUE;
 
-    SlidingWindowAssigner(long difference, long allowedLateness, Aggregation<K, V, A> aggregation, String storeName,
-                          Serde<V> valueSerde) {
+    SlidingWindowAssigner(
+            long difference,
+            long allowedLateness,
+            Aggregation<K, V, A> aggregation,
+            String storeName,
+            Serde<V> valueSerde) {
         this.difference = difference;
         this.allowedLateness = allowedLateness;
         this.aggregation = aggregation;
@@ -71,7 +76,8 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
         nearby = read(keyBytes, t - difference - 1, t + difference + 1);
         TreeMap<Long, WindowAssignment> windows = new TreeMap<>();
         addWindow(windows, t - difference);
-        for (long r : nearby.subMap(t - difference - 1, true, t + difference, true).keySet()) {
+        for (long r :
+                nearby.subMap(t - difference - 1, true, t + difference, true).keySet()) {
             if (r >= t) {
                 addWindow(windows, r - difference);
             } else if (hasRecordIn(r + 1, r + difference, t)) {
@@ -89,7 +95,8 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     /** Whether a kept record, or the new one at {@code newRecord}, has event time in {@code [from, to]}. */
     private boolean hasRecordIn(long from, long to, long newRecord) {
-        return (newRecord >= from && newRecord <= to) || !nearby.subMap(from, true, to, true).isEmpty();
+        return (newRecord >= from && newRecord <= to)
+                || !nearby.subMap(from, true, to, true).isEmpty();
     }
 
     private void addWindow(TreeMap<Long, WindowAssignment> windows, long start) {
@@ -103,7 +110,8 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     @Override
     public A initial(K key, Window window) {
         A aggregate = aggregation.initial();
-        for (List<V> values : nearby.subMap(window.start(), true, window.maxTimestamp(), true).values()) {
+        for (List<V> values :
+                nearby.subMap(window.start(), true, window.maxTimestamp(), true).values()) {
             for (V value : values) {
                 aggregate = aggregation.add(key, value, aggregate);
             }
@@ -146,7 +154,8 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     @Override
     public void purge(long watermark) {
-        long cutoff = watermark == Long.MAX_VALUE ? Long.MAX_VALUE
+        long cutoff = watermark == Long.MAX_VALUE
+                ? Long.MAX_VALUE
                 : TimeMath.minus(TimeMath.minus(watermark, difference + 1), allowedLateness);
         if (cutoff <= purgedUpTo) {
             return;
@@ -194,12 +203,20 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     private static byte[] recordKey(byte[] keyBytes, long t) {
         return ByteBuffer.allocate(1 + 4 + keyBytes.length + 8)
-                .put(RECORDS).putInt(keyBytes.length).put(keyBytes).putLong(t ^ Long.MIN_VALUE).array();
+                .put(RECORDS)
+                .putInt(keyBytes.length)
+                .put(keyBytes)
+                .putLong(t ^ Long.MIN_VALUE)
+                .array();
     }
 
     private static byte[] indexKey(long t, byte[] keyBytes) {
         return ByteBuffer.allocate(1 + 8 + 4 + keyBytes.length)
-                .put(INDEX).putLong(t ^ Long.MIN_VALUE).putInt(keyBytes.length).put(keyBytes).array();
+                .put(INDEX)
+                .putLong(t ^ Long.MIN_VALUE)
+                .putInt(keyBytes.length)
+                .put(keyBytes)
+                .array();
     }
 
     private static byte[] timeBound(long t) {

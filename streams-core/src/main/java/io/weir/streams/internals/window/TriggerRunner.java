@@ -32,6 +32,7 @@ final class TriggerRunner {
     private final long lateInterval;
     /** Windows changed since their last pane, waiting for the next early or late tick (store keys). */
     private final Set<ByteBuffer> earlyChanged = new LinkedHashSet<>();
+
     private final Set<ByteBuffer> lateChanged = new LinkedHashSet<>();
     private long nextEarlyTick;
     private long nextLateTick;
@@ -44,7 +45,8 @@ final class TriggerRunner {
     /** {@code processingTime}: the clock when the task starts; the first ticks follow it. */
     TriggerRunner(Trigger trigger, long processingTime) {
         this.atCloseOnly = trigger.firesAtWindowCloseOnly();
-        this.earlyInterval = trigger.earlyFiringInterval().map(d -> d.toMillis()).orElse(0L);
+        this.earlyInterval =
+                trigger.earlyFiringInterval().map(d -> d.toMillis()).orElse(0L);
         this.earlyCount = trigger.earlyFiringCount().orElse(0);
         this.lateInterval = trigger.lateFiringInterval().map(d -> d.toMillis()).orElse(0L);
         this.nextEarlyTick = nextTick(processingTime, earlyInterval);

@@ -50,10 +50,15 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      *
      * @param lateTopic the late-data side output, or null
      */
-    public record Settings<K, V, A>(Aggregation<K, V, A> aggregation, long allowedLateness, Trigger trigger,
-                                    Refinement refinement, String storeName, String lateTopic, Serde<K> keySerde,
-                                    Serde<A> aggSerde) {
-    }
+    public record Settings<K, V, A>(
+            Aggregation<K, V, A> aggregation,
+            long allowedLateness,
+            Trigger trigger,
+            Refinement refinement,
+            String storeName,
+            String lateTopic,
+            Serde<K> keySerde,
+            Serde<A> aggSerde) {}
 
     private final WindowAssigner<K, V, A> assigner;
     private final Aggregation<K, V, A> aggregation;
@@ -168,19 +173,23 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         WindowState<A> oldState = codec.decode(store.get(oldKey));
         if (panes.retracts() && oldState.panes() > 0) {
             PaneInfo.Timing timing = watermark < old.maxTimestamp() ? PaneInfo.Timing.EARLY : PaneInfo.Timing.LATE;
-            panes.retract(new Windowed<>(key, old), oldState.emitted(), old.maxTimestamp(),
+            panes.retract(
+                    new Windowed<>(key, old),
+                    oldState.emitted(),
+                    old.maxTimestamp(),
                     new PaneInfo(timing, oldState.panes(), true, true));
         }
         store.delete(oldKey);
         openWindows.remove(old.end());
-        return state == null ? oldState.rebased()
+        return state == null
+                ? oldState.rebased()
                 : state.absorbing(oldState, aggregation.merge(key, state.aggregate(), oldState.aggregate()));
     }
 
     /** Adds the record to a window's state, then lets the trigger act on the change. */
     private void add(Record<K, V> record, Window window, byte[] storeKey, WindowState<A> state) {
-        WindowState<A> added = state.added(aggregation.add(record.key(), record.value(), state.aggregate()),
-                record.timestamp());
+        WindowState<A> added =
+                state.added(aggregation.add(record.key(), record.value(), state.aggregate()), record.timestamp());
         if (watermark >= window.maxTimestamp()) {
             lateAdded.increment();
         }
@@ -198,7 +207,11 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             return;
         }
         openWindows.add(window.end());
-        changed(key, window, storeKey, WindowState.empty(assigner.initial(key, window)).with(WindowState.PENDING));
+        changed(
+                key,
+                window,
+                storeKey,
+                WindowState.empty(assigner.initial(key, window)).with(WindowState.PENDING));
     }
 
     /** A window changed: it fires at once if the trigger says so, and its state is stored. */
@@ -260,15 +273,18 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         if (!openWindows.anyIn(fromEnd, toInfinity ? Long.MAX_VALUE : toEndExclusive - 1)) {
             return;
         }
-        try (KeyValueIterator it = store.range(WindowKeys.endBound(fromEnd),
-                toInfinity ? null : WindowKeys.endBound(toEndExclusive))) {
+        try (KeyValueIterator it =
+                store.range(WindowKeys.endBound(fromEnd), toInfinity ? null : WindowKeys.endBound(toEndExclusive))) {
             // The watermark only moves forward, so no window in this range has met its ON_TIME moment
             // before: a window with nothing new since its last pane is left as it is, unwritten.
             while (it.hasNext()) {
                 ByteEntry entry = it.next();
                 if (codec.pending(entry.value())) {
-                    WindowState<A> state = emit(key(entry.key()), WindowKeys.window(entry.key()),
-                            codec.decode(entry.value()), PaneInfo.Timing.ON_TIME);
+                    WindowState<A> state = emit(
+                            key(entry.key()),
+                            WindowKeys.window(entry.key()),
+                            codec.decode(entry.value()),
+                            PaneInfo.Timing.ON_TIME);
                     store.put(entry.key(), encode(entry.key(), state));
                 }
             }
@@ -283,8 +299,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      */
     private void close(long current, boolean fire) {
         // At the end of input everything goes, whatever the lateness.
-        long lastClosingEnd = current == Long.MAX_VALUE ? Long.MAX_VALUE
-                : TimeMath.plus(TimeMath.minus(current, allowedLateness), 1);
+        long lastClosingEnd =
+                current == Long.MAX_VALUE ? Long.MAX_VALUE : TimeMath.plus(TimeMath.minus(current, allowedLateness), 1);
         if (!openWindows.anyThrough(lastClosingEnd)) {
             return;
         }
@@ -326,7 +342,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         PaneInfo pane = new PaneInfo(timing, state.panes(), watermark >= closeTime(window));
         long timestamp = window.end() == Long.MAX_VALUE ? state.maxEventTime() : window.maxTimestamp();
         panes.emit(new Windowed<>(key, window), state.emitted(), state.aggregate(), timestamp, pane);
-        return state.afterPane(panes.discards() ? aggregation.initial() : state.aggregate(),
+        return state.afterPane(
+                panes.discards() ? aggregation.initial() : state.aggregate(),
                 panes.retracts() ? state.aggregate() : null);
     }
 

@@ -20,15 +20,13 @@ import java.util.List;
  */
 public interface WindowAssigner<K, V, A> {
 
-    default void init(ProcessorContext context) {
-    }
+    default void init(ProcessorContext context) {}
 
     /** The windows a record of {@code key} at event time {@code t} goes to, oldest first. */
     List<WindowAssignment> assign(K key, byte[] keyBytes, long t);
 
     /** The operator accepted {@code assignment} (the record was not too late for its window): apply it. */
-    default void accepted(byte[] keyBytes, WindowAssignment assignment) {
-    }
+    default void accepted(byte[] keyBytes, WindowAssignment assignment) {}
 
     /**
      * The windows a record at {@code t} brings into existence without belonging to them (a sliding
@@ -42,12 +40,10 @@ public interface WindowAssigner<K, V, A> {
     A initial(K key, Window window);
 
     /** The record was offered to its windows (some may have refused it) while the watermark was {@code watermark}. */
-    default void offered(byte[] keyBytes, Record<K, V> record, long watermark) {
-    }
+    default void offered(byte[] keyBytes, Record<K, V> record, long watermark) {}
 
     /** The watermark reached {@code watermark}: drop what no window can need any more. */
-    default void purge(long watermark) {
-    }
+    default void purge(long watermark) {}
 
     /**
      * Whether the assigner must hear of every window that closes ({@link #closed}); the operator then
@@ -58,6 +54,5 @@ public interface WindowAssigner<K, V, A> {
     }
 
     /** {@code window} of the key {@code keyBytes} closed; its state is gone. */
-    default void closed(byte[] keyBytes, Window window) {
-    }
+    default void closed(byte[] keyBytes, Window window) {}
 }

@@ -33,8 +33,8 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
 
     /** {@code newAggregate} after adding a record at {@code eventTime}. */
     WindowState<A> added(A newAggregate, long eventTime) {
-        return new WindowState<>(newAggregate, emitted, panes, sinceLastPane + 1, Math.max(maxEventTime, eventTime),
-                flags | PENDING);
+        return new WindowState<>(
+                newAggregate, emitted, panes, sinceLastPane + 1, Math.max(maxEventTime, eventTime), flags | PENDING);
     }
 
     /** The start of a merged session's state: this state's aggregate and counts, as a new window with no pane. */
@@ -47,8 +47,13 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
      * counts summed, changed; its panes, last emitted value and flags stay.
      */
     WindowState<A> absorbing(WindowState<A> other, A merged) {
-        return new WindowState<>(merged, emitted, panes, sinceLastPane + other.sinceLastPane,
-                Math.max(maxEventTime, other.maxEventTime), flags | PENDING);
+        return new WindowState<>(
+                merged,
+                emitted,
+                panes,
+                sinceLastPane + other.sinceLastPane,
+                Math.max(maxEventTime, other.maxEventTime),
+                flags | PENDING);
     }
 
     /**

@@ -25,6 +25,7 @@ final class WindowStateCodec<A> {
     static final byte VERSION = 1;
     /** The aggregate is null (reduce before its first value, or a discarding delta after a pane). */
     private static final int NULL_AGGREGATE = 8;
+
     private static final int HAS_MAX_EVENT_TIME = 16;
     private static final int STORED_ONLY = NULL_AGGREGATE | HAS_MAX_EVENT_TIME;
 
@@ -48,12 +49,16 @@ final class WindowStateCodec<A> {
     byte[] encode(WindowState<A> state, boolean withMaxEventTime) {
         byte[] agg = serializer.serialize(store, state.aggregate());
         byte[] emit = state.has(WindowState.HAS_EMITTED) ? serializer.serialize(store, state.emitted()) : null;
-        int length = 2 + Varints.size(state.panes()) + Varints.size(state.sinceLastPane())
-                + (withMaxEventTime ? 8 : 0) + (emit == null ? 0 : Varints.size(emit.length) + emit.length)
+        int length = 2
+                + Varints.size(state.panes())
+                + Varints.size(state.sinceLastPane())
+                + (withMaxEventTime ? 8 : 0)
+                + (emit == null ? 0 : Varints.size(emit.length) + emit.length)
                 + (agg == null ? 0 : agg.length);
         // A serde may write a value as null: then there are no emitted bytes to read back either.
         int flags = (state.flags() & ~STORED_ONLY & ~(emit == null ? WindowState.HAS_EMITTED : 0))
-                | (agg == null ? NULL_AGGREGATE : 0) | (withMaxEventTime ? HAS_MAX_EVENT_TIME : 0);
+                | (agg == null ? NULL_AGGREGATE : 0)
+                | (withMaxEventTime ? HAS_MAX_EVENT_TIME : 0);
         ByteBuffer buffer = ByteBuffer.allocate(length).put(VERSION).put((byte) flags);
         Varints.write(state.panes(), buffer);
         Varints.write(state.sinceLastPane(), buffer);
@@ -94,9 +99,11 @@ final class WindowStateCodec<A> {
 
     private void checkVersion(byte[] bytes) {
         if (bytes.length < 2 || bytes[0] != VERSION) {
-            throw new StoreException("Store '" + store + "' holds window state in format version "
-                    + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0])) + "; this Weir reads version " + VERSION
-                    + " only. Was the store (or its changelog) written by another Weir version or another application?");
+            throw new StoreException(
+                    "Store '" + store + "' holds window state in format version "
+                            + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0])) + "; this Weir reads version "
+                            + VERSION
+                            + " only. Was the store (or its changelog) written by another Weir version or another application?");
         }
     }
 }

@@ -13,8 +13,7 @@ import java.util.List;
 /** Reads the windows of a window store as typed entries, for the TestDriver's store inspection. */
 public final class WindowStoreEntries {
 
-    private WindowStoreEntries() {
-    }
+    private WindowStoreEntries() {}
 
     /**
      * Every window held in {@code store} (the cache's view: committed and uncommitted writes), in
@@ -28,7 +27,8 @@ public final class WindowStoreEntries {
             while (it.hasNext()) {
                 ByteEntry e = it.next();
                 K key = keySerde.deserializer().deserialize(topic, WindowKeys.key(e.key()));
-                entries.add(new WindowEntry<>(key, WindowKeys.window(e.key()), codec.decode(e.value()).aggregate()));
+                entries.add(new WindowEntry<>(
+                        key, WindowKeys.window(e.key()), codec.decode(e.value()).aggregate()));
             }
         }
         return entries;

@@ -21,6 +21,7 @@ class PaneEmitterTest {
 
     @TempDir
     Path dir;
+
     private RecordingContext context;
 
     private PaneEmitter<String, Long> emitter(Refinement refinement) {
@@ -34,7 +35,9 @@ class PaneEmitterTest {
     }
 
     private List<String> forwarded() {
-        return context.<String, Long>forwarded().stream().map(PaneEmitterTest::describe).toList();
+        return context.<String, Long>forwarded().stream()
+                .map(PaneEmitterTest::describe)
+                .toList();
     }
 
     private static String describe(Record<String, Long> r) {
@@ -58,7 +61,8 @@ class PaneEmitterTest {
         PaneEmitter<String, Long> panes = emitter(Refinement.ACCUMULATING_AND_RETRACTING);
         panes.emit("k", null, 3L, 59_999, new PaneInfo(PaneInfo.Timing.EARLY, 0, false));
         panes.emit("k", 3L, 5L, 59_999, new PaneInfo(PaneInfo.Timing.ON_TIME, 1, true));
-        assertEquals(List.of("k=3 EARLY#0 @59999", "-k=3 ON_TIME#1 final @59999", "k=5 ON_TIME#1 final @59999"),
+        assertEquals(
+                List.of("k=3 EARLY#0 @59999", "-k=3 ON_TIME#1 final @59999", "k=5 ON_TIME#1 final @59999"),
                 forwarded());
         assertTrue(panes.retracts());
         assertEquals(1, context.metric(WeirMetrics.RETRACTIONS));

@@ -1,12 +1,10 @@
 package io.weir.streams.internals.state;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -18,11 +16,14 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Named;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The {@link BytesStore} contract, asserted identically against every implementation. */
 class BytesStoreContractTest {
@@ -38,8 +39,7 @@ class BytesStoreContractTest {
     @Retention(RetentionPolicy.RUNTIME)
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.weir.streams.internals.state.BytesStoreContractTest#implementations")
-    @interface EachStore {
-    }
+    @interface EachStore {}
 
     static Stream<Named<StoreFactory>> implementations() {
         return Stream.of(
@@ -99,8 +99,8 @@ class BytesStoreContractTest {
             store.write(batch);
 
             assertEquals(List.of("00", "7f", "7f00", "80", "ff"), hexKeys(store.range(null, null)));
-            assertEquals(List.of("7f00", "80"),
-                    hexKeys(store.range(new byte[] {0x7f, 0x00}, new byte[] {(byte) 0xff})));
+            assertEquals(
+                    List.of("7f00", "80"), hexKeys(store.range(new byte[] {0x7f, 0x00}, new byte[] {(byte) 0xff})));
         }
     }
 
@@ -120,7 +120,7 @@ class BytesStoreContractTest {
     @EachStore
     void rangeEntriesCarryTheirValues(StoreFactory factory) {
         try (BytesStore store = factory.open(dir);
-             KeyValueIterator iterator = seeded(store, "a", "b").range(null, null)) {
+                KeyValueIterator iterator = seeded(store, "a", "b").range(null, null)) {
             ByteEntry first = iterator.next();
             assertArrayEquals(b("a"), first.key());
             assertArrayEquals(b("value-a"), first.value());
@@ -145,7 +145,7 @@ class BytesStoreContractTest {
     @EachStore
     void peekKeyDoesNotAdvanceAndBothThrowAtTheEnd(StoreFactory factory) {
         try (BytesStore store = factory.open(dir);
-             KeyValueIterator iterator = seeded(store, "a", "b").range(null, null)) {
+                KeyValueIterator iterator = seeded(store, "a", "b").range(null, null)) {
             assertArrayEquals(b("a"), iterator.peekKey());
             assertArrayEquals(b("a"), iterator.peekKey());
             assertArrayEquals(b("a"), iterator.next().key());
@@ -171,7 +171,8 @@ class BytesStoreContractTest {
     @EachStore
     void rangeDeleteWithOpenBoundsReachesTheEnds(StoreFactory factory) {
         try (BytesStore store = factory.open(dir)) {
-            StoreBatch batch = new StoreBatch().put(new byte[0], b("empty key"))
+            StoreBatch batch = new StoreBatch()
+                    .put(new byte[0], b("empty key"))
                     .put(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff}, b("last key"));
             store.write(batch);
             seed(store, "a", "b", "c", "d");

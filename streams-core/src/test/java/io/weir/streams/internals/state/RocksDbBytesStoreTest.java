@@ -1,14 +1,7 @@
 package io.weir.streams.internals.state;
 
-import static io.weir.streams.internals.state.BytesStoreContractTest.b;
-import static io.weir.streams.internals.state.BytesStoreContractTest.keys;
-import static io.weir.streams.internals.state.BytesStoreContractTest.seed;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -21,8 +14,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static io.weir.streams.internals.state.BytesStoreContractTest.b;
+import static io.weir.streams.internals.state.BytesStoreContractTest.keys;
+import static io.weir.streams.internals.state.BytesStoreContractTest.seed;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /** What only the RocksDB store promises: persistence, native resource handling, directory ownership. */
 class RocksDbBytesStoreTest {
@@ -34,7 +35,9 @@ class RocksDbBytesStoreTest {
     void dataAndMetadataSurviveCloseAndReopen() {
         try (RocksDbBytesStore store = RocksDbBytesStore.open("s", dir)) {
             seed(store, "a", "b", "c");
-            store.write(new StoreBatch().deleteRange(b("b"), null).put(b("d"), b("value-d"))
+            store.write(new StoreBatch()
+                    .deleteRange(b("b"), null)
+                    .put(b("d"), b("value-d"))
                     .putMetadata("offset", b("17")));
         }
         try (RocksDbBytesStore store = RocksDbBytesStore.open("s", dir)) {
@@ -47,13 +50,19 @@ class RocksDbBytesStoreTest {
     @Test
     void getReadsFromTheMemtablesAndFromDiskAlike() {
         try (RocksDbBytesStore store = RocksDbBytesStore.open("s", dir)) {
-            store.write(new StoreBatch().put(b("on-disk"), b("v1")).put(b("empty-on-disk"), new byte[0])
-                    .put(b("deleted-on-disk"), b("v2")).put(b("range-deleted-on-disk"), b("v3")));
+            store.write(new StoreBatch()
+                    .put(b("on-disk"), b("v1"))
+                    .put(b("empty-on-disk"), new byte[0])
+                    .put(b("deleted-on-disk"), b("v2"))
+                    .put(b("range-deleted-on-disk"), b("v3")));
             store.flush();
         }
         try (RocksDbBytesStore store = RocksDbBytesStore.open("s", dir)) {
-            store.write(new StoreBatch().put(b("in-memtable"), b("v4")).put(b("empty-in-memtable"), new byte[0])
-                    .delete(b("deleted-on-disk")).deleteRange(b("range-deleted-on-disk"), b("range-deleted-on-disk0")));
+            store.write(new StoreBatch()
+                    .put(b("in-memtable"), b("v4"))
+                    .put(b("empty-in-memtable"), new byte[0])
+                    .delete(b("deleted-on-disk"))
+                    .deleteRange(b("range-deleted-on-disk"), b("range-deleted-on-disk0")));
 
             assertArrayEquals(b("v1"), store.get(b("on-disk")));
             assertArrayEquals(new byte[0], store.get(b("empty-on-disk")));
@@ -81,7 +90,10 @@ class RocksDbBytesStoreTest {
 
         try (RocksDbBytesStore store = RocksDbBytesStore.open("s", storeDir)) {
             assertArrayEquals(b(Integer.toString(CrashingWriter.FILL_BATCHES)), store.metadata("offset"));
-            assertEquals(IntStream.rangeClosed(1, CrashingWriter.FILL_BATCHES).mapToObj(CrashingWriter::key).toList(),
+            assertEquals(
+                    IntStream.rangeClosed(1, CrashingWriter.FILL_BATCHES)
+                            .mapToObj(CrashingWriter::key)
+                            .toList(),
                     keys(store, null, null));
         }
     }
@@ -116,7 +128,8 @@ class RocksDbBytesStoreTest {
         Path newestLog;
         try (Stream<Path> files = Files.list(storeDir)) {
             newestLog = files.filter(f -> f.getFileName().toString().endsWith(".log"))
-                    .max(Comparator.comparing(f -> f.getFileName().toString())).orElseThrow();
+                    .max(Comparator.comparing(f -> f.getFileName().toString()))
+                    .orElseThrow();
         }
         try (FileChannel log = FileChannel.open(newestLog, StandardOpenOption.WRITE)) {
             log.truncate(log.size() - 100_000);
@@ -126,8 +139,13 @@ class RocksDbBytesStoreTest {
             byte[] offset = store.metadata("offset");
             assertTrue(offset != null, "nothing recovered");
             int lastBatch = Integer.parseInt(new String(offset, StandardCharsets.UTF_8));
-            assertTrue(lastBatch < CrashingWriter.FILL_BATCHES, "the torn batch " + CrashingWriter.FILL_BATCHES + " survived");
-            assertEquals(IntStream.rangeClosed(1, lastBatch).mapToObj(CrashingWriter::key).toList(),
+            assertTrue(
+                    lastBatch < CrashingWriter.FILL_BATCHES,
+                    "the torn batch " + CrashingWriter.FILL_BATCHES + " survived");
+            assertEquals(
+                    IntStream.rangeClosed(1, lastBatch)
+                            .mapToObj(CrashingWriter::key)
+                            .toList(),
                     keys(store, null, null));
         }
     }
@@ -137,9 +155,12 @@ class RocksDbBytesStoreTest {
         Path storeDir = dir.resolve("store");
         Path writerOutput = dir.resolve("writer.out");
         Process writer = new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"),
-                CrashingWriter.class.getName(), storeDir.toString(), mode.name())
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        CrashingWriter.class.getName(),
+                        storeDir.toString(),
+                        mode.name())
                 .redirectErrorStream(true)
                 .redirectOutput(writerOutput.toFile())
                 .start();
@@ -147,7 +168,9 @@ class RocksDbBytesStoreTest {
             writer.destroyForcibly();
             fail("the writer did not finish: " + readQuietly(writerOutput));
         }
-        assertEquals(CrashingWriter.HALT_STATUS, writer.exitValue(),
+        assertEquals(
+                CrashingWriter.HALT_STATUS,
+                writer.exitValue(),
                 () -> "the writer failed before halting: " + readQuietly(writerOutput));
         return storeDir;
     }
@@ -155,7 +178,9 @@ class RocksDbBytesStoreTest {
     @Test
     void closeIsIdempotentAndReleasesTheDirectory() {
         RocksDbBytesStore store = RocksDbBytesStore.open("s", dir);
-        assertThrows(StoreException.class, () -> RocksDbBytesStore.open("again", dir),
+        assertThrows(
+                StoreException.class,
+                () -> RocksDbBytesStore.open("again", dir),
                 "RocksDB locks an open store's directory");
         store.close();
         store.close();
@@ -272,7 +297,8 @@ class RocksDbBytesStoreTest {
                 case FILL_MEMTABLES -> {
                     byte[] value = new byte[1024 * 1024];
                     for (int batch = 1; batch <= FILL_BATCHES; batch++) {
-                        store.write(new StoreBatch().put(b(key(batch)), value)
+                        store.write(new StoreBatch()
+                                .put(b(key(batch)), value)
                                 .putMetadata("offset", b(Integer.toString(batch))));
                     }
                 }

@@ -1,7 +1,9 @@
 package io.weir.streams.internals.state;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,10 +15,9 @@ import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The write-back cache against a brute-force model: a sorted map of what a reader must see. Random
@@ -42,16 +43,19 @@ class WriteBackCacheModelTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("settings")
-    void readsScansAndCommitsMatchTheModel(String name, boolean rocksDb, boolean keepReads, long budgetBytes, int prefill) {
+    void readsScansAndCommitsMatchTheModel(
+            String name, boolean rocksDb, boolean keepReads, long budgetBytes, int prefill) {
         for (long seed = 1; seed <= 20; seed++) {
-            try (BytesStore store = rocksDb ? RocksDbBytesStore.open("model", dir.resolve("s" + seed))
+            try (BytesStore store = rocksDb
+                    ? RocksDbBytesStore.open("model", dir.resolve("s" + seed))
                     : InMemoryBytesStore.create("model")) {
                 run(new Random(seed), store, keepReads, budgetBytes, prefill, name + ", seed " + seed);
             }
         }
     }
 
-    private static void run(Random random, BytesStore store, boolean keepReads, long budgetBytes, int prefill, String label) {
+    private static void run(
+            Random random, BytesStore store, boolean keepReads, long budgetBytes, int prefill, String label) {
         NavigableMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
         // Written straight to the store, as a restore does, before the cache is first used.
         StoreBatch restored = new StoreBatch();

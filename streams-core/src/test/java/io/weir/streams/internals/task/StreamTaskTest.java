@@ -44,33 +44,41 @@ class StreamTaskTest {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()).withWatermarks(watermarks))
                 .groupByKey()
-                .process(() -> new KeyedProcessor<String, String, String, String>() {
-                    @Override
-                    public void process(String key, String value, KeyedProcessorContext<String, String, String> ctx) {
-                        ctx.store("last").put(key, value);
-                        if (value.equals("timer")) {
-                            ctx.registerTimer(TimeDomain.EVENT_TIME, ctx.eventTime() + 1_000);
-                        }
-                        ctx.forward(key, "t=" + ctx.eventTime() + " W=" + ctx.watermark());
-                    }
+                .process(
+                        () -> new KeyedProcessor<String, String, String, String>() {
+                            @Override
+                            public void process(
+                                    String key, String value, KeyedProcessorContext<String, String, String> ctx) {
+                                ctx.store("last").put(key, value);
+                                if (value.equals("timer")) {
+                                    ctx.registerTimer(TimeDomain.EVENT_TIME, ctx.eventTime() + 1_000);
+                                }
+                                ctx.forward(key, "t=" + ctx.eventTime() + " W=" + ctx.watermark());
+                            }
 
-                    @Override
-                    public void onTimer(long time, TimeDomain domain, KeyedProcessorContext<String, String, String> ctx) {
-                        ctx.forward(ctx.currentKey(), "timer " + time + " W=" + ctx.watermark());
-                    }
-                }, Materialized.<String, String>as("last").withKeySerde(Serdes.String()).withValueSerde(Serdes.String()))
+                            @Override
+                            public void onTimer(
+                                    long time, TimeDomain domain, KeyedProcessorContext<String, String, String> ctx) {
+                                ctx.forward(ctx.currentKey(), "timer " + time + " W=" + ctx.watermark());
+                            }
+                        },
+                        Materialized.<String, String>as("last")
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(Serdes.String()))
                 .to("out", Produced.with(Serdes.String(), Serdes.String()));
         return builder.build();
     }
 
     private static List<String> values(TaskHarness harness) {
-        return harness.sent("out", STRINGS, STRINGS).stream().map(Map.Entry::getValue).toList();
+        return harness.sent("out", STRINGS, STRINGS).stream()
+                .map(Map.Entry::getValue)
+                .toList();
     }
 
     @Test
     void eachRecordIsProcessedAgainstTheWatermarkOfTheRecordsBeforeIt() {
-        try (TaskHarness harness = new TaskHarness(observing(WatermarkStrategy.boundedOutOfOrderness(
-                Duration.ofSeconds(1))), dir)) {
+        try (TaskHarness harness =
+                new TaskHarness(observing(WatermarkStrategy.boundedOutOfOrderness(Duration.ofSeconds(1))), dir)) {
             harness.pipe("in", "k", "a", 10_000);
             harness.pipe("in", "k", "b", 20_000);
             harness.pipe("in", "k", "c", 5_000);
@@ -84,15 +92,17 @@ class StreamTaskTest {
         try (TaskHarness harness = new TaskHarness(observing(WatermarkStrategy.forMonotonousTimestamps()), dir)) {
             harness.pipe("in", "k", "timer", 1_000);
             harness.pipe("in", "j", "x", 2_001);
-            assertEquals(List.of("t=1000 W=" + Long.MIN_VALUE, "t=2001 W=999", "timer 2000 W=2000"), values(harness),
+            assertEquals(
+                    List.of("t=1000 W=" + Long.MIN_VALUE, "t=2001 W=999", "timer 2000 W=2000"),
+                    values(harness),
                     "the timer at 2000 fires as soon as the record at 2001 moves the watermark to 2000");
         }
     }
 
     @Test
     void aQuietPartitionTurnsIdleOnceProcessingTimePassesItsIdleness() {
-        try (TaskHarness harness = new TaskHarness(observing(WatermarkStrategy.forMonotonousTimestamps()
-                .withIdleness(Duration.ofSeconds(30))), dir)) {
+        try (TaskHarness harness = new TaskHarness(
+                observing(WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ofSeconds(30))), dir)) {
             harness.pipe("in", "k", "a", 10_000);
             harness.advanceTo(30_000);
             assertTrue(harness.task().isIdle(new TopicPartition("in", 0)));
@@ -118,7 +128,9 @@ class StreamTaskTest {
 
             harness.task().completeCommit(prepared, Map.of("last", Map.of("changelog-offset", new byte[] {7})));
             assertNotNull(stores.cache("last").store().get(key), "applied once the commit is durable");
-            assertEquals(7, stores.cache("last").store().metadata("changelog-offset")[0],
+            assertEquals(
+                    7,
+                    stores.cache("last").store().metadata("changelog-offset")[0],
                     "with the changelog offset it corresponds to");
         }
     }

@@ -21,8 +21,7 @@ import java.util.List;
 public final class RecordingContext implements ProcessorContext, AutoCloseable {
 
     /** A record sent to a topic through the collector. */
-    public record Sent(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
-    }
+    public record Sent(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {}
 
     private final TaskStores stores;
     private final TaskMetrics metrics = new TaskMetrics();
@@ -117,7 +116,8 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
     public RecordCollector collector() {
         return new RecordCollector() {
             @Override
-            public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+            public void send(
+                    String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
                 sent.add(new Sent(topic, partition, key, value, headers, timestamp));
             }
 

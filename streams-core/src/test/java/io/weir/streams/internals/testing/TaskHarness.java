@@ -49,7 +49,8 @@ public final class TaskHarness implements AutoCloseable {
         List<StoreSpec> stores = sub.stores().stream().map(spec.stores()::get).toList();
         RecordCollector collector = new RecordCollector() {
             @Override
-            public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+            public void send(
+                    String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
                 sent.add(new RecordingContext.Sent(topic, partition, key, value, headers, timestamp));
             }
 
@@ -59,15 +60,31 @@ public final class TaskHarness implements AutoCloseable {
             }
         };
         TaskId id = new TaskId(0, 0);
-        task = new StreamTask(id, "app", sub, new TaskStores(stores, stateDir.resolve(id.toString()), 1024 * 1024),
-                collector, new TaskMetrics(), now, Map.of(), committedTime);
+        task = new StreamTask(
+                id,
+                "app",
+                sub,
+                new TaskStores(stores, stateDir.resolve(id.toString()), 1024 * 1024),
+                collector,
+                new TaskMetrics(),
+                now,
+                Map.of(),
+                committedTime);
     }
 
     /** Processes a record of {@code topic} (partition 0) with event time {@code t}, at the harness's clock. */
     public void pipe(String topic, String key, String value, long t) {
         long offset = offsets.merge(topic, 1L, Long::sum) - 1;
-        task.process(new RawRecord(topic, 0, offset, t, STRINGS.serialize(topic, key), STRINGS.serialize(topic, value),
-                new RecordHeaders()), now);
+        task.process(
+                new RawRecord(
+                        topic,
+                        0,
+                        offset,
+                        t,
+                        STRINGS.serialize(topic, key),
+                        STRINGS.serialize(topic, value),
+                        new RecordHeaders()),
+                now);
     }
 
     /** Moves processing time to {@code time}. */
@@ -90,8 +107,8 @@ public final class TaskHarness implements AutoCloseable {
         List<Map.Entry<K, V>> out = new ArrayList<>();
         for (RecordingContext.Sent s : sent) {
             if (s.topic().equals(topic)) {
-                out.add(new AbstractMap.SimpleEntry<>(keys.deserialize(topic, s.key()),
-                        values.deserialize(topic, s.value())));
+                out.add(new AbstractMap.SimpleEntry<>(
+                        keys.deserialize(topic, s.key()), values.deserialize(topic, s.value())));
             }
         }
         return out;

@@ -33,10 +33,13 @@ class FixedWindowAssignerTest {
     @Test
     void hoppingWindowsAreEveryAlignedWindowHoldingTheRecordOldestFirst() {
         WindowAssigner<String, String, Long> hopping = WindowAssigners.hopping(30_000, 10_000, COUNT);
-        assertEquals(List.of(new Window(-10_000, 20_000), new Window(0, 30_000), new Window(10_000, 40_000)),
+        assertEquals(
+                List.of(new Window(-10_000, 20_000), new Window(0, 30_000), new Window(10_000, 40_000)),
                 windows(hopping, 15_000));
-        assertEquals(List.of(new Window(-10_000, 20_000), new Window(0, 30_000), new Window(10_000, 40_000)),
-                windows(hopping, 10_000), "a window holds its start");
+        assertEquals(
+                List.of(new Window(-10_000, 20_000), new Window(0, 30_000), new Window(10_000, 40_000)),
+                windows(hopping, 10_000),
+                "a window holds its start");
     }
 
     @Test

@@ -28,6 +28,7 @@ class SessionWindowAssignerTest {
 
     @TempDir
     Path dir;
+
     private RecordingContext context;
     private WindowAssigner<String, String, Long> sessions;
 
@@ -38,8 +39,8 @@ class SessionWindowAssignerTest {
     }
 
     private WindowAssigner<String, String, Long> assigner(long maxLength) {
-        WindowAssigner<String, String, Long> assigner = WindowAssigners.sessions(GAP, maxLength, "sessions",
-                Aggregation.count());
+        WindowAssigner<String, String, Long> assigner =
+                WindowAssigners.sessions(GAP, maxLength, "sessions", Aggregation.count());
         assigner.init(context);
         return assigner;
     }

@@ -26,8 +26,8 @@ class TriggerRunnerTest {
     }
 
     private void tick(TriggerRunner runner, long now) {
-        runner.onProcessingTime(now, (storeKey, timing) -> fired.add(new String(storeKey, StandardCharsets.UTF_8)
-                + " " + timing));
+        runner.onProcessingTime(
+                now, (storeKey, timing) -> fired.add(new String(storeKey, StandardCharsets.UTF_8) + " " + timing));
     }
 
     @Test

@@ -44,8 +44,10 @@ class WindowAggregateProcessorTest {
 
     private static Topology count(Windows windows, UnaryOperator<WindowedStream<String, String>> settings) {
         StreamsBuilder builder = new StreamsBuilder();
-        WindowedStream<String, String> windowed = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+        WindowedStream<String, String> windowed = builder.stream(
+                        "in",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .groupByKey()
                 .windowedBy(windows);
         settings.apply(windowed.lateRecordsTo("late"))
@@ -57,12 +59,17 @@ class WindowAggregateProcessorTest {
 
     /** The panes written to "out": {@code [-]key@start=count TIMING#index}. */
     private static List<String> panes(TaskHarness harness) {
-        return harness.sent("out").stream().map(s -> {
-            Windowed<String> key = WindowedSerdes.string().deserializer().deserialize("out", s.key());
-            PaneInfo pane = PaneInfo.from(s.headers()).orElseThrow();
-            return (pane.isRetraction() ? "-" : "") + key.key() + "@" + key.window().start() + "="
-                    + Serdes.Long().deserializer().deserialize("out", s.value()) + " " + pane.timing() + "#" + pane.index();
-        }).toList();
+        return harness.sent("out").stream()
+                .map(s -> {
+                    Windowed<String> key =
+                            WindowedSerdes.string().deserializer().deserialize("out", s.key());
+                    PaneInfo pane = PaneInfo.from(s.headers()).orElseThrow();
+                    return (pane.isRetraction() ? "-" : "") + key.key() + "@"
+                            + key.window().start() + "="
+                            + Serdes.Long().deserializer().deserialize("out", s.value()) + " " + pane.timing() + "#"
+                            + pane.index();
+                })
+                .toList();
     }
 
     private static long metric(TaskHarness harness, String name) {
@@ -77,15 +84,18 @@ class WindowAggregateProcessorTest {
             assertEquals(List.of(), panes(harness), "W = 9998: not yet");
             harness.pipe("in", "k", "v", 10_000);
             assertEquals(List.of("k@0=2 ON_TIME#0"), panes(harness));
-            assertEquals(1, metric(harness, WeirMetrics.OPEN_WINDOWS),
+            assertEquals(
+                    1,
+                    metric(harness, WeirMetrics.OPEN_WINDOWS),
                     "[0, 10 s) closed as it fired (no allowed lateness); [10 s, 20 s) is open");
         }
     }
 
     @Test
     void aLateRecordWithinTheAllowedLatenessIsAddedAndFiresALatePane() {
-        try (TaskHarness harness = new TaskHarness(count(TumblingWindows.of(Duration.ofSeconds(10))
-                .withAllowedLateness(Duration.ofSeconds(5)), w -> w), dir)) {
+        try (TaskHarness harness = new TaskHarness(
+                count(TumblingWindows.of(Duration.ofSeconds(10)).withAllowedLateness(Duration.ofSeconds(5)), w -> w),
+                dir)) {
             harness.pipe("in", "k", "v", 1_000);
             harness.pipe("in", "k", "v", 12_000);
             harness.pipe("in", "k", "v", 2_000);
@@ -106,8 +116,12 @@ class WindowAggregateProcessorTest {
             assertEquals(1, late.size());
             assertEquals("LATE", header(late.get(0), LateRecord.REASON_HEADER));
             assertEquals("0", header(late.get(0), LateRecord.WINDOW_START_HEADER));
-            assertEquals(List.of(10_000L), WindowStoreEntries.read(harness.task().stores().cache("counts"),
-                    Serdes.String(), Serdes.Long()).stream().map(e -> e.window().start()).toList(),
+            assertEquals(
+                    List.of(10_000L),
+                    WindowStoreEntries.read(harness.task().stores().cache("counts"), Serdes.String(), Serdes.Long())
+                            .stream()
+                            .map(e -> e.window().start())
+                            .toList(),
                     "the closed window's state is gone");
         }
     }
@@ -119,14 +133,18 @@ class WindowAggregateProcessorTest {
 
     @Test
     void whenSessionsMergeUnderRetractingRefinementTheMergedSessionsLastPaneIsRetracted() {
-        try (TaskHarness harness = new TaskHarness(count(SessionWindows.withGap(Duration.ofSeconds(10))
-                .withAllowedLateness(Duration.ofSeconds(60)), w -> w.withRefinement(Refinement.ACCUMULATING_AND_RETRACTING)),
+        try (TaskHarness harness = new TaskHarness(
+                count(
+                        SessionWindows.withGap(Duration.ofSeconds(10)).withAllowedLateness(Duration.ofSeconds(60)),
+                        w -> w.withRefinement(Refinement.ACCUMULATING_AND_RETRACTING)),
                 dir)) {
             harness.pipe("in", "k", "v", 0);
             harness.pipe("in", "k", "v", 15_000);
             harness.pipe("in", "k", "v", 8_000);
             harness.pipe("in", "k", "v", 40_000);
-            assertEquals(List.of("k@0=1 ON_TIME#0", "-k@0=1 LATE#1", "k@0=3 ON_TIME#0"), panes(harness),
+            assertEquals(
+                    List.of("k@0=1 ON_TIME#0", "-k@0=1 LATE#1", "k@0=3 ON_TIME#0"),
+                    panes(harness),
                     "[0, 10 s) fired on time; the record at 8 s bridges it to [15 s, 25 s), so its pane is taken back, "
                             + "and the merged session [0, 25 s) fires when the watermark passes its end");
             assertEquals(1, metric(harness, WeirMetrics.SESSIONS_MERGED));

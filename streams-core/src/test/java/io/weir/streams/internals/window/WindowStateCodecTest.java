@@ -28,8 +28,8 @@ class WindowStateCodecTest {
                 WindowState.<Long>empty(null),
                 fresh.added(7L, 2_000).afterPane(7L, 7L),
                 fresh.added(7L, 2_000).afterPane(null, null).with(WindowState.PENDING),
-                new WindowState<>(Long.MAX_VALUE, Long.MIN_VALUE, 300, 70_000, -5,
-                        WindowState.PENDING | WindowState.HAS_EMITTED),
+                new WindowState<>(
+                        Long.MAX_VALUE, Long.MIN_VALUE, 300, 70_000, -5, WindowState.PENDING | WindowState.HAS_EMITTED),
                 new WindowState<>(1L, null, Integer.MAX_VALUE, Integer.MAX_VALUE, 9, WindowState.PENDING));
     }
 
@@ -37,8 +37,15 @@ class WindowStateCodecTest {
     @MethodSource("states")
     void aStateReadsBackExactlyWithTheLargestEventTimeWhenKept(WindowState<Long> state) {
         assertEquals(state, codec.decode(codec.encode(state, true)));
-        assertEquals(new WindowState<>(state.aggregate(), state.emitted(), state.panes(), state.sinceLastPane(),
-                Long.MIN_VALUE, state.flags()), codec.decode(codec.encode(state, false)),
+        assertEquals(
+                new WindowState<>(
+                        state.aggregate(),
+                        state.emitted(),
+                        state.panes(),
+                        state.sinceLastPane(),
+                        Long.MIN_VALUE,
+                        state.flags()),
+                codec.decode(codec.encode(state, false)),
                 "without the event time, everything else");
     }
 

@@ -23,8 +23,7 @@ public abstract class BrokerLogTail implements AutoCloseable {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

@@ -35,8 +35,8 @@ final class LogbackBrokerLogTail extends BrokerLogTail {
         if (recent.isEmpty()) {
             return "\n(The broker logged nothing.)";
         }
-        return (problems.isEmpty() ? "" : "\nBroker warnings and errors:\n" + problems)
-                + "\nLast broker log lines:\n" + recent;
+        return (problems.isEmpty() ? "" : "\nBroker warnings and errors:\n" + problems) + "\nLast broker log lines:\n"
+                + recent;
     }
 
     @Override
@@ -59,7 +59,8 @@ final class LogbackBrokerLogTail extends BrokerLogTail {
         }
 
         @Override
-        public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+        public FilterReply decide(
+                Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
             if (format != null && level.isGreaterOrEqual(Level.INFO) && isBrokerLogger(logger.getName())) {
                 String message = MessageFormatter.arrayFormat(format, params, t).getMessage();
                 String line = level + " " + logger.getName() + " - " + message + (t != null ? " (" + t + ")" : "");
@@ -72,8 +73,8 @@ final class LogbackBrokerLogTail extends BrokerLogTail {
         }
 
         private static boolean isBrokerLogger(String name) {
-            return name.startsWith("kafka.") || name.startsWith("org.apache.kafka.")
-                    && !name.startsWith("org.apache.kafka.clients.");
+            return name.startsWith("kafka.")
+                    || name.startsWith("org.apache.kafka.") && !name.startsWith("org.apache.kafka.clients.");
         }
     }
 

@@ -35,8 +35,10 @@ public final class TopicAdmin implements AutoCloseable {
         try {
             admin().describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("Cannot reach a Kafka broker at " + bootstrapServers + " within "
-                    + timeout.toSeconds() + " s: " + (e.getCause() != null ? e.getCause() : e), e);
+            throw new IllegalStateException(
+                    "Cannot reach a Kafka broker at " + bootstrapServers + " within " + timeout.toSeconds() + " s: "
+                            + (e.getCause() != null ? e.getCause() : e),
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reaching " + bootstrapServers, e);
@@ -54,11 +56,15 @@ public final class TopicAdmin implements AutoCloseable {
             admin().createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             awaitLeaders(name, partitions);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("Cannot create topic '" + name + "' on " + bootstrapServers + ": "
-                    + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(
+                    "Cannot create topic '" + name + "' on " + bootstrapServers + ": "
+                            + e.getCause().getMessage(),
+                    e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("Creating topic '" + name + "' on " + bootstrapServers
-                    + " timed out after " + TIMEOUT_SECONDS + " s", e);
+            throw new IllegalStateException(
+                    "Creating topic '" + name + "' on " + bootstrapServers + " timed out after " + TIMEOUT_SECONDS
+                            + " s",
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while creating topic '" + name + "'", e);
@@ -71,8 +77,10 @@ public final class TopicAdmin implements AutoCloseable {
         long backoffMs = 10;
         while (true) {
             TopicDescription description = describe(name);
-            if (description != null && description.partitions().size() == partitions
-                    && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+            if (description != null
+                    && description.partitions().size() == partitions
+                    && description.partitions().stream()
+                            .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
                 return;
             }
             if (System.nanoTime() > deadline) {
@@ -88,7 +96,10 @@ public final class TopicAdmin implements AutoCloseable {
     /** The topic's description, or null while the broker does not know the topic yet. */
     private TopicDescription describe(String name) throws ExecutionException, InterruptedException, TimeoutException {
         try {
-            return admin().describeTopics(List.of(name)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(name);
+            return admin().describeTopics(List.of(name))
+                    .allTopicNames()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .get(name);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return null;
@@ -100,8 +111,10 @@ public final class TopicAdmin implements AutoCloseable {
     private Admin admin() {
         if (admin == null) {
             admin = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(TIMEOUT_SECONDS * 1000)));
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    bootstrapServers,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                    String.valueOf(TIMEOUT_SECONDS * 1000)));
         }
         return admin;
     }

@@ -65,7 +65,8 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     private TopicAdmin topics;
     private boolean closed;
 
-    private EmbeddedKafkaBroker(Map<String, String> overrides, Duration startupTimeout, Path logDir, int preferredPort) {
+    private EmbeddedKafkaBroker(
+            Map<String, String> overrides, Duration startupTimeout, Path logDir, int preferredPort) {
         this.overrides = Map.copyOf(overrides);
         this.startupTimeout = startupTimeout;
         this.requestedLogDir = logDir;
@@ -238,14 +239,16 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     private void awaitReady(KafkaRaftServer starting) {
         long deadline = System.nanoTime() + startupTimeout.toNanos();
         CompletableFuture<Void> startup = new CompletableFuture<>();
-        Thread starter = new Thread(() -> {
-            try {
-                starting.startup();
-                startup.complete(null);
-            } catch (Throwable t) {
-                startup.completeExceptionally(t);
-            }
-        }, "weir-kafka-broker-startup");
+        Thread starter = new Thread(
+                () -> {
+                    try {
+                        starting.startup();
+                        startup.complete(null);
+                    } catch (Throwable t) {
+                        startup.completeExceptionally(t);
+                    }
+                },
+                "weir-kafka-broker-startup");
         starter.setDaemon(true);
         starter.start();
         try {
@@ -260,8 +263,8 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
             if (hasTimeoutCause(e.getCause())) {
                 throw notUpInTime(e.getCause());
             }
-            throw new IllegalStateException("The Kafka broker at " + bootstrap() + " failed to start: "
-                    + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                    "The Kafka broker at " + bootstrap() + " failed to start: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while starting the Kafka broker at " + bootstrap(), e);
@@ -269,8 +272,9 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     }
 
     private IllegalStateException notUpInTime(Throwable cause) {
-        return new IllegalStateException("The Kafka broker at " + bootstrap() + " did not come up within "
-                + startupTimeout.toMillis() + " ms", cause);
+        return new IllegalStateException(
+                "The Kafka broker at " + bootstrap() + " did not come up within " + startupTimeout.toMillis() + " ms",
+                cause);
     }
 
     private static boolean hasTimeoutCause(Throwable t) {

@@ -9,8 +9,7 @@ import java.net.ServerSocket;
 /** Picks loopback ports that are free at the moment of asking. */
 public final class FreePorts {
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     /** A port on 127.0.0.1 that nothing listens on right now. */
     public static int pick() {

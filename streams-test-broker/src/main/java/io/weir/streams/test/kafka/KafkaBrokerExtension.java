@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(KafkaBrokerExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(KafkaBrokerExtension.class);
 
     private final boolean perClass;
     private KafkaBroker broker;
@@ -43,8 +44,10 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         if (perClass) {
             broker = KafkaBrokers.fromEnvironment().start();
         } else {
-            broker = context.getRoot().getStore(NAMESPACE)
-                    .getOrComputeIfAbsent(SharedBroker.class, k -> new SharedBroker(), SharedBroker.class).broker;
+            broker = context.getRoot()
+                    .getStore(NAMESPACE)
+                    .getOrComputeIfAbsent(SharedBroker.class, k -> new SharedBroker(), SharedBroker.class)
+                    .broker;
         }
     }
 

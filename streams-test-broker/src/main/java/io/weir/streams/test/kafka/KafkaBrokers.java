@@ -23,8 +23,7 @@ public final class KafkaBrokers {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaBrokers.class);
 
-    private KafkaBrokers() {
-    }
+    private KafkaBrokers() {}
 
     /** The broker the environment asks for, not yet started; the caller owns and closes it. */
     public static KafkaBroker fromEnvironment() {
@@ -39,8 +38,10 @@ public final class KafkaBrokers {
                 if (dockerAvailable()) {
                     return TestcontainersKafkaBroker.create();
                 }
-                log.warn("-D{}=testcontainers was asked for but no Docker engine (or no Testcontainers on the "
-                        + "classpath) is available; using the in-JVM broker", BROKER_PROPERTY);
+                log.warn(
+                        "-D{}=testcontainers was asked for but no Docker engine (or no Testcontainers on the "
+                                + "classpath) is available; using the in-JVM broker",
+                        BROKER_PROPERTY);
                 return EmbeddedKafkaBroker.create();
             case "embedded":
                 return EmbeddedKafkaBroker.create();

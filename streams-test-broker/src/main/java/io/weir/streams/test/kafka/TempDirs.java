@@ -16,8 +16,7 @@ public final class TempDirs {
 
     private static final Logger log = LoggerFactory.getLogger(TempDirs.class);
 
-    private TempDirs() {
-    }
+    private TempDirs() {}
 
     /** Deletes {@code dir} and everything below it; a missing dir is fine, a failure is logged. */
     public static void deleteRecursively(Path dir) {

@@ -21,8 +21,7 @@ import java.util.stream.Collectors;
 /** String clients for tests of the broker kit. */
 final class Clients {
 
-    private Clients() {
-    }
+    private Clients() {}
 
     static KafkaProducer<String, String> producer(KafkaBroker broker, Map<String, Object> extra) {
         Map<String, Object> config = new HashMap<>(extra);
@@ -43,8 +42,8 @@ final class Clients {
      * the end offsets seen at the start of the read (the last stable offset under read_committed).
      */
     static List<ConsumerRecord<String, String>> readAll(KafkaBroker broker, String topic, String isolation) {
-        try (KafkaConsumer<String, String> consumer = consumer(broker,
-                Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation))) {
+        try (KafkaConsumer<String, String> consumer =
+                consumer(broker, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation))) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (PartitionInfo info : consumer.partitionsFor(topic)) {
                 partitions.add(new TopicPartition(topic, info.partition()));

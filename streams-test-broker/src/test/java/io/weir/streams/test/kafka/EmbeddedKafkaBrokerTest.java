@@ -1,6 +1,5 @@
 package io.weir.streams.test.kafka;
 
-import io.weir.streams.test.kafka.FreePorts;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -35,11 +34,17 @@ class EmbeddedKafkaBrokerTest {
             broker.createTopic("restart", 1);
             String bootstrapBefore = broker.bootstrapServers();
             AtomicInteger acked = new AtomicInteger();
-            try (KafkaProducer<String, String> producer = Clients.producer(broker, Map.of(
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                    ProducerConfig.ACKS_CONFIG, "all",
-                    ProducerConfig.LINGER_MS_CONFIG, 5,
-                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000))) {
+            try (KafkaProducer<String, String> producer = Clients.producer(
+                    broker,
+                    Map.of(
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                            true,
+                            ProducerConfig.ACKS_CONFIG,
+                            "all",
+                            ProducerConfig.LINGER_MS_CONFIG,
+                            5,
+                            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                            120_000))) {
                 CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> {
                     for (int i = 0; i < total; i++) {
                         producer.send(new ProducerRecord<>("restart", "k", Integer.toString(i)), (md, e) -> {
@@ -60,8 +65,11 @@ class EmbeddedKafkaBrokerTest {
             }
             assertEquals(total, acked.get(), "every send was acknowledged");
             List<String> values = Clients.readAll(broker, "restart", "read_uncommitted").stream()
-                    .map(ConsumerRecord::value).collect(Collectors.toList());
-            assertEquals(IntStream.range(0, total).mapToObj(Integer::toString).collect(Collectors.toList()), values,
+                    .map(ConsumerRecord::value)
+                    .collect(Collectors.toList());
+            assertEquals(
+                    IntStream.range(0, total).mapToObj(Integer::toString).collect(Collectors.toList()),
+                    values,
                     "each record exactly once, in order");
         }
     }
@@ -71,7 +79,8 @@ class EmbeddedKafkaBrokerTest {
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create().start();
         broker.createTopic("close-me", 1);
-        int port = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
+        int port = Integer.parseInt(
+                broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
         Path dir = broker.logDir();
         assertTrue(FreePorts.inUse(port));
         broker.stop();
@@ -87,16 +96,18 @@ class EmbeddedKafkaBrokerTest {
     @Test
     void twoBrokersRunSideBySideInOneJvm() {
         try (EmbeddedKafkaBroker first = EmbeddedKafkaBroker.create().start();
-             EmbeddedKafkaBroker second = EmbeddedKafkaBroker.create().start()) {
+                EmbeddedKafkaBroker second = EmbeddedKafkaBroker.create().start()) {
             for (EmbeddedKafkaBroker broker : List.of(first, second)) {
                 broker.createTopic("same-name", 1);
                 try (KafkaProducer<String, String> producer = Clients.producer(broker, Map.of())) {
                     producer.send(new ProducerRecord<>("same-name", "k", broker.bootstrapServers()));
                 }
             }
-            assertEquals(Set.of(first.bootstrapServers()),
+            assertEquals(
+                    Set.of(first.bootstrapServers()),
                     Clients.values(Clients.readAll(first, "same-name", "read_uncommitted")));
-            assertEquals(Set.of(second.bootstrapServers()),
+            assertEquals(
+                    Set.of(second.bootstrapServers()),
                     Clients.values(Clients.readAll(second, "same-name", "read_uncommitted")));
         }
     }
@@ -106,7 +117,9 @@ class EmbeddedKafkaBrokerTest {
         Path aFile = Files.writeString(temp.resolve("not-a-directory"), "x");
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create().withLogDir(aFile.resolve("kafka"))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, broker::start);
-            assertTrue(e.getMessage().startsWith("Cannot create the Kafka broker's log dir under " + aFile.resolve("kafka")),
+            assertTrue(
+                    e.getMessage()
+                            .startsWith("Cannot create the Kafka broker's log dir under " + aFile.resolve("kafka")),
                     e.getMessage());
         }
     }
@@ -127,8 +140,9 @@ class EmbeddedKafkaBrokerTest {
         }
         // Kafka 4.4's failed-startup path skips closing its group and share coordinators (their
         // threads stay), so this checks only the kit's own startup thread.
-        await().atMost(Duration.ofSeconds(30)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().equals("weir-kafka-broker-startup")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(t -> t.getName().equals("weir-kafka-broker-startup")));
     }
 
     @Test
@@ -142,7 +156,8 @@ class EmbeddedKafkaBrokerTest {
 
     @Test
     void anInvalidDurationIsRejectedNamingTheParameter() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> EmbeddedKafkaBroker.create().withStartupTimeout(Duration.ZERO));
         assertTrue(e.getMessage().contains("startupTimeout"), e.getMessage());
     }

@@ -33,7 +33,8 @@ class KafkaBrokersTest {
         String nobody = "127.0.0.1:" + FreePorts.pick();
         try (KafkaBroker broker = ExternalKafkaBroker.at(nobody)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, broker::start);
-            assertTrue(e.getMessage().startsWith("Cannot reach a Kafka broker at " + nobody + " within 15 s"),
+            assertTrue(
+                    e.getMessage().startsWith("Cannot reach a Kafka broker at " + nobody + " within 15 s"),
                     e.getMessage());
         }
     }
@@ -50,7 +51,8 @@ class KafkaBrokersTest {
         System.setProperty(KafkaBrokers.BROKER_PROPERTY, "testcontainers");
         boolean docker = org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
         try (KafkaBroker broker = KafkaBrokers.fromEnvironment()) {
-            Class<? extends KafkaBroker> expected = docker ? TestcontainersKafkaBroker.class : EmbeddedKafkaBroker.class;
+            Class<? extends KafkaBroker> expected =
+                    docker ? TestcontainersKafkaBroker.class : EmbeddedKafkaBroker.class;
             assertEquals(expected, broker.getClass());
         }
     }

@@ -18,10 +18,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.Objects;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,8 +33,8 @@ class RealBrokerContractTest {
     @Test
     void readCommittedSeesOnlyCommittedTransactionsWhileReadUncommittedSeesBoth(KafkaBroker broker) {
         broker.createTopic("txn-visibility", 2);
-        try (KafkaProducer<String, String> producer = Clients.producer(broker,
-                Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "txn-visibility-producer"))) {
+        try (KafkaProducer<String, String> producer =
+                Clients.producer(broker, Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "txn-visibility-producer"))) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>("txn-visibility", "k1", "committed-1"));
@@ -46,9 +46,11 @@ class RealBrokerContractTest {
             producer.flush();
             producer.abortTransaction();
         }
-        assertEquals(Set.of("committed-1", "committed-2"),
+        assertEquals(
+                Set.of("committed-1", "committed-2"),
                 Clients.values(Clients.readAll(broker, "txn-visibility", "read_committed")));
-        assertEquals(Set.of("committed-1", "committed-2", "aborted-1", "aborted-2"),
+        assertEquals(
+                Set.of("committed-1", "committed-2", "aborted-1", "aborted-2"),
                 Clients.values(Clients.readAll(broker, "txn-visibility", "read_uncommitted")));
     }
 
@@ -62,11 +64,13 @@ class RealBrokerContractTest {
             }
         }
         TopicPartition in = new TopicPartition("eos-in", 0);
-        try (KafkaConsumer<String, String> consumer = Clients.consumer(broker, Map.of(
-                     ConsumerConfig.GROUP_ID_CONFIG, "eos-group",
-                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
-             KafkaProducer<String, String> producer = Clients.producer(broker,
-                     Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "eos-producer"))) {
+        try (KafkaConsumer<String, String> consumer = Clients.consumer(
+                        broker,
+                        Map.of(
+                                ConsumerConfig.GROUP_ID_CONFIG, "eos-group",
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
+                KafkaProducer<String, String> producer =
+                        Clients.producer(broker, Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "eos-producer"))) {
             producer.initTransactions();
             consumer.subscribe(List.of("eos-in"));
             Map<TopicPartition, OffsetAndMetadata> consumed = new HashMap<>();
@@ -74,7 +78,8 @@ class RealBrokerContractTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 ConsumerRecords<String, String> batch = consumer.poll(Duration.ofMillis(200));
                 for (ConsumerRecord<String, String> r : batch) {
-                    producer.send(new ProducerRecord<>("eos-out", r.key(), r.value().toUpperCase()));
+                    producer.send(
+                            new ProducerRecord<>("eos-out", r.key(), r.value().toUpperCase()));
                     consumed.put(in, new OffsetAndMetadata(r.offset() + 1, "max-event-time=" + r.timestamp()));
                 }
                 return consumed.containsKey(in) && consumed.get(in).offset() == 10;
@@ -95,11 +100,14 @@ class RealBrokerContractTest {
 
     @Test
     void aCompactedTopicKeepsTheLatestValuePerKey(KafkaBroker broker) {
-        broker.createTopic("compacted", 1, Map.of(
-                "cleanup.policy", "compact",
-                "segment.ms", "100",
-                "min.cleanable.dirty.ratio", "0.01",
-                "delete.retention.ms", "100"));
+        broker.createTopic(
+                "compacted",
+                1,
+                Map.of(
+                        "cleanup.policy", "compact",
+                        "segment.ms", "100",
+                        "min.cleanable.dirty.ratio", "0.01",
+                        "delete.retention.ms", "100"));
         try (KafkaProducer<String, String> producer = Clients.producer(broker, Map.of())) {
             for (int round = 0; round < 5; round++) {
                 for (int key = 0; key < 3; key++) {
@@ -108,15 +116,27 @@ class RealBrokerContractTest {
             }
             producer.flush();
             // The active segment is never compacted: keep appending a filler key so segments roll.
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
-                producer.send(new ProducerRecord<>("compacted", "filler", "tick")).get();
-                Map<String, List<String>> byKey = Clients.readAll(broker, "compacted", "read_uncommitted").stream()
-                        .filter(r -> r.key().startsWith("key-"))
-                        .collect(Collectors.groupingBy(ConsumerRecord::key,
-                                Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
-                assertEquals(Map.of("key-0", List.of("round-4"), "key-1", List.of("round-4"), "key-2", List.of("round-4")),
-                        byKey);
-            });
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(300))
+                    .untilAsserted(() -> {
+                        producer.send(new ProducerRecord<>("compacted", "filler", "tick"))
+                                .get();
+                        Map<String, List<String>> byKey =
+                                Clients.readAll(broker, "compacted", "read_uncommitted").stream()
+                                        .filter(r -> r.key().startsWith("key-"))
+                                        .collect(Collectors.groupingBy(
+                                                ConsumerRecord::key,
+                                                Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
+                        assertEquals(
+                                Map.of(
+                                        "key-0",
+                                        List.of("round-4"),
+                                        "key-1",
+                                        List.of("round-4"),
+                                        "key-2",
+                                        List.of("round-4")),
+                                byKey);
+                    });
         }
     }
 
@@ -126,7 +146,8 @@ class RealBrokerContractTest {
 
     private static Map<TopicPartition, OffsetAndMetadata> committedOffsets(Admin admin) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(admin.listConsumerGroupOffsets("eos-group")
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS));
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS));
         offsets.values().removeIf(Objects::isNull);
         return offsets;
     }

@@ -24,10 +24,13 @@ import java.util.NoSuchElementException;
 public final class TopicLog {
 
     /** A record as written, with its partition and offset. */
-    public record Entry(int partition, long offset, byte[] key, byte[] value, Headers headers, long timestamp) {
-    }
+    public record Entry(int partition, long offset, byte[] key, byte[] value, Headers headers, long timestamp) {}
 
-    private enum Retention { ALL, UNREAD, NONE }
+    private enum Retention {
+        ALL,
+        UNREAD,
+        NONE
+    }
 
     private final String name;
     private final int partitions;
@@ -67,7 +70,8 @@ public final class TopicLog {
     public Entry append(Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
         int p = partition != null ? partition : key == null ? 0 : Utils.toPositive(Utils.murmur2(key)) % partitions;
         if (p < 0 || p >= partitions) {
-            throw new IllegalArgumentException("Topic '" + name + "' has partitions 0.." + (partitions - 1) + ", not " + p);
+            throw new IllegalArgumentException(
+                    "Topic '" + name + "' has partitions 0.." + (partitions - 1) + ", not " + p);
         }
         Entry entry = new Entry(p, nextOffsets[p]++, key, value, headers, timestamp);
         if (retention != Retention.NONE) {

@@ -28,8 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Bad settings fail at build time naming the parameter; bad records get a counted, explicit outcome. */
 class BadInputTest {
 
-    record Payment(String card, long amount, long paidAt) {
-    }
+    record Payment(String card, long amount, long paidAt) {}
 
     private static void assertRejects(String parameter, Runnable build) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, build::run);
@@ -39,10 +38,15 @@ class BadInputTest {
     @Test
     void invalidDurationsFailAtBuildTimeNamingTheParameter() {
         assertRejects("delay", () -> WatermarkStrategy.boundedOutOfOrderness(Duration.ofSeconds(-1)));
-        assertRejects("idleness", () -> WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ZERO));
-        assertRejects("maxFutureSkew", () -> WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ofMillis(-5)));
+        assertRejects(
+                "idleness", () -> WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ZERO));
+        assertRejects(
+                "maxFutureSkew",
+                () -> WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ofMillis(-5)));
         assertRejects("size", () -> TumblingWindows.of(Duration.ZERO));
-        assertRejects("allowedLateness", () -> TumblingWindows.of(Duration.ofSeconds(1)).withAllowedLateness(Duration.ofSeconds(-1)));
+        assertRejects(
+                "allowedLateness",
+                () -> TumblingWindows.of(Duration.ofSeconds(1)).withAllowedLateness(Duration.ofSeconds(-1)));
         assertRejects("advance", () -> HoppingWindows.of(Duration.ofSeconds(10), Duration.ofSeconds(11)));
         assertRejects("advance", () -> HoppingWindows.of(Duration.ofSeconds(10), Duration.ZERO));
         assertRejects("timeDifference", () -> SlidingWindows.ofTimeDifference(Duration.ofMillis(-1)));
@@ -51,12 +55,15 @@ class BadInputTest {
     @Test
     void anUnknownSerdeAfterAMapFailsAtBuildTimeNamingTheStoreOrTopic() {
         StreamsBuilder builder = new StreamsBuilder();
-        var mapped = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).mapValues(String::length);
+        var mapped = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .mapValues(String::length);
         IllegalStateException sink = assertThrows(IllegalStateException.class, () -> mapped.to("out"));
         assertTrue(sink.getMessage().contains("to(\"out\")"), sink.getMessage());
-        IllegalStateException store = assertThrows(IllegalStateException.class, () -> mapped.groupByKey()
-                .windowedBy(TumblingWindows.of(Duration.ofSeconds(1)))
-                .reduce(Integer::sum, Materialized.as("sums")));
+        IllegalStateException store = assertThrows(
+                IllegalStateException.class,
+                () -> mapped.groupByKey()
+                        .windowedBy(TumblingWindows.of(Duration.ofSeconds(1)))
+                        .reduce(Integer::sum, Materialized.as("sums")));
         assertTrue(store.getMessage().contains("store 'sums'"), store.getMessage());
     }
 
@@ -73,9 +80,11 @@ class BadInputTest {
 
     private static TestDriver jsonPayments(RecordErrorHandler handler) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("payments", Consumed.with(Serdes.String(), JsonSerde.of(Payment.class))
-                        .withTimestamps(Payment::paidAt)
-                        .withErrorHandler(handler))
+        builder.stream(
+                        "payments",
+                        Consumed.with(Serdes.String(), JsonSerde.of(Payment.class))
+                                .withTimestamps(Payment::paidAt)
+                                .withErrorHandler(handler))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofMinutes(1)))
                 .count(Materialized.as("per-card"))
@@ -103,7 +112,11 @@ class BadInputTest {
             raw.pipe("card-1", "{not json");
             raw.pipe("card-1", "{\"card\":\"card-1\",\"amount\":5,\"paidAt\":1000}");
             driver.endOfInput();
-            assertEquals(1, driver.output("counts", WindowedSerdes.string(), Serdes.Long()).readAll().size());
+            assertEquals(
+                    1,
+                    driver.output("counts", WindowedSerdes.string(), Serdes.Long())
+                            .readAll()
+                            .size());
             assertEquals(1, driver.metrics().get("source:payments", WeirMetrics.RECORDS_SKIPPED));
             assertEquals(2, driver.metrics().get("source:payments", WeirMetrics.RECORDS_CONSUMED));
         }
@@ -113,13 +126,15 @@ class BadInputTest {
     void aNegativeEventTimeIsRejectedWithTheRecordsCoordinates() {
         try (TestDriver driver = jsonPayments(RecordErrorHandler.fail())) {
             var payments = driver.input("payments", Serdes.String(), JsonSerde.of(Payment.class));
-            RecordError e = assertThrows(RecordError.class, () -> payments.pipe("card-1", new Payment("card-1", 5, -20)));
+            RecordError e =
+                    assertThrows(RecordError.class, () -> payments.pipe("card-1", new Payment("card-1", 5, -20)));
             assertEquals(RecordError.Reason.INVALID_EVENT_TIME, e.reason());
             assertTrue(e.getMessage().contains("negative event time -20"), e.getMessage());
             assertTrue(e.getMessage().contains("payments-0@0"), e.getMessage());
         }
         try (TestDriver driver = jsonPayments(RecordErrorHandler.logAndContinue())) {
-            driver.input("payments", Serdes.String(), JsonSerde.of(Payment.class)).pipe("card-1", new Payment("card-1", 5, -20));
+            driver.input("payments", Serdes.String(), JsonSerde.of(Payment.class))
+                    .pipe("card-1", new Payment("card-1", 5, -20));
             assertEquals(1, driver.metrics().get("source:payments", WeirMetrics.RECORDS_SKIPPED));
         }
     }
@@ -127,18 +142,22 @@ class BadInputTest {
     @Test
     void theTestDriverNamesUnknownTopicsAndWrongSerdes() {
         try (WindowedCountFixture f = WindowedCountFixture.of(0, 0)) {
-            IllegalArgumentException in = assertThrows(IllegalArgumentException.class,
-                    () -> f.driver.input("evnets", Serdes.String(), Serdes.String()));
-            assertTrue(in.getMessage().contains("'evnets' is not an input topic") && in.getMessage().contains("[events]"),
+            IllegalArgumentException in = assertThrows(
+                    IllegalArgumentException.class, () -> f.driver.input("evnets", Serdes.String(), Serdes.String()));
+            assertTrue(
+                    in.getMessage().contains("'evnets' is not an input topic")
+                            && in.getMessage().contains("[events]"),
                     in.getMessage());
-            IllegalArgumentException out = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException out = assertThrows(
+                    IllegalArgumentException.class,
                     () -> f.driver.output("count-out", Serdes.String(), Serdes.String()));
             assertTrue(out.getMessage().contains("counts-out"), out.getMessage());
             f.pipe("a", 1_000);
             f.driver.endOfInput();
             var wrong = f.driver.output("counts-out", WindowedSerdes.string(), Serdes.Integer());
             IllegalStateException e = assertThrows(IllegalStateException.class, wrong::readAll);
-            assertTrue(e.getMessage().contains("Cannot read the value of record 0 of topic 'counts-out'"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("Cannot read the value of record 0 of topic 'counts-out'"), e.getMessage());
         }
     }
 
@@ -147,8 +166,10 @@ class BadInputTest {
         JsonSerde<Payment> serde = JsonSerde.of(Payment.class);
         Payment p = new Payment("card-9", 250, 42);
         assertEquals(p, serde.deserializer().deserialize("t", serde.serializer().serialize("t", p)));
-        Exception e = assertThrows(Exception.class,
-                () -> serde.deserializer().deserialize("t", "{\"card\": secret-value".getBytes(StandardCharsets.UTF_8)));
+        Exception e = assertThrows(
+                Exception.class,
+                () -> serde.deserializer()
+                        .deserialize("t", "{\"card\": secret-value".getBytes(StandardCharsets.UTF_8)));
         assertTrue(!e.getMessage().contains("secret-value"), e.getMessage());
     }
 }

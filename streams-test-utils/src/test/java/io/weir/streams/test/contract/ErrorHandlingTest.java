@@ -44,8 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ErrorHandlingTest {
 
-    record Payment(String card, long amount, long paidAt) {
-    }
+    record Payment(String card, long amount, long paidAt) {}
 
     private static final String GOOD = "{\"card\":\"card-1\",\"amount\":5,\"paidAt\":1000}";
     private static final String SOURCE = "source:payments";
@@ -63,14 +62,17 @@ class ErrorHandlingTest {
                     }
                     return inner.serialize(topic, data);
                 }
-            }, new StringDeserializer());
+            },
+            new StringDeserializer());
 
     /** payments (JSON) -> amounts, written as text with the picky serializer; the sink's handler as given. */
     private static TestDriver payments(RecordErrorHandler readErrors, ProductionErrorHandler writeErrors) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("payments", Consumed.with(Serdes.String(), JsonSerde.of(Payment.class))
-                        .withTimestamps(Payment::paidAt)
-                        .withErrorHandler(readErrors))
+        builder.stream(
+                        "payments",
+                        Consumed.with(Serdes.String(), JsonSerde.of(Payment.class))
+                                .withTimestamps(Payment::paidAt)
+                                .withErrorHandler(readErrors))
                 .mapValues(p -> p.card().equals("card-x") ? "unserializable" : Long.toString(p.amount()))
                 .to("amounts", Produced.with(Serdes.String(), PICKY).withErrorHandler(writeErrors));
         return new TestDriver(builder.build());
@@ -82,14 +84,21 @@ class ErrorHandlingTest {
 
     @Test
     void anUnreadableRecordGoesToTheDeadLetterTopicAsConsumedWithTheFailureInHeaders() {
-        try (TestDriver driver = payments(RecordErrorHandler.deadLetterTo("payments-dlq"), ProductionErrorHandler.fail())) {
+        try (TestDriver driver =
+                payments(RecordErrorHandler.deadLetterTo("payments-dlq"), ProductionErrorHandler.fail())) {
             TestInputTopic<String, String> raw = driver.input("payments", Serdes.String(), Serdes.String());
             raw.pipe("card-1", GOOD);
-            raw.pipe(TestRecord.of("card-1", "{not json").at(7_000).withHeader("trace", "t-42".getBytes(StandardCharsets.UTF_8)));
+            raw.pipe(TestRecord.of("card-1", "{not json")
+                    .at(7_000)
+                    .withHeader("trace", "t-42".getBytes(StandardCharsets.UTF_8)));
             raw.pipe("card-1", GOOD);
 
-            assertEquals(List.of("5", "5"), driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
-            List<OutputRecord<byte[], byte[]>> dead = driver.output("payments-dlq", Serdes.ByteArray(), Serdes.ByteArray()).readAll();
+            assertEquals(
+                    List.of("5", "5"),
+                    driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
+            List<OutputRecord<byte[], byte[]>> dead = driver.output(
+                            "payments-dlq", Serdes.ByteArray(), Serdes.ByteArray())
+                    .readAll();
             assertEquals(1, dead.size());
             OutputRecord<byte[], byte[]> letter = dead.get(0);
             assertEquals("card-1", utf8(letter.key()));
@@ -97,8 +106,12 @@ class ErrorHandlingTest {
             assertEquals(7_000, letter.timestamp(), "the original timestamp");
             assertEquals("t-42", letter.header("trace"), "the original headers are kept");
             assertEquals("VALUE_DESERIALIZATION", letter.header(DeadLetterRecord.REASON_HEADER));
-            assertTrue(letter.header(DeadLetterRecord.EXCEPTION_HEADER).contains("Exception"), letter.header(DeadLetterRecord.EXCEPTION_HEADER));
-            assertTrue(letter.header(DeadLetterRecord.MESSAGE_HEADER).contains("payments-0@1"), letter.header(DeadLetterRecord.MESSAGE_HEADER));
+            assertTrue(
+                    letter.header(DeadLetterRecord.EXCEPTION_HEADER).contains("Exception"),
+                    letter.header(DeadLetterRecord.EXCEPTION_HEADER));
+            assertTrue(
+                    letter.header(DeadLetterRecord.MESSAGE_HEADER).contains("payments-0@1"),
+                    letter.header(DeadLetterRecord.MESSAGE_HEADER));
             assertEquals("payments", letter.header(DeadLetterRecord.SOURCE_TOPIC_HEADER));
             assertEquals("0", letter.header(DeadLetterRecord.SOURCE_PARTITION_HEADER));
             assertEquals("1", letter.header(DeadLetterRecord.SOURCE_OFFSET_HEADER));
@@ -114,15 +127,19 @@ class ErrorHandlingTest {
     @Test
     void aHandlerDecidesPerRecord() {
         RecordErrorHandler handler = error -> error.reason() == RecordError.Reason.INVALID_EVENT_TIME
-                ? ErrorDecision.CONTINUE : ErrorDecision.deadLetter("payments-dlq");
+                ? ErrorDecision.CONTINUE
+                : ErrorDecision.deadLetter("payments-dlq");
         try (TestDriver driver = payments(handler, ProductionErrorHandler.fail())) {
             TestInputTopic<String, String> raw = driver.input("payments", Serdes.String(), Serdes.String());
             raw.pipe("card-1", "{\"card\":\"card-1\",\"amount\":5,\"paidAt\":-3}");
             raw.pipe("card-1", "{not json");
             raw.pipe("card-1", GOOD);
 
-            assertEquals(List.of("5"), driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
-            List<OutputRecord<String, String>> dead = driver.output("payments-dlq", Serdes.String(), Serdes.String()).readAll();
+            assertEquals(
+                    List.of("5"),
+                    driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
+            List<OutputRecord<String, String>> dead = driver.output("payments-dlq", Serdes.String(), Serdes.String())
+                    .readAll();
             assertEquals(1, dead.size());
             assertEquals("{not json", dead.get(0).value());
             assertEquals(1, driver.metrics().get(SOURCE, WeirMetrics.RECORDS_SKIPPED));
@@ -141,7 +158,8 @@ class ErrorHandlingTest {
 
     @Test
     void aDeadLetterTopicMustBeNamedAtBuildTime() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RecordErrorHandler.deadLetterTo(" "));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> RecordErrorHandler.deadLetterTo(" "));
         assertTrue(e.getMessage().startsWith("deadLetterTopic "), e.getMessage());
         assertThrows(NullPointerException.class, () -> ProductionErrorHandler.deadLetterTo(null));
     }
@@ -151,12 +169,14 @@ class ErrorHandlingTest {
         try (TestDriver driver = payments(RecordErrorHandler.fail(), ProductionErrorHandler.fail())) {
             var payments = driver.input("payments", Serdes.String(), JsonSerde.of(Payment.class));
             payments.pipe("card-1", new Payment("card-1", 5, 1_000));
-            ProductionError e = assertThrows(ProductionError.class,
-                    () -> payments.pipe("card-x", new Payment("card-x", 7, 2_000)));
+            ProductionError e =
+                    assertThrows(ProductionError.class, () -> payments.pipe("card-x", new Payment("card-x", 7, 2_000)));
             assertEquals(ProductionError.Reason.VALUE_SERIALIZATION, e.reason());
             assertEquals("amounts", e.sinkTopic());
             assertEquals(1, e.sourceOffset());
-            assertTrue(e.getMessage().contains("topic 'amounts'") && e.getMessage().contains("payments-0@1"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("topic 'amounts'") && e.getMessage().contains("payments-0@1"),
+                    e.getMessage());
             assertFalse(e.getMessage().contains("unserializable"), "no payload in the message: " + e.getMessage());
             assertTrue(e.getCause() instanceof SerializationException);
         }
@@ -170,7 +190,9 @@ class ErrorHandlingTest {
             payments.pipe("card-x", new Payment("card-x", 7, 2_000));
             payments.pipe("card-2", new Payment("card-2", 9, 3_000));
 
-            assertEquals(List.of("5", "9"), driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
+            assertEquals(
+                    List.of("5", "9"),
+                    driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
             assertEquals(1, driver.metrics().get(SINK, WeirMetrics.RECORDS_PRODUCTION_SKIPPED));
             assertEquals(0, driver.metrics().total(WeirMetrics.RECORDS_DEAD_LETTERED));
         }
@@ -178,19 +200,26 @@ class ErrorHandlingTest {
 
     @Test
     void aRecordThatDoesNotSerializeCanGoToADeadLetterTopicAsItsInputRecord() {
-        try (TestDriver driver = payments(RecordErrorHandler.fail(), ProductionErrorHandler.deadLetterTo("amounts-dlq"))) {
+        try (TestDriver driver =
+                payments(RecordErrorHandler.fail(), ProductionErrorHandler.deadLetterTo("amounts-dlq"))) {
             var payments = driver.input("payments", Serdes.String(), JsonSerde.of(Payment.class));
             payments.pipe("card-1", new Payment("card-1", 5, 1_000));
-            payments.pipe(TestRecord.of("card-x", new Payment("card-x", 7, 2_000)).withHeader("trace", new byte[]{1}));
+            payments.pipe(
+                    TestRecord.of("card-x", new Payment("card-x", 7, 2_000)).withHeader("trace", new byte[] {1}));
             payments.pipe("card-2", new Payment("card-2", 9, 3_000));
 
-            assertEquals(List.of("5", "9"), driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
-            List<OutputRecord<String, Payment>> dead = driver.output("amounts-dlq", Serdes.String(), JsonSerde.of(Payment.class)).readAll();
+            assertEquals(
+                    List.of("5", "9"),
+                    driver.output("amounts", Serdes.String(), Serdes.String()).readValues());
+            List<OutputRecord<String, Payment>> dead = driver.output(
+                            "amounts-dlq", Serdes.String(), JsonSerde.of(Payment.class))
+                    .readAll();
             assertEquals(1, dead.size());
             OutputRecord<String, Payment> letter = dead.get(0);
             assertEquals("card-x", letter.key());
             assertEquals(new Payment("card-x", 7, 2_000), letter.value(), "the input record, replayable");
-            assertArrayEquals(new byte[]{1}, letter.headers().lastHeader("trace").value());
+            assertArrayEquals(
+                    new byte[] {1}, letter.headers().lastHeader("trace").value());
             assertEquals("VALUE_SERIALIZATION", letter.header(DeadLetterRecord.REASON_HEADER));
             assertEquals("amounts", letter.header(DeadLetterRecord.SINK_TOPIC_HEADER));
             assertEquals(SerializationException.class.getName(), letter.header(DeadLetterRecord.EXCEPTION_HEADER));
@@ -203,19 +232,23 @@ class ErrorHandlingTest {
     @Test
     void aWindowResultThatDoesNotSerializeIsDeadLetteredWithTheFailureOnly() {
         StreamsBuilder builder = new StreamsBuilder();
-        Serde<Long> noSeven = org.apache.kafka.common.serialization.Serdes.serdeFrom((topic, n) -> {
-            if (n == 7) {
-                throw new SerializationException("no sevens");
-            }
-            return Serdes.Long().serializer().serialize(topic, n);
-        }, Serdes.Long().deserializer());
+        Serde<Long> noSeven = org.apache.kafka.common.serialization.Serdes.serdeFrom(
+                (topic, n) -> {
+                    if (n == 7) {
+                        throw new SerializationException("no sevens");
+                    }
+                    return Serdes.Long().serializer().serialize(topic, n);
+                },
+                Serdes.Long().deserializer());
         builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
                 .count(Materialized.as("clicks-per-user"))
                 .toStream()
-                .to("click-counts", Produced.with(WindowedSerdes.string(), noSeven)
-                        .withErrorHandler(ProductionErrorHandler.deadLetterTo("click-counts-dlq")));
+                .to(
+                        "click-counts",
+                        Produced.with(WindowedSerdes.string(), noSeven)
+                                .withErrorHandler(ProductionErrorHandler.deadLetterTo("click-counts-dlq")));
         try (TestDriver driver = new TestDriver(builder.build())) {
             var clicks = driver.input("clicks", Serdes.String(), Serdes.String());
             for (int i = 0; i < 7; i++) {
@@ -223,8 +256,13 @@ class ErrorHandlingTest {
             }
             clicks.pipe("u2", "c", 2_000);
             driver.endOfInput();
-            assertEquals(List.of(1L), driver.output("click-counts", WindowedSerdes.string(), Serdes.Long()).readValues());
-            List<OutputRecord<byte[], byte[]>> dead = driver.output("click-counts-dlq", Serdes.ByteArray(), Serdes.ByteArray()).readAll();
+            assertEquals(
+                    List.of(1L),
+                    driver.output("click-counts", WindowedSerdes.string(), Serdes.Long())
+                            .readValues());
+            List<OutputRecord<byte[], byte[]>> dead = driver.output(
+                            "click-counts-dlq", Serdes.ByteArray(), Serdes.ByteArray())
+                    .readAll();
             assertEquals(1, dead.size());
             assertNull(dead.get(0).key());
             assertNull(dead.get(0).value());

@@ -5,13 +5,13 @@ import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.dsl.Windowed;
+import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.time.WatermarkStrategy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import io.weir.streams.serde.Serdes;
 
 import static io.weir.streams.test.contract.WindowedCountFixture.WINDOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,13 +32,17 @@ class EventTimeContractTest {
     void rule1_eventTimeIsTheKafkaTimestampByDefault() {
         try (WindowedCountFixture f = WindowedCountFixture.of(0, 0)) {
             f.pipe("a", 12_345);
-            assertEquals(12_345 - 1, f.watermark(), "W = max event time - delay - 1, with the Kafka timestamp as event time");
+            assertEquals(
+                    12_345 - 1,
+                    f.watermark(),
+                    "W = max event time - delay - 1, with the Kafka timestamp as event time");
         }
     }
 
     @Test
     void rule1_recordsBeyondMaxFutureSkewNeverAdvanceTheWatermarkAndGoToTheSideOutput() {
-        WatermarkStrategy strategy = WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ofSeconds(60));
+        WatermarkStrategy strategy =
+                WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ofSeconds(60));
         try (WindowedCountFixture f = WindowedCountFixture.of(strategy, Duration.ZERO, true, 1)) {
             f.pipe("a", 5_000, 0, 100_000);
             f.pipe("a", 100_000 + 60_001, 0, 100_000);
@@ -81,9 +85,13 @@ class EventTimeContractTest {
         try (WindowedCountFixture f = WindowedCountFixture.of(2_000, 0)) {
             assertEquals(-1, f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS), "no watermark yet");
             f.pipe("a", 10_000, 0, 30_000);
-            assertEquals(30_000 - (10_000 - 2_000 - 1), f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS));
+            assertEquals(
+                    30_000 - (10_000 - 2_000 - 1), f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS));
             f.driver.endOfInput();
-            assertEquals(0, f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS), "a watermark at +infinity lags by 0");
+            assertEquals(
+                    0,
+                    f.driver.metrics().get("task-0_0", WeirMetrics.WATERMARK_LAG_MS),
+                    "a watermark at +infinity lags by 0");
         }
     }
 
@@ -128,9 +136,11 @@ class EventTimeContractTest {
         try (MultiInputFixture f = MultiInputFixture.of(strategy)) {
             f.pipe("left", 50_000, 5_000);
             f.driver.advanceTime(Duration.ofSeconds(5));
-            assertEquals(49_999, f.driver.watermark("left", 0), "'right' never produced: idle 10 s after the task started");
+            assertEquals(
+                    49_999, f.driver.watermark("left", 0), "'right' never produced: idle 10 s after the task started");
             f.pipe("right", 1_000, 12_000);
-            assertEquals(49_999, f.driver.watermark("left", 0), "a partition rejoining far behind does not pull W back");
+            assertEquals(
+                    49_999, f.driver.watermark("left", 0), "a partition rejoining far behind does not pull W back");
         }
     }
 
@@ -173,9 +183,11 @@ class EventTimeContractTest {
             f.pipe("a", 10_000);
             f.driver.endOfInput();
             List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
-            assertEquals(List.of(new Window(0, 10_000), new Window(10_000, 20_000)),
+            assertEquals(
+                    List.of(new Window(0, 10_000), new Window(10_000, 20_000)),
                     panes.stream().map(p -> p.key().window()).toList());
-            assertEquals(List.of(2L, 1L), panes.stream().map(OutputRecord::value).toList());
+            assertEquals(
+                    List.of(2L, 1L), panes.stream().map(OutputRecord::value).toList());
         }
     }
 
@@ -187,7 +199,9 @@ class EventTimeContractTest {
             List<OutputRecord<Windowed<String>, Long>> panes = f.panes();
             assertEquals(1, panes.size());
             assertEquals("a", panes.get(0).key().key());
-            assertEquals(new PaneInfo(PaneInfo.Timing.LATE, 0, false), pane(panes.get(0)),
+            assertEquals(
+                    new PaneInfo(PaneInfo.Timing.LATE, 0, false),
+                    pane(panes.get(0)),
                     "no on-time pane for a window without data in time; the first pane is late");
             assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
         }
@@ -198,13 +212,16 @@ class EventTimeContractTest {
         try (WindowedCountFixture f = WindowedCountFixture.of(0, 15_000)) {
             f.pipe("a", 1_000);
             f.pipe("a", 12_000);
-            assertEquals(new PaneInfo(PaneInfo.Timing.ON_TIME, 0, false), pane(f.panes().get(0)),
+            assertEquals(
+                    new PaneInfo(PaneInfo.Timing.ON_TIME, 0, false),
+                    pane(f.panes().get(0)),
                     "not final: late panes may follow for 15 s");
             f.pipe("a", 2_000);
             f.pipe("a", 3_000);
             List<OutputRecord<Windowed<String>, Long>> late = f.panes();
             assertEquals(List.of(2L, 3L), late.stream().map(OutputRecord::value).toList(), "accumulating values");
-            assertEquals(List.of(new PaneInfo(PaneInfo.Timing.LATE, 1, false), new PaneInfo(PaneInfo.Timing.LATE, 2, false)),
+            assertEquals(
+                    List.of(new PaneInfo(PaneInfo.Timing.LATE, 1, false), new PaneInfo(PaneInfo.Timing.LATE, 2, false)),
                     late.stream().map(EventTimeContractTest::pane).toList());
             assertEquals(2, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
         }
@@ -215,15 +232,19 @@ class EventTimeContractTest {
         try (WindowedCountFixture f = WindowedCountFixture.of(0, 15_000)) {
             f.pipe("a", 1_000);
             f.pipe("a", 24_998);
-            assertEquals(1, f.driver.windowStore("counts", Serdes.String(),
-                    Serdes.Long()).stream().filter(e -> e.window().start() == 0).count(),
+            assertEquals(
+                    1,
+                    f.driver.windowStore("counts", Serdes.String(), Serdes.Long()).stream()
+                            .filter(e -> e.window().start() == 0)
+                            .count(),
                     "W = 24 997 < end - 1 + L = 24 999: the window is kept");
             f.pipe("a", 2_000);
             assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_ADDED));
             f.pipe("a", 25_000);
             assertEquals(24_999, f.watermark());
-            assertTrue(f.driver.windowStore("counts", Serdes.String(),
-                    Serdes.Long()).stream().noneMatch(e -> e.window().start() == 0),
+            assertTrue(
+                    f.driver.windowStore("counts", Serdes.String(), Serdes.Long()).stream()
+                            .noneMatch(e -> e.window().start() == 0),
                     "W = end - 1 + L: purged");
             f.counts.readAll();
             f.pipe("a", 3_000);
@@ -248,8 +269,8 @@ class EventTimeContractTest {
 
     @Test
     void rule5_withoutAllowedLatenessEveryLateRecordIsDropped() {
-        try (WindowedCountFixture f = WindowedCountFixture.of(WatermarkStrategy.forMonotonousTimestamps(), Duration.ZERO,
-                false, 1)) {
+        try (WindowedCountFixture f =
+                WindowedCountFixture.of(WatermarkStrategy.forMonotonousTimestamps(), Duration.ZERO, false, 1)) {
             f.pipe("a", 1_000);
             f.pipe("a", 10_000);
             f.pipe("a", 2_000);

@@ -82,11 +82,17 @@ class KeyedProcessorContractTest {
 
         Fixture(Supplier<? extends KeyedProcessor<String, String, String, String>> processor, StoreType type) {
             StreamsBuilder builder = new StreamsBuilder();
-            builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())
-                            .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+            builder.stream(
+                            "in",
+                            Consumed.with(Serdes.String(), Serdes.String())
+                                    .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                     .groupByKey()
-                    .process(processor, Materialized.<String, String>as("first").withKeySerde(Serdes.String())
-                            .withValueSerde(Serdes.String()).withStoreType(type))
+                    .process(
+                            processor,
+                            Materialized.<String, String>as("first")
+                                    .withKeySerde(Serdes.String())
+                                    .withValueSerde(Serdes.String())
+                                    .withStoreType(type))
                     .to("out", Produced.with(Serdes.String(), Serdes.String()));
             driver = new TestDriver(builder.build());
             in = driver.input("in", Serdes.String(), Serdes.String());
@@ -194,26 +200,30 @@ class KeyedProcessorContractTest {
             }
 
             @Override
-            public void process(String key, String value, KeyedProcessorContext<String, String, String> ctx) {
-            }
+            public void process(String key, String value, KeyedProcessorContext<String, String, String> ctx) {}
         };
-        IllegalStateException init = assertThrows(IllegalStateException.class, () -> new Fixture(() -> early, StoreType.IN_MEMORY).close());
+        IllegalStateException init =
+                assertThrows(IllegalStateException.class, () -> new Fixture(() -> early, StoreType.IN_MEMORY).close());
         assertTrue(init.getMessage().startsWith("registerTimer needs a current key"), init.getMessage());
         KeyedProcessor<String, String, String, String> undeclared = (key, value, ctx) -> ctx.store("other");
         try (Fixture f = new Fixture(() -> undeclared, StoreType.IN_MEMORY)) {
             RuntimeException e = assertThrows(RuntimeException.class, () -> f.pipe("a", "x", 1));
-            assertTrue(String.valueOf(e.getMessage()).contains("has no store named 'other'")
-                    || String.valueOf(e.getCause()).contains("has no store named 'other'"), String.valueOf(e));
+            assertTrue(
+                    String.valueOf(e.getMessage()).contains("has no store named 'other'")
+                            || String.valueOf(e.getCause()).contains("has no store named 'other'"),
+                    String.valueOf(e));
         }
     }
 
     @Test
     void aStoreWithoutSerdesFailsAtBuildTime() {
         StreamsBuilder builder = new StreamsBuilder();
-        var grouped = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).groupByKey();
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> grouped.process(FirstValue::new, Materialized.as("first")));
-        assertTrue(e.getMessage().startsWith("process 'process-1': store #1 needs a name, a key serde and a value serde"),
+        var grouped = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey();
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class, () -> grouped.process(FirstValue::new, Materialized.as("first")));
+        assertTrue(
+                e.getMessage().startsWith("process 'process-1': store #1 needs a name, a key serde and a value serde"),
                 e.getMessage());
     }
 
@@ -221,18 +231,24 @@ class KeyedProcessorContractTest {
     @Test
     void aProcessorRunsBetweenDslOperators() {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+        builder.stream(
+                        "in",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .filter((k, v) -> !v.equals("ignored"))
                 .groupByKey()
-                .process(FirstValue::new, Materialized.<String, String>as("first").withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.String()))
+                .process(
+                        FirstValue::new,
+                        Materialized.<String, String>as("first")
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(Serdes.String()))
                 .filter((k, v) -> !v.equals("expired"))
                 .selectKey((k, v) -> v)
                 .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))
                 .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
                 .count()
-                .toStream().to("firsts-per-value");
+                .toStream()
+                .to("firsts-per-value");
         try (TestDriver driver = new TestDriver(builder.build())) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
             in.pipe("a", "ignored", 500);
@@ -241,7 +257,8 @@ class KeyedProcessorContractTest {
             in.pipe("c", "blue", 3_000);
             in.pipe("a", "blue", 4_000);
             driver.endOfInput();
-            TestOutputTopic<Windowed<String>, Long> out = driver.output("firsts-per-value", WindowedSerdes.string(), Serdes.Long());
+            TestOutputTopic<Windowed<String>, Long> out =
+                    driver.output("firsts-per-value", WindowedSerdes.string(), Serdes.Long());
             Map<String, Long> counts = new TreeMap<>();
             out.readAll().forEach(r -> counts.put(r.key().key(), r.value()));
             assertEquals(Map.of("red", 2L, "blue", 1L), counts, "a's second value was not its first");
@@ -276,7 +293,10 @@ class KeyedProcessorContractTest {
             f.pipe("b", "x", 1_001);
             assertEquals(List.of("a=fired@100@100"), f.read(), "the re-registered timer fires at the next advance");
             f.driver.endOfInput();
-            assertEquals(List.of("a=fired@100@100"), f.read(), "and the end of input ends, though it re-registers each time");
+            assertEquals(
+                    List.of("a=fired@100@100"),
+                    f.read(),
+                    "and the end of input ends, though it re-registers each time");
         }
     }
 
@@ -300,7 +320,8 @@ class KeyedProcessorContractTest {
         try (Fixture f = new Fixture(() -> late, StoreType.IN_MEMORY)) {
             f.pipe("a", "x", 5_000);
             f.driver.advanceTimeTo(Instant.ofEpochMilli(1_000));
-            assertEquals(List.of("a=event-time 500@500"), f.read(), "W = 4 999 had passed 500: no need to wait for input");
+            assertEquals(
+                    List.of("a=event-time 500@500"), f.read(), "W = 4 999 had passed 500: no need to wait for input");
         }
     }
 }

@@ -22,14 +22,22 @@ final class MultiInputFixture implements AutoCloseable {
 
     private MultiInputFixture(WatermarkStrategy strategy) {
         StreamsBuilder builder = new StreamsBuilder();
-        Consumed<String, String> consumed = Consumed.with(Serdes.String(), Serdes.String()).withWatermarks(strategy);
+        Consumed<String, String> consumed =
+                Consumed.with(Serdes.String(), Serdes.String()).withWatermarks(strategy);
         EventStream<String, String> left = builder.stream("left", consumed);
         EventStream<String, String> right = builder.stream("right", consumed);
-        left.merge(right).groupByKey().windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
-                .count(Materialized.as("counts")).toStream().to("out");
+        left.merge(right)
+                .groupByKey()
+                .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
+                .count(Materialized.as("counts"))
+                .toStream()
+                .to("out");
         driver = new TestDriver(builder.build());
-        inputs = Map.of("left", driver.input("left", Serdes.String(), Serdes.String()),
-                "right", driver.input("right", Serdes.String(), Serdes.String()));
+        inputs = Map.of(
+                "left",
+                driver.input("left", Serdes.String(), Serdes.String()),
+                "right",
+                driver.input("right", Serdes.String(), Serdes.String()));
     }
 
     static MultiInputFixture of(Duration idleness) {

@@ -44,11 +44,16 @@ final class PaneFixture implements AutoCloseable {
     /** Sums over {@code windows}, with {@code settings} applied to the windowed stream (trigger, refinement, ...). */
     static PaneFixture of(Windows windows, UnaryOperator<WindowedStream<String, Long>> settings, StoreType type) {
         StreamsBuilder builder = new StreamsBuilder();
-        WindowedStream<String, Long> windowed = builder.stream("in", Consumed.with(Serdes.String(), Serdes.Long())
-                        .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
-                .groupByKey().windowedBy(windows);
-        settings.apply(windowed).reduce(Long::sum, Materialized.<String, Long>as("sums").withStoreType(type))
-                .toStream().to("out");
+        WindowedStream<String, Long> windowed = builder.stream(
+                        "in",
+                        Consumed.with(Serdes.String(), Serdes.Long())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+                .groupByKey()
+                .windowedBy(windows);
+        settings.apply(windowed)
+                .reduce(Long::sum, Materialized.<String, Long>as("sums").withStoreType(type))
+                .toStream()
+                .to("out");
         return new PaneFixture(builder);
     }
 
@@ -77,7 +82,8 @@ final class PaneFixture implements AutoCloseable {
 
     static String line(OutputRecord<Windowed<String>, Long> r) {
         PaneInfo pane = r.pane().orElseThrow(() -> new AssertionError("no pane headers on " + r));
-        return r.key().key() + "[" + r.key().window().start() + "," + r.key().window().end() + ") " + r.value() + " "
+        return r.key().key() + "[" + r.key().window().start() + ","
+                + r.key().window().end() + ") " + r.value() + " "
                 + pane.timing() + "#" + pane.index() + (pane.isFinal() ? " final" : "")
                 + (pane.isRetraction() ? " retraction" : "");
     }

@@ -37,15 +37,18 @@ class RepartitionTest {
     /** "payments" (card -> merchant) on 2 partitions, re-keyed by merchant, counted per 10 s window. */
     private static TestDriver merchants(WatermarkStrategy strategy) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("payments", Consumed.with(Serdes.String(), Serdes.String()).withWatermarks(strategy))
+        builder.stream(
+                        "payments",
+                        Consumed.with(Serdes.String(), Serdes.String()).withWatermarks(strategy))
                 .selectKey((card, merchant) -> merchant)
                 .groupByKey(Grouped.with(Serdes.String(), Serdes.String()).withName("by-merchant"))
                 .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
                 .count(Materialized.as("per-merchant"))
                 .toStream()
                 .to("merchant-counts");
-        return new TestDriver(builder.build(), TestDriverConfig.defaults().withPartitions("payments", 2)
-                .withApplicationId("shop"));
+        return new TestDriver(
+                builder.build(),
+                TestDriverConfig.defaults().withPartitions("payments", 2).withApplicationId("shop"));
     }
 
     private static void pay(TestInputTopic<String, String> in, String card, String merchant, long time, int partition) {
@@ -56,7 +59,8 @@ class RepartitionTest {
     void aNewKeyIsCountedAcrossInputPartitionsAndFiresWhenEveryUpstreamTaskPassedTheWindow() {
         try (TestDriver driver = merchants(WatermarkStrategy.forMonotonousTimestamps())) {
             TestInputTopic<String, String> in = driver.input("payments", Serdes.String(), Serdes.String());
-            TestOutputTopic<Windowed<String>, Long> out = driver.output("merchant-counts", WindowedSerdes.string(), Serdes.Long());
+            TestOutputTopic<Windowed<String>, Long> out =
+                    driver.output("merchant-counts", WindowedSerdes.string(), Serdes.Long());
             pay(in, "card-1", "acme", 1_000, 0);
             pay(in, "card-2", "acme", 2_000, 1);
             pay(in, "card-1", "acme", 12_000, 0);
@@ -64,9 +68,11 @@ class RepartitionTest {
             pay(in, "card-2", "bolt", 15_000, 1);
             List<OutputRecord<Windowed<String>, Long>> fired = out.readAll();
             assertEquals(1, fired.size());
-            assertEquals(new Windowed<>("acme", new Window(0, 10_000)), fired.get(0).key());
+            assertEquals(
+                    new Windowed<>("acme", new Window(0, 10_000)), fired.get(0).key());
             assertEquals(2L, fired.get(0).value(), "both partitions' acme payments in one window");
-            assertEquals(PaneInfo.Timing.ON_TIME, fired.get(0).pane().orElseThrow().timing());
+            assertEquals(
+                    PaneInfo.Timing.ON_TIME, fired.get(0).pane().orElseThrow().timing());
             driver.endOfInput();
             assertEquals(List.of(1L, 1L), out.readValues(), "acme and bolt in [10 s, 20 s), fired at the end of input");
         }
@@ -74,9 +80,11 @@ class RepartitionTest {
 
     @Test
     void anIdleUpstreamTaskDoesNotHoldTheDownstreamWatermarkBack() {
-        try (TestDriver driver = merchants(WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ofSeconds(30)))) {
+        try (TestDriver driver =
+                merchants(WatermarkStrategy.forMonotonousTimestamps().withIdleness(Duration.ofSeconds(30)))) {
             TestInputTopic<String, String> in = driver.input("payments", Serdes.String(), Serdes.String());
-            TestOutputTopic<Windowed<String>, Long> out = driver.output("merchant-counts", WindowedSerdes.string(), Serdes.Long());
+            TestOutputTopic<Windowed<String>, Long> out =
+                    driver.output("merchant-counts", WindowedSerdes.string(), Serdes.Long());
             pay(in, "card-1", "acme", 1_000, 0);
             pay(in, "card-1", "acme", 12_000, 0);
             in.pipe(TestRecord.of("card-1", "acme").at(13_000).partition(0).arrivingAt(29_000));
@@ -92,11 +100,17 @@ class RepartitionTest {
     void theRepartitionTopicIsAnInternalTopicOfTheApplication() {
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, String> rekeyed = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-                .mapValues(String::length).selectKey((k, v) -> k).mapValues(Object::toString);
+                .mapValues(String::length)
+                .selectKey((k, v) -> k)
+                .mapValues(Object::toString);
         IllegalStateException e = assertThrows(IllegalStateException.class, rekeyed::groupByKey);
-        assertTrue(e.getMessage().contains("key serde is unknown") && e.getMessage().contains("Grouped.with"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("key serde is unknown")
+                        && e.getMessage().contains("Grouped.with"),
+                e.getMessage());
         try (TestDriver driver = merchants(WatermarkStrategy.forMonotonousTimestamps())) {
-            IllegalArgumentException internal = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException internal = assertThrows(
+                    IllegalArgumentException.class,
                     () -> driver.input("shop-by-merchant-repartition", Serdes.String(), Serdes.String()));
             assertTrue(internal.getMessage().contains("[payments]"), internal.getMessage());
         }

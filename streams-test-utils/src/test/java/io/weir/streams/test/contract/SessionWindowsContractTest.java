@@ -5,9 +5,9 @@ import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.dsl.Window;
+import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreType;
 import io.weir.streams.state.WindowEntry;
-import io.weir.streams.serde.Serdes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -51,8 +51,12 @@ class SessionWindowsContractTest {
             f.pipe("a", 5_000, 1, 0);
             f.pipe("b", 5_001, 1, 0);
             f.driver.endOfInput();
-            assertEquals(List.of("a[0,10000) 2 ON_TIME#0 final", "b[0,5000) 1 ON_TIME#0 final",
-                    "b[5001,10001) 1 ON_TIME#0 final"), f.panes().stream().sorted().toList());
+            assertEquals(
+                    List.of(
+                            "a[0,10000) 2 ON_TIME#0 final",
+                            "b[0,5000) 1 ON_TIME#0 final",
+                            "b[5001,10001) 1 ON_TIME#0 final"),
+                    f.panes().stream().sorted().toList());
         }
     }
 
@@ -65,8 +69,8 @@ class SessionWindowsContractTest {
      * </pre>
      */
     private static List<List<String>> bridge(Refinement refinement, StoreType type) {
-        try (PaneFixture f = PaneFixture.of(FIVE_SECONDS.withAllowedLateness(ms(60_000)),
-                w -> w.withRefinement(refinement), type)) {
+        try (PaneFixture f =
+                PaneFixture.of(FIVE_SECONDS.withAllowedLateness(ms(60_000)), w -> w.withRefinement(refinement), type)) {
             f.pipe("a", 0, 1, 0);
             f.pipe("a", 8_000, 2, 0);
             f.pipe("b", 20_000, 0, 0);
@@ -76,8 +80,11 @@ class SessionWindowsContractTest {
             assertEquals(1, f.driver.metrics().get("sums", WeirMetrics.SESSIONS_MERGED));
             // Discarding: the merged session emitted everything it held, so it holds nothing (reduce's null).
             Long merged = refinement == Refinement.DISCARDING ? null : 7L;
-            assertEquals(List.of(new WindowEntry<>("a", new Window(0, 13_000), merged),
-                    new WindowEntry<>("b", new Window(20_000, 25_000), 0L)), f.driver.windowStore("sums", Serdes.String(), Serdes.Long()));
+            assertEquals(
+                    List.of(
+                            new WindowEntry<>("a", new Window(0, 13_000), merged),
+                            new WindowEntry<>("b", new Window(20_000, 25_000), 0L)),
+                    f.driver.windowStore("sums", Serdes.String(), Serdes.Long()));
             return List.of(onTime, bridged);
         }
     }
@@ -85,31 +92,43 @@ class SessionWindowsContractTest {
     @ParameterizedTest
     @EnumSource(StoreType.class)
     void aLateRecordThatBridgesTwoSessionsMergesThemAndRetractsTheirPanes(StoreType type) {
-        assertEquals(List.of(List.of("a[0,5000) 1 ON_TIME#0", "a[8000,13000) 2 ON_TIME#0"),
-                List.of("a[0,5000) 1 LATE#1 final retraction", "a[8000,13000) 2 LATE#1 final retraction",
-                        "a[0,13000) 7 LATE#0")), bridge(Refinement.ACCUMULATING_AND_RETRACTING, type));
+        assertEquals(
+                List.of(
+                        List.of("a[0,5000) 1 ON_TIME#0", "a[8000,13000) 2 ON_TIME#0"),
+                        List.of(
+                                "a[0,5000) 1 LATE#1 final retraction",
+                                "a[8000,13000) 2 LATE#1 final retraction",
+                                "a[0,13000) 7 LATE#0")),
+                bridge(Refinement.ACCUMULATING_AND_RETRACTING, type));
     }
 
     @Test
     void underAccumulatingRefinementTheMergedSessionSimplyGetsItsOwnPane() {
-        assertEquals(List.of("a[0,13000) 7 LATE#0"), bridge(Refinement.ACCUMULATING, StoreType.IN_MEMORY).get(1));
+        assertEquals(
+                List.of("a[0,13000) 7 LATE#0"),
+                bridge(Refinement.ACCUMULATING, StoreType.IN_MEMORY).get(1));
     }
 
     @Test
     void underDiscardingRefinementTheMergedSessionCarriesOnlyWhatItsPartsHadNotEmitted() {
-        assertEquals(List.of("a[0,13000) 4 LATE#0"), bridge(Refinement.DISCARDING, StoreType.IN_MEMORY).get(1),
+        assertEquals(
+                List.of("a[0,13000) 4 LATE#0"),
+                bridge(Refinement.DISCARDING, StoreType.IN_MEMORY).get(1),
                 "1 + 2 were emitted already: the sum of all panes is 7");
     }
 
     @Test
     void aLateRecordThatExtendsASessionPastTheWatermarkMakesANewOnTimeSession() {
-        try (PaneFixture f = PaneFixture.of(FIVE_SECONDS.withAllowedLateness(ms(10_000)),
+        try (PaneFixture f = PaneFixture.of(
+                FIVE_SECONDS.withAllowedLateness(ms(10_000)),
                 w -> w.withRefinement(Refinement.ACCUMULATING_AND_RETRACTING))) {
             f.pipe("a", 0, 1, 0);
             f.pipe("b", 6_000, 0, 0);
             assertEquals(List.of("a[0,5000) 1 ON_TIME#0"), f.panes());
             f.pipe("a", 3_000, 1, 0);
-            assertEquals(List.of("a[0,5000) 1 LATE#1 final retraction"), f.panes(),
+            assertEquals(
+                    List.of("a[0,5000) 1 LATE#1 final retraction"),
+                    f.panes(),
                     "W = 5 999 < 7 999: the extended session [0, 8000) is not late yet");
             assertEquals(0, f.driver.metrics().get("sums", WeirMetrics.LATE_RECORDS_ADDED));
             f.pipe("b", 8_000, 0, 0);
@@ -148,7 +167,9 @@ class SessionWindowsContractTest {
             f.driver.endOfInput();
             Map<String, Long> sessions = new LinkedHashMap<>();
             f.records().forEach(r -> sessions.put(r.key().window().toString(), r.value()));
-            assertEquals(Map.of("[0, 10000)", 9L, "[9000, 19000)", 9L, "[18000, 22000)", 3L), sessions,
+            assertEquals(
+                    Map.of("[0, 10000)", 9L, "[9000, 19000)", 9L, "[18000, 22000)", 3L),
+                    sessions,
                     "0..8 s, then 9..17 s, then 18..20 s; no session longer than 10 s");
         }
     }

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class StatelessOperatorsTest {
 
     /** Pipes ("a", "apple"), ("b", "banana"), ("c", "cherry") at 1 s, 2 s, 3 s through {@code op}, returns "out". */
-    private static List<OutputRecord<String, String>> run(Function<EventStream<String, String>, EventStream<String, String>> op) {
+    private static List<OutputRecord<String, String>> run(
+            Function<EventStream<String, String>, EventStream<String, String>> op) {
         StreamsBuilder builder = new StreamsBuilder();
         op.apply(builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())))
                 .to("out", Produced.with(Serdes.String(), Serdes.String()));
@@ -51,18 +52,24 @@ class StatelessOperatorsTest {
 
     @Test
     void mapMapValuesAndSelectKey() {
-        assertEquals(List.of("A=5", "B=6", "C=6"),
+        assertEquals(
+                List.of("A=5", "B=6", "C=6"),
                 keyValues(run(s -> s.map((k, v) -> KeyValue.pair(k.toUpperCase(), Integer.toString(v.length()))))));
         assertEquals(List.of("a=APPLE", "b=BANANA", "c=CHERRY"), keyValues(run(s -> s.mapValues(String::toUpperCase))));
-        assertEquals(List.of("ap=apple", "ba=banana", "ch=cherry"), keyValues(run(s -> s.selectKey((k, v) -> v.substring(0, 2)))));
+        assertEquals(
+                List.of("ap=apple", "ba=banana", "ch=cherry"),
+                keyValues(run(s -> s.selectKey((k, v) -> v.substring(0, 2)))));
     }
 
     @Test
     void flatMapAndFlatMapValues() {
-        assertEquals(List.of("a=a", "a=p", "a=p", "a=l", "a=e"),
+        assertEquals(
+                List.of("a=a", "a=p", "a=p", "a=l", "a=e"),
                 keyValues(run(s -> s.filter((k, v) -> k.equals("a")).flatMapValues(v -> List.of(v.split(""))))));
-        assertEquals(List.of("a1=apple", "a2=apple"), keyValues(run(s -> s.filter((k, v) -> k.equals("a"))
-                .flatMap((k, v) -> List.of(KeyValue.pair(k + "1", v), KeyValue.pair(k + "2", v))))));
+        assertEquals(
+                List.of("a1=apple", "a2=apple"),
+                keyValues(run(s -> s.filter((k, v) -> k.equals("a"))
+                        .flatMap((k, v) -> List.of(KeyValue.pair(k + "1", v), KeyValue.pair(k + "2", v))))));
     }
 
     @Test
@@ -80,7 +87,8 @@ class StatelessOperatorsTest {
                     .branch("has-a", (k, v) -> tested.add(k) && v.contains("a"))
                     .branch("has-e", (k, v) -> v.contains("e"))
                     .defaultBranch("rest");
-            return branches.get("has-a").mapValues(v -> "A:" + v)
+            return branches.get("has-a")
+                    .mapValues(v -> "A:" + v)
                     .merge(branches.get("has-e").mapValues(v -> "E:" + v))
                     .merge(branches.get("rest").mapValues(v -> "R:" + v));
         });
@@ -90,7 +98,9 @@ class StatelessOperatorsTest {
 
     @Test
     void operatorsKeepEventTimeAndHeaders() {
-        OutputRecord<String, String> first = run(s -> s.mapValues(String::toUpperCase).filter((k, v) -> true)).get(0);
+        OutputRecord<String, String> first = run(s ->
+                        s.mapValues(String::toUpperCase).filter((k, v) -> true))
+                .get(0);
         assertEquals(1_000, first.timestamp());
         assertEquals("t1", first.header("trace"));
     }
@@ -101,15 +111,21 @@ class StatelessOperatorsTest {
         EventStream<String, String> a = builder.stream("a", Consumed.with(Serdes.String(), Serdes.String()));
         EventStream<String, String> b = builder.stream("b", Consumed.with(Serdes.String(), Serdes.String()));
         a.merge(b).to("same");
-        EventStream<String, String> json = builder.stream("c", Consumed.with(Serdes.String(), Serdes.Json(String.class)));
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> a.merge(json).to("mixed"));
-        assertEquals("to(\"mixed\"): the stream's value serde is unknown (after a map, or a merge of streams with "
-                + "different serdes); pass Produced.with(keySerde, valueSerde)", e.getMessage());
+        EventStream<String, String> json =
+                builder.stream("c", Consumed.with(Serdes.String(), Serdes.Json(String.class)));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> a.merge(json).to("mixed"));
+        assertEquals(
+                "to(\"mixed\"): the stream's value serde is unknown (after a map, or a merge of streams with "
+                        + "different serdes); pass Produced.with(keySerde, valueSerde)",
+                e.getMessage());
         try (TestDriver driver = new TestDriver(builder.build())) {
             driver.input("a", Serdes.String(), Serdes.String()).pipe("k", "from-a", 1_000);
             driver.input("b", Serdes.String(), Serdes.String()).pipe("k", "from-b", 2_000);
-            assertEquals(List.of("k=from-a", "k=from-b"),
-                    keyValues(driver.output("same", Serdes.String(), Serdes.String()).readAll()));
+            assertEquals(
+                    List.of("k=from-a", "k=from-b"),
+                    keyValues(driver.output("same", Serdes.String(), Serdes.String())
+                            .readAll()));
         }
     }
 }

@@ -33,7 +33,8 @@ class TriggerContractTest {
 
     @Test
     void earlyFirings_emitAtEachTickOnlyForWindowsThatChangedSinceTheirLastPane() {
-        try (PaneFixture f = PaneFixture.of(TEN_SECONDS, w -> w.withTrigger(Trigger.onTime().withEarlyFirings(ms(1_000))))) {
+        try (PaneFixture f =
+                PaneFixture.of(TEN_SECONDS, w -> w.withTrigger(Trigger.onTime().withEarlyFirings(ms(1_000))))) {
             f.pipe("a", 1_000, 1, 100);
             f.pipe("b", 1_500, 5, 200);
             assertEquals(List.of(), f.panes(), "nothing before the first tick");
@@ -51,21 +52,25 @@ class TriggerContractTest {
 
     @Test
     void onTime_afterEarlyPanesFiresOnlyIfTheWindowChangedSinceTheLastOne() {
-        try (PaneFixture f = PaneFixture.of(TEN_SECONDS, w -> w.withTrigger(Trigger.onTime().withEarlyFirings(ms(1_000))))) {
+        try (PaneFixture f =
+                PaneFixture.of(TEN_SECONDS, w -> w.withTrigger(Trigger.onTime().withEarlyFirings(ms(1_000))))) {
             f.pipe("a", 1_000, 1, 0);
             f.pipe("b", 1_000, 5, 0);
             f.advanceTimeTo(1_000);
             assertEquals(2, f.panes().size());
             f.pipe("b", 2_000, 1, 1_100);
             f.pipe("c", 12_000, 7, 1_200);
-            assertEquals(List.of("b[0,10000) 6 ON_TIME#1 final"), f.panes(),
+            assertEquals(
+                    List.of("b[0,10000) 6 ON_TIME#1 final"),
+                    f.panes(),
                     "a's EARLY pane already holds its value; b changed since");
         }
     }
 
     @Test
     void earlyFirings_stopOnceTheWatermarkPassesTheWindowsEnd() {
-        try (PaneFixture f = PaneFixture.of(TumblingWindows.of(ms(10_000)).withAllowedLateness(ms(60_000)),
+        try (PaneFixture f = PaneFixture.of(
+                TumblingWindows.of(ms(10_000)).withAllowedLateness(ms(60_000)),
                 w -> w.withTrigger(Trigger.onTime().withEarlyFirings(ms(1_000))))) {
             f.pipe("a", 1_000, 1, 0);
             f.pipe("a", 2_000, 1, 500);
@@ -73,7 +78,9 @@ class TriggerContractTest {
             assertEquals(List.of("a[0,10000) 2 ON_TIME#0"), f.panes());
             f.pipe("a", 3_000, 1, 700);
             f.advanceTimeTo(1_000);
-            assertEquals(List.of("a[0,10000) 3 LATE#1", "b[10000,20000) 1 EARLY#0"), f.panes(),
+            assertEquals(
+                    List.of("a[0,10000) 3 LATE#1", "b[10000,20000) 1 EARLY#0"),
+                    f.panes(),
                     "the late record fired LATE at once: the tick has only b's open window left");
         }
     }
@@ -107,7 +114,8 @@ class TriggerContractTest {
 
     @Test
     void lateFirings_withAnIntervalEmitAtMostOncePerTickAndWhatRemainsWhenTheWindowCloses() {
-        try (PaneFixture f = PaneFixture.of(TumblingWindows.of(ms(10_000)).withAllowedLateness(ms(20_000)),
+        try (PaneFixture f = PaneFixture.of(
+                TumblingWindows.of(ms(10_000)).withAllowedLateness(ms(20_000)),
                 w -> w.withTrigger(Trigger.onTime().withLateFirings(ms(5_000))))) {
             f.pipe("a", 1_000, 1, 0);
             f.pipe("a", 15_000, 1, 0);
@@ -120,7 +128,9 @@ class TriggerContractTest {
             assertEquals(List.of("a[0,10000) 4 LATE#1"), f.panes(), "three late records, one pane");
             f.pipe("a", 5_000, 1, 6_000);
             f.pipe("b", 30_000, 1, 6_500);
-            assertEquals(List.of("a[10000,20000) 1 ON_TIME#0", "a[0,10000) 5 LATE#2 final"), f.panes(),
+            assertEquals(
+                    List.of("a[10000,20000) 1 ON_TIME#0", "a[0,10000) 5 LATE#2 final"),
+                    f.panes(),
                     "the window closed (W = 29 999 = 9 999 + 20 000) before the tick: its last change goes out, final");
             f.advanceTimeTo(10_000);
             assertEquals(List.of(), f.panes());
@@ -129,8 +139,8 @@ class TriggerContractTest {
 
     @Test
     void atWindowClose_emitsOneFinalPanePerWindowThatIncludesTheLateRecords() {
-        try (PaneFixture f = PaneFixture.of(TumblingWindows.of(ms(10_000)).withAllowedLateness(ms(5_000)),
-                w -> w.finalResultsOnly())) {
+        try (PaneFixture f = PaneFixture.of(
+                TumblingWindows.of(ms(10_000)).withAllowedLateness(ms(5_000)), w -> w.finalResultsOnly())) {
             f.pipe("a", 1_000, 1, 0);
             f.pipe("a", 12_000, 1, 0);
             f.pipe("a", 2_000, 1, 0);
@@ -160,10 +170,15 @@ class TriggerContractTest {
             for (int i = 1; i <= 7; i++) {
                 f.pipe("a", i * 1_000L, 1, 0);
             }
-            assertEquals(List.of("a[" + Long.MIN_VALUE + "," + Long.MAX_VALUE + ") 3 EARLY#0",
-                    "a[" + Long.MIN_VALUE + "," + Long.MAX_VALUE + ") 6 EARLY#1"), f.panes());
+            assertEquals(
+                    List.of(
+                            "a[" + Long.MIN_VALUE + "," + Long.MAX_VALUE + ") 3 EARLY#0",
+                            "a[" + Long.MIN_VALUE + "," + Long.MAX_VALUE + ") 6 EARLY#1"),
+                    f.panes());
             f.driver.endOfInput();
-            assertEquals(List.of("a[" + Long.MIN_VALUE + "," + Long.MAX_VALUE + ") 7 ON_TIME#2 final"), f.panes(),
+            assertEquals(
+                    List.of("a[" + Long.MIN_VALUE + "," + Long.MAX_VALUE + ") 7 ON_TIME#2 final"),
+                    f.panes(),
                     "the end of input ends the global window too");
         }
     }

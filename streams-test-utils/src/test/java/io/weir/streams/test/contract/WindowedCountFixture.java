@@ -5,8 +5,8 @@ import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.TumblingWindows;
-import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windowed;
+import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
@@ -43,20 +43,25 @@ final class WindowedCountFixture implements AutoCloseable {
 
     static WindowedCountFixture of(WatermarkStrategy watermarks, Duration lateness, boolean lateTopic, int partitions) {
         StreamsBuilder builder = new StreamsBuilder();
-        WindowedStream<String, String> windowed = builder
-                .stream("events", Consumed.with(Serdes.String(), Serdes.String()).withWatermarks(watermarks))
+        WindowedStream<String, String> windowed = builder.stream(
+                        "events",
+                        Consumed.with(Serdes.String(), Serdes.String()).withWatermarks(watermarks))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofMillis(WINDOW)).withAllowedLateness(lateness));
         if (lateTopic) {
             windowed = windowed.lateRecordsTo("late");
         }
         windowed.count(Materialized.as("counts")).toStream().to("counts-out");
-        return new WindowedCountFixture(builder.build(),
-                TestDriverConfig.defaults().withPartitions("events", partitions), lateTopic);
+        return new WindowedCountFixture(
+                builder.build(), TestDriverConfig.defaults().withPartitions("events", partitions), lateTopic);
     }
 
     static WindowedCountFixture of(long delayMs, long latenessMs) {
-        return of(WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(delayMs)), Duration.ofMillis(latenessMs), true, 1);
+        return of(
+                WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(delayMs)),
+                Duration.ofMillis(latenessMs),
+                true,
+                1);
     }
 
     void pipe(String key, long eventTime) {

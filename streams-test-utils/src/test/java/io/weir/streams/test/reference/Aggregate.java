@@ -9,6 +9,8 @@ enum Aggregate {
 
     /** The result over the values of a window's records. */
     long of(List<Long> values) {
-        return this == COUNT ? values.size() : values.stream().mapToLong(Long::longValue).sum();
+        return this == COUNT
+                ? values.size()
+                : values.stream().mapToLong(Long::longValue).sum();
     }
 }

@@ -24,9 +24,14 @@ record GeneratedStream(List<String> topics, int partitions, long startTime, List
      */
     String describe(List<String> notes) {
         StringBuilder out = new StringBuilder()
-                .append(partitions).append(" partition(s) of ").append(topics)
-                .append(", processing time starts at ").append(startTime).append(", ")
-                .append(steps.size()).append(" steps:\n");
+                .append(partitions)
+                .append(" partition(s) of ")
+                .append(topics)
+                .append(", processing time starts at ")
+                .append(startTime)
+                .append(", ")
+                .append(steps.size())
+                .append(" steps:\n");
         for (int i = 0; i < steps.size(); i++) {
             out.append("  ").append(steps.get(i));
             if (!notes.get(i).isEmpty()) {

@@ -19,9 +19,14 @@ record Outcome(List<Pane> panes, List<RefusedRecord> refused, Counters counters)
      * The metrics of the aggregation node, summed over tasks (see {@link io.weir.streams.WeirMetrics});
      * {@code sessionsMerged} is 0 but for session windows.
      */
-    record Counters(long lateRecordsAdded, long lateRecordsDropped, long futureRecordsDropped, long onTimePanes,
-                    long latePanes, long sideOutputRecords, long sessionsMerged) {
-    }
+    record Counters(
+            long lateRecordsAdded,
+            long lateRecordsDropped,
+            long futureRecordsDropped,
+            long onTimePanes,
+            long latePanes,
+            long sideOutputRecords,
+            long sessionsMerged) {}
 
     private static <T> List<T> sorted(List<T> items, Comparator<T> order) {
         List<T> copy = new ArrayList<>(items);

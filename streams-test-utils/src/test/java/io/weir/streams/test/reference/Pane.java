@@ -5,12 +5,22 @@ import io.weir.streams.dsl.PaneInfo;
 import java.util.Comparator;
 
 /** One windowed result: key, window {@code [start, end)}, value, the record's timestamp and its pane info. */
-record Pane(String key, long start, long end, long value, long timestamp, PaneInfo.Timing timing, long index,
-            boolean isFinal) {
+record Pane(
+        String key,
+        long start,
+        long end,
+        long value,
+        long timestamp,
+        PaneInfo.Timing timing,
+        long index,
+        boolean isFinal) {
 
     /** By key, window and index: a canonical order for comparing multisets of panes. */
-    static final Comparator<Pane> ORDER = Comparator.comparing(Pane::key).thenComparingLong(Pane::start)
-            .thenComparingLong(Pane::end).thenComparingLong(Pane::index).thenComparing(Pane::toString);
+    static final Comparator<Pane> ORDER = Comparator.comparing(Pane::key)
+            .thenComparingLong(Pane::start)
+            .thenComparingLong(Pane::end)
+            .thenComparingLong(Pane::index)
+            .thenComparing(Pane::toString);
 
     @Override
     public String toString() {

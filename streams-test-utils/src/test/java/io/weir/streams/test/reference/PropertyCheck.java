@@ -19,15 +19,13 @@ import java.util.stream.Collectors;
  */
 final class PropertyCheck {
 
-    private PropertyCheck() {
-    }
+    private PropertyCheck() {}
 
     /**
      * What the model expected from one stream, how many sessions it sealed, and every problem found
      * with what Weir did (none if they agree).
      */
-    record Verdict(Outcome expected, long sessionsSealed, long sealedSessionsJoined, List<String> problems) {
-    }
+    record Verdict(Outcome expected, long sessionsSealed, long sealedSessionsJoined, List<String> problems) {}
 
     /** Runs both on {@code stream}: every difference between them, and every invariant Weir's output breaks. */
     static Verdict check(Scenario scenario, GeneratedStream stream) {
@@ -37,8 +35,8 @@ final class PropertyCheck {
         try {
             actual = WeirRun.run(scenario, stream);
         } catch (RuntimeException e) {
-            return new Verdict(expected, model.sessionsSealed(), model.sealedSessionsJoined(),
-                    List.of("Weir failed: " + e));
+            return new Verdict(
+                    expected, model.sessionsSealed(), model.sealedSessionsJoined(), List.of("Weir failed: " + e));
         }
         List<String> problems = new ArrayList<>();
         problems.addAll(multisetDifference("pane", expected.panes(), actual.panes()));
@@ -56,11 +54,14 @@ final class PropertyCheck {
      * model says it must (see {@link ReferenceModel#valuesOf}).
      */
     static List<String> invariantViolations(Scenario scenario, ReferenceModel model, List<Pane> panes) {
-        Map<String, List<Pane>> byWindow = panes.stream().collect(Collectors.groupingBy(
-                p -> p.key() + "@[" + p.start() + "," + p.end() + ")", TreeMap::new, Collectors.toList()));
+        Map<String, List<Pane>> byWindow = panes.stream()
+                .collect(Collectors.groupingBy(
+                        p -> p.key() + "@[" + p.start() + "," + p.end() + ")", TreeMap::new, Collectors.toList()));
         List<String> violations = new ArrayList<>();
         byWindow.forEach((name, windowPanes) -> {
-            List<Pane> ordered = windowPanes.stream().sorted(Comparator.comparingLong(Pane::index)).toList();
+            List<Pane> ordered = windowPanes.stream()
+                    .sorted(Comparator.comparingLong(Pane::index))
+                    .toList();
             for (int i = 0; i < ordered.size(); i++) {
                 Pane pane = ordered.get(i);
                 if (pane.index() != i) {
@@ -78,8 +79,8 @@ final class PropertyCheck {
             List<Long> values = model.valuesOf(last.key(), new Window(last.start(), last.end()));
             long truth = scenario.aggregate().of(values);
             if (last.value() != truth) {
-                violations.add(name + ": last pane " + last + " but the window's " + values.size()
-                        + " records make " + truth);
+                violations.add(
+                        name + ": last pane " + last + " but the window's " + values.size() + " records make " + truth);
             }
         });
         return violations;
@@ -114,19 +115,31 @@ final class PropertyCheck {
         GeneratedStream minimal = shrink(scenario, failing);
         ReferenceModel model = ReferenceModel.run(scenario, minimal);
         StringBuilder out = new StringBuilder("Weir disagrees with the reference model\n")
-                .append("scenario: ").append(scenario).append('\n')
-                .append("seed: ").append(seed).append(" (run it alone with -D")
-                .append(WindowedAggregationPropertyTest.SEED_PROPERTY).append('=').append(seed).append(")\n")
-                .append("smallest failing stream found (from ").append(failing.steps().size())
+                .append("scenario: ")
+                .append(scenario)
+                .append('\n')
+                .append("seed: ")
+                .append(seed)
+                .append(" (run it alone with -D")
+                .append(WindowedAggregationPropertyTest.SEED_PROPERTY)
+                .append('=')
+                .append(seed)
+                .append(")\n")
+                .append("smallest failing stream found (from ")
+                .append(failing.steps().size())
                 .append(" steps); W is the watermark the model judged each record against:\n")
                 .append(minimal.describe(watermarkNotes(minimal, model)))
                 .append("problems:\n");
-        check(scenario, minimal).problems().forEach(p -> out.append("  ").append(p).append('\n'));
+        check(scenario, minimal)
+                .problems()
+                .forEach(p -> out.append("  ").append(p).append('\n'));
         out.append("panes of the model:\n");
         model.outcome().panes().forEach(p -> out.append("  ").append(p).append('\n'));
         out.append("panes of Weir:\n");
         try {
-            WeirRun.run(scenario, minimal).panes().forEach(p -> out.append("  ").append(p).append('\n'));
+            WeirRun.run(scenario, minimal)
+                    .panes()
+                    .forEach(p -> out.append("  ").append(p).append('\n'));
         } catch (RuntimeException e) {
             out.append("  none: it failed with ").append(e).append('\n');
         }
@@ -157,9 +170,13 @@ final class PropertyCheck {
         expected.forEach(e -> balance.merge(e, 1, Integer::sum));
         actual.forEach(a -> balance.merge(a, -1, Integer::sum));
         List<String> differences = new ArrayList<>();
-        expected.stream().distinct().filter(e -> balance.get(e) > 0)
+        expected.stream()
+                .distinct()
+                .filter(e -> balance.get(e) > 0)
                 .forEach(e -> differences.add("missing " + what + " (" + balance.get(e) + "x): " + e));
-        actual.stream().distinct().filter(a -> balance.get(a) < 0)
+        actual.stream()
+                .distinct()
+                .filter(a -> balance.get(a) < 0)
                 .forEach(a -> differences.add("unexpected " + what + " (" + -balance.get(a) + "x): " + a));
         return differences;
     }

@@ -118,11 +118,9 @@ import java.util.Set;
 final class ReferenceModel {
 
     /** A record as the model saw it: its offset in its partition, the {@code W} it was judged against, if future. */
-    record JudgedRecord(InputRecord record, long offset, long watermark, boolean future) {
-    }
+    record JudgedRecord(InputRecord record, long offset, long watermark, boolean future) {}
 
-    private record WindowId(int task, String key, Window window) {
-    }
+    private record WindowId(int task, String key, Window window) {}
 
     /** Rule 14: a session of a key, live until it is merged away or closed. */
     private static final class Session {
@@ -139,7 +137,8 @@ final class ReferenceModel {
 
         /** Overlaps or touches {@code window}: their records are at most a gap apart (rule 15). */
         boolean meets(Window window) {
-            return id.window().start() <= window.end() && window.start() <= id.window().end();
+            return id.window().start() <= window.end()
+                    && window.start() <= id.window().end();
         }
     }
 
@@ -152,6 +151,7 @@ final class ReferenceModel {
     private final Map<WindowId, Long> paneCounts = new LinkedHashMap<>();
     /** Every session ever created, in order of creation; the removed ones too, for {@link #valuesOf}. */
     private final List<Session> sessions = new ArrayList<>();
+
     private final List<Pane> panes = new ArrayList<>();
     private final List<RefusedRecord> refused = new ArrayList<>();
     private long lateRecordsAdded;
@@ -187,11 +187,23 @@ final class ReferenceModel {
 
     /** What the aggregation should have produced. */
     Outcome outcome() {
-        long onTime = panes.stream().filter(p -> p.timing() == PaneInfo.Timing.ON_TIME).count();
-        long late = panes.stream().filter(p -> p.timing() == PaneInfo.Timing.LATE).count();
+        long onTime = panes.stream()
+                .filter(p -> p.timing() == PaneInfo.Timing.ON_TIME)
+                .count();
+        long late =
+                panes.stream().filter(p -> p.timing() == PaneInfo.Timing.LATE).count();
         List<RefusedRecord> sideOutput = scenario.lateTopic() ? refused : List.of();
-        return new Outcome(panes, sideOutput, new Outcome.Counters(lateRecordsAdded, lateRecordsDropped,
-                futureRecordsDropped, onTime, late, sideOutput.size(), sessionsMerged));
+        return new Outcome(
+                panes,
+                sideOutput,
+                new Outcome.Counters(
+                        lateRecordsAdded,
+                        lateRecordsDropped,
+                        futureRecordsDropped,
+                        onTime,
+                        late,
+                        sideOutput.size(),
+                        sessionsMerged));
     }
 
     /** How many records a sealed session took because its window was theirs (rule 18). */
@@ -217,14 +229,22 @@ final class ReferenceModel {
     List<Long> valuesOf(String key, Window window) {
         if (scenario.windows() instanceof WindowShape.Session) {
             List<Session> withWindow = sessions.stream()
-                    .filter(s -> s.id.key().equals(key) && s.id.window().equals(window)).toList();
-            return withWindow.isEmpty() ? List.of()
-                    : withWindow.get(withWindow.size() - 1).records.stream().map(j -> j.record().value()).toList();
+                    .filter(s -> s.id.key().equals(key) && s.id.window().equals(window))
+                    .toList();
+            return withWindow.isEmpty()
+                    ? List.of()
+                    : withWindow.get(withWindow.size() - 1).records.stream()
+                            .map(j -> j.record().value())
+                            .toList();
         }
         return judged.stream()
-                .filter(j -> j.record().key().equals(key) && !j.future() && !refusedFor(j, window)
-                        && window.start() <= j.record().eventTime() && j.record().eventTime() < window.end())
-                .map(j -> j.record().value()).toList();
+                .filter(j -> j.record().key().equals(key)
+                        && !j.future()
+                        && !refusedFor(j, window)
+                        && window.start() <= j.record().eventTime()
+                        && j.record().eventTime() < window.end())
+                .map(j -> j.record().value())
+                .toList();
     }
 
     private void advanceTo(long time) {
@@ -242,7 +262,9 @@ final class ReferenceModel {
         int task = record.partition();
         boolean future = scenario.maxFutureSkew().isPresent()
                 && record.eventTime() > now + scenario.maxFutureSkew().getAsLong();
-        long offset = judged.stream().filter(j -> sameInputPartition(j.record(), record)).count();
+        long offset = judged.stream()
+                .filter(j -> sameInputPartition(j.record(), record))
+                .count();
         JudgedRecord judgedRecord = new JudgedRecord(record, offset, watermarks[task], future);
         judged.add(judgedRecord);
         if (future) {
@@ -280,12 +302,19 @@ final class ReferenceModel {
         OptionalLong min = OptionalLong.empty();
         for (String topic : topics) {
             List<JudgedRecord> seen = judged.stream()
-                    .filter(j -> j.record().topic().equals(topic) && j.record().partition() == task).toList();
-            long lastArrival = seen.isEmpty() ? startTime : seen.get(seen.size() - 1).record().arrivalTime();
-            if (scenario.idleness().isPresent() && now - lastArrival >= scenario.idleness().getAsLong()) {
+                    .filter(j -> j.record().topic().equals(topic) && j.record().partition() == task)
+                    .toList();
+            long lastArrival = seen.isEmpty()
+                    ? startTime
+                    : seen.get(seen.size() - 1).record().arrivalTime();
+            if (scenario.idleness().isPresent()
+                    && now - lastArrival >= scenario.idleness().getAsLong()) {
                 continue;
             }
-            OptionalLong maxSeen = seen.stream().filter(j -> !j.future()).mapToLong(j -> j.record().eventTime()).max();
+            OptionalLong maxSeen = seen.stream()
+                    .filter(j -> !j.future())
+                    .mapToLong(j -> j.record().eventTime())
+                    .max();
             long partitionWatermark = maxSeen.isPresent() ? maxSeen.getAsLong() - scenario.delay() - 1 : Long.MIN_VALUE;
             min = OptionalLong.of(Math.min(min.orElse(Long.MAX_VALUE), partitionWatermark));
         }
@@ -318,7 +347,10 @@ final class ReferenceModel {
         long t = record.record().eventTime();
         WindowId proto = windowId(record, new Window(t, t + shape.gap()));
         List<Session> candidates = sessions.stream()
-                .filter(s -> s.live && !s.sealed && s.id.task() == proto.task() && s.id.key().equals(proto.key())
+                .filter(s -> s.live
+                        && !s.sealed
+                        && s.id.task() == proto.task()
+                        && s.id.key().equals(proto.key())
                         && s.meets(proto.window()))
                 .toList();
         long start = proto.window().start();
@@ -342,9 +374,12 @@ final class ReferenceModel {
             merging = List.of();
         }
         Session existing = sessions.stream()
-                .filter(s -> s.live && s.id.task() == proto.task() && s.id.key().equals(proto.key())
+                .filter(s -> s.live
+                        && s.id.task() == proto.task()
+                        && s.id.key().equals(proto.key())
                         && s.id.window().equals(merged))
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
         List<Session> others = merging.stream().filter(s -> s != existing).toList();
         List<JudgedRecord> records = new ArrayList<>();
         for (Session s : others) {
@@ -383,7 +418,8 @@ final class ReferenceModel {
         long watermark = record.watermark();
         Window right = new Window(t + 1, t + difference + 2);
         WindowId id = windowId(record, right);
-        if (slidingWindows(record, difference).contains(right) && watermark < purgeTime(right)
+        if (slidingWindows(record, difference).contains(right)
+                && watermark < purgeTime(right)
                 && !paneCounts.containsKey(id)) {
             paneCounts.put(id, 0L);
             if (watermark >= lastInstant(right)) {
@@ -402,7 +438,9 @@ final class ReferenceModel {
             return hoppingWindowsContaining(t, hopping.size(), hopping.advance());
         }
         long difference = ((WindowShape.Sliding) scenario.windows()).difference();
-        return slidingWindows(record, difference).stream().filter(w -> w.start() <= t && t < w.end()).toList();
+        return slidingWindows(record, difference).stream()
+                .filter(w -> w.start() <= t && t < w.end())
+                .toList();
     }
 
     private static List<Window> hoppingWindowsContaining(long t, long size, long advance) {
@@ -421,7 +459,9 @@ final class ReferenceModel {
         List<Long> times = new ArrayList<>();
         times.add(record.record().eventTime());
         for (JudgedRecord other : judged) {
-            if (other != record && other.record().key().equals(record.record().key()) && !other.future()
+            if (other != record
+                    && other.record().key().equals(record.record().key())
+                    && !other.future()
                     && record.watermark() < other.record().eventTime() + reach) {
                 times.add(other.record().eventTime());
             }
@@ -462,7 +502,14 @@ final class ReferenceModel {
         paneCounts.put(id, index + 1);
         Window window = id.window();
         long value = scenario.aggregate().of(valuesOf(id.key(), window));
-        panes.add(new Pane(id.key(), window.start(), window.end(), value, lastInstant(window), timing, index,
+        panes.add(new Pane(
+                id.key(),
+                window.start(),
+                window.end(),
+                value,
+                lastInstant(window),
+                timing,
+                index,
                 watermark >= purgeTime(window)));
     }
 
@@ -470,8 +517,16 @@ final class ReferenceModel {
     private void emit(Session session, PaneInfo.Timing timing, long watermark) {
         long index = session.paneCount++;
         Window window = session.id.window();
-        long value = scenario.aggregate().of(session.records.stream().map(j -> j.record().value()).toList());
-        panes.add(new Pane(session.id.key(), window.start(), window.end(), value, lastInstant(window), timing, index,
+        long value = scenario.aggregate()
+                .of(session.records.stream().map(j -> j.record().value()).toList());
+        panes.add(new Pane(
+                session.id.key(),
+                window.start(),
+                window.end(),
+                value,
+                lastInstant(window),
+                timing,
+                index,
                 watermark >= purgeTime(window)));
     }
 
@@ -483,9 +538,18 @@ final class ReferenceModel {
     private void refuse(JudgedRecord judgedRecord, LateRecord.Reason reason, Window window) {
         InputRecord r = judgedRecord.record();
         Optional<Window> w = Optional.ofNullable(window);
-        refused.add(new RefusedRecord(r.key(), r.value(), r.topic(), r.partition(), judgedRecord.offset(), reason,
-                w.map(Window::start).orElse(null), w.map(Window::end).orElse(null), judgedRecord.watermark(),
-                r.eventTime(), r.eventTime()));
+        refused.add(new RefusedRecord(
+                r.key(),
+                r.value(),
+                r.topic(),
+                r.partition(),
+                judgedRecord.offset(),
+                reason,
+                w.map(Window::start).orElse(null),
+                w.map(Window::end).orElse(null),
+                judgedRecord.watermark(),
+                r.eventTime(),
+                r.eventTime()));
     }
 
     private static WindowId windowId(JudgedRecord record, Window window) {

@@ -56,15 +56,44 @@ class RefinementPropertyTest {
     static List<Case> cases() {
         Trigger earlyAndLate = Trigger.onTime().withEarlyFirings(Duration.ofMillis(15));
         Trigger everyTwo = Trigger.afterCount(2).withEarlyFirings(Duration.ofMillis(40));
-        Trigger lateTicks = Trigger.onTime().withEarlyFirings(Duration.ofMillis(25)).withLateFirings(Duration.ofMillis(20));
+        Trigger lateTicks =
+                Trigger.onTime().withEarlyFirings(Duration.ofMillis(25)).withLateFirings(Duration.ofMillis(20));
         return List.of(
-                new Case("tumbling", Scenario.of(new Tumbling(50)).lateness(40).delay(5).idleness(100).build(), earlyAndLate),
-                new Case("tumbling", Scenario.of(new Tumbling(50)).lateness(60).sum().build(), lateTicks),
-                new Case("hopping", Scenario.of(new Hopping(60, 20)).lateness(30).delay(10).build(), everyTwo),
-                new Case("sliding", Scenario.of(new Sliding(20)).lateness(25).sum().build(), earlyAndLate),
-                new Case("session", Scenario.of(new Session(30, 0)).lateness(40).delay(5).build(), earlyAndLate),
-                new Case("session", Scenario.of(new Session(30, 90)).lateness(60).sum().build(), lateTicks),
-                new Case("session", Scenario.of(new Session(25, 0)).lateness(50).idleness(80).build(), everyTwo));
+                new Case(
+                        "tumbling",
+                        Scenario.of(new Tumbling(50))
+                                .lateness(40)
+                                .delay(5)
+                                .idleness(100)
+                                .build(),
+                        earlyAndLate),
+                new Case(
+                        "tumbling",
+                        Scenario.of(new Tumbling(50)).lateness(60).sum().build(),
+                        lateTicks),
+                new Case(
+                        "hopping",
+                        Scenario.of(new Hopping(60, 20)).lateness(30).delay(10).build(),
+                        everyTwo),
+                new Case(
+                        "sliding",
+                        Scenario.of(new Sliding(20)).lateness(25).sum().build(),
+                        earlyAndLate),
+                new Case(
+                        "session",
+                        Scenario.of(new Session(30, 0)).lateness(40).delay(5).build(),
+                        earlyAndLate),
+                new Case(
+                        "session",
+                        Scenario.of(new Session(30, 90)).lateness(60).sum().build(),
+                        lateTicks),
+                new Case(
+                        "session",
+                        Scenario.of(new Session(25, 0))
+                                .lateness(50)
+                                .idleness(80)
+                                .build(),
+                        everyTwo));
     }
 
     /** One result record as emitted: window, value, pane info. */
@@ -86,7 +115,8 @@ class RefinementPropertyTest {
         long earlySeen = 0;
         for (long seed = 0; seed < SEEDS; seed++) {
             GeneratedStream stream = StreamGenerator.generate(c.scenario(), seed);
-            Map<String, Long> finals = net(run(c.scenario(), stream, Trigger.onTime(), Refinement.ACCUMULATING_AND_RETRACTING));
+            Map<String, Long> finals =
+                    net(run(c.scenario(), stream, Trigger.onTime(), Refinement.ACCUMULATING_AND_RETRACTING));
             List<String> problems = new ArrayList<>();
             List<Emitted> accumulating = run(c.scenario(), stream, c.trigger(), Refinement.ACCUMULATING);
             List<Emitted> discarding = run(c.scenario(), stream, c.trigger(), Refinement.DISCARDING);
@@ -106,18 +136,24 @@ class RefinementPropertyTest {
             }
             problems.addAll(retractionViolations(retracting));
             if (!problems.isEmpty()) {
-                fail(c + ", seed " + seed + ":\n  " + String.join("\n  ", problems) + "\n" + stream.describe(
-                        stream.steps().stream().map(s -> "").toList()) + "retracting output:\n  "
-                        + String.join("\n  ", retracting.stream().map(Emitted::toString).toList()));
+                fail(c + ", seed " + seed + ":\n  " + String.join("\n  ", problems) + "\n"
+                        + stream.describe(stream.steps().stream().map(s -> "").toList()) + "retracting output:\n  "
+                        + String.join(
+                                "\n  ",
+                                retracting.stream().map(Emitted::toString).toList()));
             }
-            retractionsSeen += retracting.stream().filter(e -> e.pane().isRetraction()).count();
-            earlySeen += accumulating.stream().filter(e -> e.pane().timing() == PaneInfo.Timing.EARLY).count();
+            retractionsSeen +=
+                    retracting.stream().filter(e -> e.pane().isRetraction()).count();
+            earlySeen += accumulating.stream()
+                    .filter(e -> e.pane().timing() == PaneInfo.Timing.EARLY)
+                    .count();
         }
         assertTrue(retractionsSeen > 0, "no retraction in any stream");
         assertTrue(earlySeen > 0, "no EARLY pane in any stream");
     }
 
-    private static void compare(List<String> problems, String what, Map<String, Long> expected, Map<String, Long> actual) {
+    private static void compare(
+            List<String> problems, String what, Map<String, Long> expected, Map<String, Long> actual) {
         if (!expected.equals(actual)) {
             problems.add(what + ": expected " + expected + ", got " + actual);
         }
@@ -152,16 +188,21 @@ class RefinementPropertyTest {
     private static List<String> orderViolations(List<Emitted> run) {
         List<String> violations = new ArrayList<>();
         Map<String, List<Emitted>> byWindow = new LinkedHashMap<>();
-        run.stream().filter(e -> !e.pane().isRetraction())
-                .forEach(e -> byWindow.computeIfAbsent(e.window(), w -> new ArrayList<>()).add(e));
+        run.stream()
+                .filter(e -> !e.pane().isRetraction())
+                .forEach(e -> byWindow.computeIfAbsent(e.window(), w -> new ArrayList<>())
+                        .add(e));
         byWindow.forEach((window, panes) -> {
             for (int i = 0; i < panes.size(); i++) {
                 PaneInfo pane = panes.get(i).pane();
                 if (pane.index() != i) {
                     violations.add(window + ": pane " + i + " has index " + pane.index());
                 }
-                if (i > 0 && pane.timing() == PaneInfo.Timing.EARLY && panes.get(i - 1).pane().timing() != PaneInfo.Timing.EARLY) {
-                    violations.add(window + ": an EARLY pane after a " + panes.get(i - 1).pane().timing() + " one");
+                if (i > 0
+                        && pane.timing() == PaneInfo.Timing.EARLY
+                        && panes.get(i - 1).pane().timing() != PaneInfo.Timing.EARLY) {
+                    violations.add(window + ": an EARLY pane after a "
+                            + panes.get(i - 1).pane().timing() + " one");
                 }
             }
         });
@@ -191,14 +232,24 @@ class RefinementPropertyTest {
         return violations;
     }
 
-    private static List<Emitted> run(Scenario scenario, GeneratedStream stream, Trigger trigger, Refinement refinement) {
-        return WeirRun.run(scenario, stream, windowed -> windowed.withTrigger(trigger).withRefinement(refinement),
-                driver -> driver.output(WeirRun.RESULTS_TOPIC, WindowedSerdes.string(), Serdes.Long()).readAll().stream()
-                        .map(RefinementPropertyTest::emitted).toList());
+    private static List<Emitted> run(
+            Scenario scenario, GeneratedStream stream, Trigger trigger, Refinement refinement) {
+        return WeirRun.run(
+                scenario,
+                stream,
+                windowed -> windowed.withTrigger(trigger).withRefinement(refinement),
+                driver ->
+                        driver.output(WeirRun.RESULTS_TOPIC, WindowedSerdes.string(), Serdes.Long()).readAll().stream()
+                                .map(RefinementPropertyTest::emitted)
+                                .toList());
     }
 
     private static Emitted emitted(OutputRecord<Windowed<String>, Long> r) {
-        return new Emitted(r.key().key(), r.key().window().start(), r.key().window().end(), r.value(),
+        return new Emitted(
+                r.key().key(),
+                r.key().window().start(),
+                r.key().window().end(),
+                r.value(),
                 r.pane().orElseThrow(() -> new AssertionError("no pane headers on " + r)));
     }
 }

@@ -10,12 +10,23 @@ import java.util.Comparator;
  * watermark it was judged against, its event time as the header says it and the side-output
  * record's timestamp.
  */
-record RefusedRecord(String key, long value, String topic, int partition, long offset, LateRecord.Reason reason,
-                     Long windowStart, Long windowEnd, long watermark, long eventTime, long timestamp) {
+record RefusedRecord(
+        String key,
+        long value,
+        String topic,
+        int partition,
+        long offset,
+        LateRecord.Reason reason,
+        Long windowStart,
+        Long windowEnd,
+        long watermark,
+        long eventTime,
+        long timestamp) {
 
     /** A canonical order for comparing multisets of refused records. */
     static final Comparator<RefusedRecord> ORDER = Comparator.comparing(RefusedRecord::topic)
-            .thenComparingInt(RefusedRecord::partition).thenComparingLong(RefusedRecord::offset)
+            .thenComparingInt(RefusedRecord::partition)
+            .thenComparingLong(RefusedRecord::offset)
             .thenComparing(RefusedRecord::toString);
 
     @Override

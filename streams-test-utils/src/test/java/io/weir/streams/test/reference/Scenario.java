@@ -15,9 +15,18 @@ import java.util.OptionalLong;
  * @param maxDisorder     the most such a record lags (records that lag further are generated
  *                        separately, to be dropped)
  */
-record Scenario(WindowShape windows, Aggregate aggregate, StoreType storeType, long allowedLateness, long delay,
-                OptionalLong idleness, OptionalLong maxFutureSkew, boolean lateTopic, long cacheBytes,
-                double outOfOrderShare, long maxDisorder) {
+record Scenario(
+        WindowShape windows,
+        Aggregate aggregate,
+        StoreType storeType,
+        long allowedLateness,
+        long delay,
+        OptionalLong idleness,
+        OptionalLong maxFutureSkew,
+        boolean lateTopic,
+        long cacheBytes,
+        double outOfOrderShare,
+        long maxDisorder) {
 
     private static final long DEFAULT_CACHE_BYTES = 10L * 1024 * 1024;
 
@@ -108,8 +117,18 @@ record Scenario(WindowShape windows, Aggregate aggregate, StoreType storeType, l
         }
 
         Scenario build() {
-            return new Scenario(windows, aggregate, storeType, allowedLateness, delay, idleness, maxFutureSkew,
-                    lateTopic, cacheBytes, outOfOrderShare, maxDisorder);
+            return new Scenario(
+                    windows,
+                    aggregate,
+                    storeType,
+                    allowedLateness,
+                    delay,
+                    idleness,
+                    maxFutureSkew,
+                    lateTopic,
+                    cacheBytes,
+                    outOfOrderShare,
+                    maxDisorder);
         }
     }
 }

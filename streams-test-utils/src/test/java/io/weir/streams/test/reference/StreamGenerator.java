@@ -41,6 +41,7 @@ final class StreamGenerator {
     private final int keys;
     /** Input partitions (topic index * partitions + partition) silent until the processing time mapped. */
     private final Map<Integer, Long> silentUntil = new HashMap<>();
+
     private long now = START_TIME;
     private long eventClock = START_TIME;
 

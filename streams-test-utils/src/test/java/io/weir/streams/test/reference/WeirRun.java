@@ -11,7 +11,6 @@ import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.WindowedTable;
-import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
@@ -20,6 +19,7 @@ import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestMetrics;
 import io.weir.streams.test.TestRecord;
+import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.time.WatermarkStrategy;
 
 import java.io.IOException;
@@ -46,16 +46,18 @@ final class WeirRun {
     static final String RESULTS_TOPIC = "results";
     static final String LATE_TOPIC = "late";
 
-    private WeirRun() {
-    }
+    private WeirRun() {}
 
     static Outcome run(Scenario scenario, GeneratedStream stream) {
         return run(scenario, stream, windowed -> windowed, driver -> {
             List<Pane> panes = driver.output(RESULTS_TOPIC, WindowedSerdes.string(), Serdes.Long()).readAll().stream()
-                    .map(WeirRun::pane).toList();
-            List<RefusedRecord> refused = !scenario.lateTopic() ? List.of()
+                    .map(WeirRun::pane)
+                    .toList();
+            List<RefusedRecord> refused = !scenario.lateTopic()
+                    ? List.of()
                     : driver.output(LATE_TOPIC, Serdes.String(), Serdes.Long()).readAll().stream()
-                            .map(WeirRun::refused).toList();
+                            .map(WeirRun::refused)
+                            .toList();
             return new Outcome(panes, refused, counters(driver.metrics()));
         });
     }
@@ -65,8 +67,11 @@ final class WeirRun {
      * a refinement) over {@code stream} to the end of input, and returns what {@code read} takes from
      * the driver before it closes.
      */
-    static <T> T run(Scenario scenario, GeneratedStream stream, UnaryOperator<WindowedStream<String, Long>> settings,
-                     Function<TestDriver, T> read) {
+    static <T> T run(
+            Scenario scenario,
+            GeneratedStream stream,
+            UnaryOperator<WindowedStream<String, Long>> settings,
+            Function<TestDriver, T> read) {
         Path stateDir = newStateDir();
         TestDriverConfig config = TestDriverConfig.defaults()
                 .withStartTime(Instant.ofEpochMilli(stream.startTime()))
@@ -81,8 +86,11 @@ final class WeirRun {
             for (StreamStep step : stream.steps()) {
                 if (step instanceof StreamStep.Arrival arrival) {
                     InputRecord r = arrival.record();
-                    inputs.get(r.topic()).pipe(TestRecord.of(r.key(), r.value()).at(r.eventTime())
-                            .partition(r.partition()).arrivingAt(r.arrivalTime()));
+                    inputs.get(r.topic())
+                            .pipe(TestRecord.of(r.key(), r.value())
+                                    .at(r.eventTime())
+                                    .partition(r.partition())
+                                    .arrivingAt(r.arrivalTime()));
                 } else {
                     driver.advanceTimeTo(Instant.ofEpochMilli(((StreamStep.AdvanceTime) step).processingTime()));
                 }
@@ -103,22 +111,26 @@ final class WeirRun {
         Path memory = Path.of("/dev/shm");
         try {
             return Files.isDirectory(memory) && Files.isWritable(memory)
-                    ? Files.createTempDirectory(memory, "weir-property-") : Files.createTempDirectory("weir-property-");
+                    ? Files.createTempDirectory(memory, "weir-property-")
+                    : Files.createTempDirectory("weir-property-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a state dir", e);
         }
     }
 
-    private static Topology topology(Scenario scenario, List<String> topics,
-                                     UnaryOperator<WindowedStream<String, Long>> settings) {
+    private static Topology topology(
+            Scenario scenario, List<String> topics, UnaryOperator<WindowedStream<String, Long>> settings) {
         WatermarkStrategy watermarks = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(scenario.delay()));
         if (scenario.idleness().isPresent()) {
-            watermarks = watermarks.withIdleness(Duration.ofMillis(scenario.idleness().getAsLong()));
+            watermarks = watermarks.withIdleness(
+                    Duration.ofMillis(scenario.idleness().getAsLong()));
         }
         if (scenario.maxFutureSkew().isPresent()) {
-            watermarks = watermarks.withMaxFutureSkew(Duration.ofMillis(scenario.maxFutureSkew().getAsLong()));
+            watermarks = watermarks.withMaxFutureSkew(
+                    Duration.ofMillis(scenario.maxFutureSkew().getAsLong()));
         }
-        Consumed<String, Long> consumed = Consumed.with(Serdes.String(), Serdes.Long()).withWatermarks(watermarks);
+        Consumed<String, Long> consumed =
+                Consumed.with(Serdes.String(), Serdes.Long()).withWatermarks(watermarks);
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, Long> input = builder.stream(topics.get(0), consumed);
         for (String topic : topics.subList(1, topics.size())) {
@@ -130,8 +142,8 @@ final class WeirRun {
             windowed = windowed.lateRecordsTo(LATE_TOPIC);
         }
         Materialized<String, Long> store = Materialized.<String, Long>as(STORE).withStoreType(scenario.storeType());
-        WindowedTable<String, Long> table = scenario.aggregate() == Aggregate.COUNT
-                ? windowed.count(store) : windowed.reduce(Long::sum, store);
+        WindowedTable<String, Long> table =
+                scenario.aggregate() == Aggregate.COUNT ? windowed.count(store) : windowed.reduce(Long::sum, store);
         table.toStream().to(RESULTS_TOPIC);
         return builder.build();
     }
@@ -139,27 +151,42 @@ final class WeirRun {
     private static Pane pane(OutputRecord<Windowed<String>, Long> record) {
         PaneInfo info = record.pane().orElseThrow(() -> new AssertionError("A result without pane headers: " + record));
         Windowed<String> key = record.key();
-        return new Pane(key.key(), key.window().start(), key.window().end(), record.value(), record.timestamp(),
-                info.timing(), info.index(), info.isFinal());
+        return new Pane(
+                key.key(),
+                key.window().start(),
+                key.window().end(),
+                record.value(),
+                record.timestamp(),
+                info.timing(),
+                info.index(),
+                info.isFinal());
     }
 
     private static RefusedRecord refused(OutputRecord<String, Long> record) {
         String start = record.header(LateRecord.WINDOW_START_HEADER);
         String end = record.header(LateRecord.WINDOW_END_HEADER);
-        return new RefusedRecord(record.key(), record.value(), record.header(LateRecord.SOURCE_TOPIC_HEADER),
+        return new RefusedRecord(
+                record.key(),
+                record.value(),
+                record.header(LateRecord.SOURCE_TOPIC_HEADER),
                 Integer.parseInt(record.header(LateRecord.SOURCE_PARTITION_HEADER)),
                 Long.parseLong(record.header(LateRecord.SOURCE_OFFSET_HEADER)),
                 LateRecord.Reason.valueOf(record.header(LateRecord.REASON_HEADER)),
-                start == null ? null : Long.valueOf(start), end == null ? null : Long.valueOf(end),
+                start == null ? null : Long.valueOf(start),
+                end == null ? null : Long.valueOf(end),
                 Long.parseLong(record.header(LateRecord.WATERMARK_HEADER)),
-                Long.parseLong(record.header(LateRecord.EVENT_TIME_HEADER)), record.timestamp());
+                Long.parseLong(record.header(LateRecord.EVENT_TIME_HEADER)),
+                record.timestamp());
     }
 
     private static Outcome.Counters counters(TestMetrics metrics) {
-        return new Outcome.Counters(metrics.get(STORE, WeirMetrics.LATE_RECORDS_ADDED),
+        return new Outcome.Counters(
+                metrics.get(STORE, WeirMetrics.LATE_RECORDS_ADDED),
                 metrics.get(STORE, WeirMetrics.LATE_RECORDS_DROPPED),
                 metrics.get(STORE, WeirMetrics.FUTURE_RECORDS_DROPPED),
-                metrics.get(STORE, WeirMetrics.ON_TIME_PANES), metrics.get(STORE, WeirMetrics.LATE_PANES),
-                metrics.get(STORE, WeirMetrics.SIDE_OUTPUT_RECORDS), metrics.get(STORE, WeirMetrics.SESSIONS_MERGED));
+                metrics.get(STORE, WeirMetrics.ON_TIME_PANES),
+                metrics.get(STORE, WeirMetrics.LATE_PANES),
+                metrics.get(STORE, WeirMetrics.SIDE_OUTPUT_RECORDS),
+                metrics.get(STORE, WeirMetrics.SESSIONS_MERGED));
     }
 }

@@ -34,7 +34,8 @@ sealed interface WindowShape {
     record Hopping(long size, long advance) implements WindowShape {
         @Override
         public Windows toWeir(Duration lateness) {
-            return HoppingWindows.of(Duration.ofMillis(size), Duration.ofMillis(advance)).withAllowedLateness(lateness);
+            return HoppingWindows.of(Duration.ofMillis(size), Duration.ofMillis(advance))
+                    .withAllowedLateness(lateness);
         }
 
         @Override
@@ -47,7 +48,8 @@ sealed interface WindowShape {
     record Sliding(long difference) implements WindowShape {
         @Override
         public Windows toWeir(Duration lateness) {
-            return SlidingWindows.ofTimeDifference(Duration.ofMillis(difference)).withAllowedLateness(lateness);
+            return SlidingWindows.ofTimeDifference(Duration.ofMillis(difference))
+                    .withAllowedLateness(lateness);
         }
 
         @Override
@@ -63,7 +65,8 @@ sealed interface WindowShape {
     record Session(long gap, long maxLength) implements WindowShape {
         @Override
         public Windows toWeir(Duration lateness) {
-            SessionWindows sessions = SessionWindows.withGap(Duration.ofMillis(gap)).withAllowedLateness(lateness);
+            SessionWindows sessions =
+                    SessionWindows.withGap(Duration.ofMillis(gap)).withAllowedLateness(lateness);
             return maxLength == 0 ? sessions : sessions.withMaxSessionLength(Duration.ofMillis(maxLength));
         }
 

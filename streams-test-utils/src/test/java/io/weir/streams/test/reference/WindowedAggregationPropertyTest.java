@@ -52,32 +52,82 @@ class WindowedAggregationPropertyTest {
         // A cap at the gap seals on every extension, so new sessions often land on a sealed one's window.
         Session gapCappedSessions = new Session(30, 30);
         return Stream.of(
-                Scenario.of(tumbling),
-                Scenario.of(tumbling).sum().rocksDb().lateness(40).delay(10).idleness(100).maxFutureSkew(300)
-                        .withLateTopic(),
-                Scenario.of(tumbling).lateness(40).idleness(80).withLateTopic().cacheBytes(512),
-                Scenario.of(tumbling).sum().rocksDb().delay(15).idleness(60).withLateTopic().disorder(0.6, 120),
-                Scenario.of(hopping).delay(10).idleness(100).withLateTopic(),
-                Scenario.of(hopping).sum().rocksDb().lateness(50).maxFutureSkew(200),
-                Scenario.of(unevenHopping).rocksDb().lateness(30).delay(5).idleness(90).maxFutureSkew(300)
-                        .withLateTopic().cacheBytes(512),
-                Scenario.of(unevenHopping).sum().withLateTopic().cacheBytes(512),
-                Scenario.of(sliding).withLateTopic(),
-                Scenario.of(sliding).sum().rocksDb().lateness(30).delay(10).idleness(100).maxFutureSkew(300)
-                        .withLateTopic(),
-                Scenario.of(sliding).lateness(25).idleness(70).cacheBytes(512).disorder(0.6, 60),
-                Scenario.of(sliding).sum().delay(10).idleness(100).withLateTopic(),
-                Scenario.of(sliding).rocksDb().lateness(40).delay(5).withLateTopic().cacheBytes(512),
-                Scenario.of(sessions),
-                Scenario.of(sessions).sum().rocksDb().lateness(40).withLateTopic(),
-                Scenario.of(sessions).delay(10).idleness(100).maxFutureSkew(300).withLateTopic(),
-                Scenario.of(cappedSessions).lateness(30).withLateTopic().disorder(0.5, 90),
-                Scenario.of(tightlyCappedSessions).rocksDb().lateness(10).withLateTopic().cacheBytes(512)
-                        .disorder(0.5, 90),
-                Scenario.of(sessions).lateness(20).withLateTopic().cacheBytes(512),
-                Scenario.of(sessions).sum().lateness(60).disorder(0.6, 90),
-                Scenario.of(gapCappedSessions).sum().lateness(20).withLateTopic().disorder(0.5, 60))
-                .map(Scenario.Builder::build).toList();
+                        Scenario.of(tumbling),
+                        Scenario.of(tumbling)
+                                .sum()
+                                .rocksDb()
+                                .lateness(40)
+                                .delay(10)
+                                .idleness(100)
+                                .maxFutureSkew(300)
+                                .withLateTopic(),
+                        Scenario.of(tumbling)
+                                .lateness(40)
+                                .idleness(80)
+                                .withLateTopic()
+                                .cacheBytes(512),
+                        Scenario.of(tumbling)
+                                .sum()
+                                .rocksDb()
+                                .delay(15)
+                                .idleness(60)
+                                .withLateTopic()
+                                .disorder(0.6, 120),
+                        Scenario.of(hopping).delay(10).idleness(100).withLateTopic(),
+                        Scenario.of(hopping).sum().rocksDb().lateness(50).maxFutureSkew(200),
+                        Scenario.of(unevenHopping)
+                                .rocksDb()
+                                .lateness(30)
+                                .delay(5)
+                                .idleness(90)
+                                .maxFutureSkew(300)
+                                .withLateTopic()
+                                .cacheBytes(512),
+                        Scenario.of(unevenHopping).sum().withLateTopic().cacheBytes(512),
+                        Scenario.of(sliding).withLateTopic(),
+                        Scenario.of(sliding)
+                                .sum()
+                                .rocksDb()
+                                .lateness(30)
+                                .delay(10)
+                                .idleness(100)
+                                .maxFutureSkew(300)
+                                .withLateTopic(),
+                        Scenario.of(sliding)
+                                .lateness(25)
+                                .idleness(70)
+                                .cacheBytes(512)
+                                .disorder(0.6, 60),
+                        Scenario.of(sliding).sum().delay(10).idleness(100).withLateTopic(),
+                        Scenario.of(sliding)
+                                .rocksDb()
+                                .lateness(40)
+                                .delay(5)
+                                .withLateTopic()
+                                .cacheBytes(512),
+                        Scenario.of(sessions),
+                        Scenario.of(sessions).sum().rocksDb().lateness(40).withLateTopic(),
+                        Scenario.of(sessions)
+                                .delay(10)
+                                .idleness(100)
+                                .maxFutureSkew(300)
+                                .withLateTopic(),
+                        Scenario.of(cappedSessions).lateness(30).withLateTopic().disorder(0.5, 90),
+                        Scenario.of(tightlyCappedSessions)
+                                .rocksDb()
+                                .lateness(10)
+                                .withLateTopic()
+                                .cacheBytes(512)
+                                .disorder(0.5, 90),
+                        Scenario.of(sessions).lateness(20).withLateTopic().cacheBytes(512),
+                        Scenario.of(sessions).sum().lateness(60).disorder(0.6, 90),
+                        Scenario.of(gapCappedSessions)
+                                .sum()
+                                .lateness(20)
+                                .withLateTopic()
+                                .disorder(0.5, 60))
+                .map(Scenario.Builder::build)
+                .toList();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -106,19 +156,29 @@ class WindowedAggregationPropertyTest {
      * session's window.
      */
     private static void assertExercised(Scenario scenario, List<PropertyCheck.Verdict> verdicts) {
-        List<Outcome.Counters> expected = verdicts.stream().map(v -> v.expected().counters()).toList();
+        List<Outcome.Counters> expected =
+                verdicts.stream().map(v -> v.expected().counters()).toList();
         long onTime = expected.stream().mapToLong(Outcome.Counters::onTimePanes).sum();
         long late = expected.stream().mapToLong(Outcome.Counters::latePanes).sum();
-        long dropped = expected.stream().mapToLong(Outcome.Counters::lateRecordsDropped).sum();
-        long future = expected.stream().mapToLong(Outcome.Counters::futureRecordsDropped).sum();
-        long merged = expected.stream().mapToLong(Outcome.Counters::sessionsMerged).sum();
-        long sealed = verdicts.stream().mapToLong(PropertyCheck.Verdict::sessionsSealed).sum();
+        long dropped = expected.stream()
+                .mapToLong(Outcome.Counters::lateRecordsDropped)
+                .sum();
+        long future = expected.stream()
+                .mapToLong(Outcome.Counters::futureRecordsDropped)
+                .sum();
+        long merged =
+                expected.stream().mapToLong(Outcome.Counters::sessionsMerged).sum();
+        long sealed = verdicts.stream()
+                .mapToLong(PropertyCheck.Verdict::sessionsSealed)
+                .sum();
         boolean sessions = scenario.windows() instanceof Session;
-        long joined = verdicts.stream().mapToLong(PropertyCheck.Verdict::sealedSessionsJoined).sum();
+        long joined = verdicts.stream()
+                .mapToLong(PropertyCheck.Verdict::sealedSessionsJoined)
+                .sum();
         boolean capped = scenario.windows() instanceof Session session && session.maxLength() > 0;
         // Under a cap of at most two gaps sessions seal long before they could merge.
-        boolean tightlyCapped = scenario.windows() instanceof Session session && capped
-                && session.maxLength() <= 2 * session.gap();
+        boolean tightlyCapped =
+                scenario.windows() instanceof Session session && capped && session.maxLength() <= 2 * session.gap();
         boolean cappedAtGap = scenario.windows() instanceof Session session && session.maxLength() == session.gap();
         assertAll(
                 () -> assertTrue(onTime > 0, "no ON_TIME pane in any stream"),
