@@ -73,8 +73,8 @@ class ApiBoundaryTest {
 
     private static boolean visible(JavaMember member) {
         return member.getModifiers().contains(JavaModifier.PUBLIC)
-                || member.getModifiers().contains(JavaModifier.PROTECTED)
-                        && !member.getOwner().getModifiers().contains(JavaModifier.FINAL);
+                || (member.getModifiers().contains(JavaModifier.PROTECTED)
+                        && !member.getOwner().getModifiers().contains(JavaModifier.FINAL));
     }
 
     private static final ArchCondition<JavaClass> NAME_ONLY_PUBLIC_TYPES =
@@ -135,8 +135,8 @@ class ApiBoundaryTest {
                         || type.isEquivalentTo(String.class)
                         || type.isEnum()
                         || type.isRecord()
-                        || PUBLIC_PACKAGES.contains(type.getPackageName())
-                                && type.getModifiers().contains(JavaModifier.FINAL));
+                        || (PUBLIC_PACKAGES.contains(type.getPackageName())
+                                && type.getModifiers().contains(JavaModifier.FINAL)));
         fields().that()
                 .areDeclaredInClassesThat()
                 .resideInAnyPackage(PUBLIC_PACKAGES.toArray(String[]::new))

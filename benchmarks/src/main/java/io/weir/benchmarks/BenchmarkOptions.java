@@ -44,7 +44,7 @@ record BenchmarkOptions(int records, List<RunSpec> runs, int warmup, boolean inP
             }
         }
         List<RunSpec> runs = new ArrayList<>();
-        for (String v : variants.split(",")) {
+        for (String v : variants.split(",", -1)) {
             if (v.equals("all")) {
                 for (Variant variant : Variant.values()) {
                     runs.add(RunSpec.atKeys(variant, keys));

@@ -1,5 +1,7 @@
 package io.weir.benchmarks;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.HashMap;
 import java.util.Map;
 
@@ -16,13 +18,13 @@ public final class OutputTally {
     /** A window of one key, named by the window's start. */
     public record WindowKey(String key, long windowStart) {}
 
-    private final Map<WindowKey, Long> latest;
+    private final @Nullable Map<WindowKey, Long> latest;
     private long results;
     private long retractions;
     private long changelogRecords;
     private long changelogBytes;
 
-    private OutputTally(Map<WindowKey, Long> latest) {
+    private OutputTally(@Nullable Map<WindowKey, Long> latest) {
         this.latest = latest;
     }
 
@@ -40,32 +42,40 @@ public final class OutputTally {
         return latest != null;
     }
 
+    /** The windows' latest counts; only a decoding tally keeps them, and only it is given results. */
+    private Map<WindowKey, Long> latest() {
+        if (latest == null) {
+            throw new IllegalStateException("A counting tally keeps no results");
+        }
+        return latest;
+    }
+
     public void results(long n) {
         results += n;
     }
 
     public void result(String key, long windowStart, long count) {
         results++;
-        latest.put(new WindowKey(key, windowStart), count);
+        latest().put(new WindowKey(key, windowStart), count);
     }
 
     /** A pane holding only what its window got since its previous pane (discarding refinement). */
     public void delta(String key, long windowStart, long count) {
         results++;
-        latest.merge(new WindowKey(key, windowStart), count, Long::sum);
+        latest().merge(new WindowKey(key, windowStart), count, Long::sum);
     }
 
     /** A retraction: takes back the window's previous pane; a new pane, if any, follows. */
     public void retraction(String key, long windowStart) {
         results++;
         retractions++;
-        latest.remove(new WindowKey(key, windowStart));
+        latest().remove(new WindowKey(key, windowStart));
     }
 
     /** A null result: the window is gone. */
     public void tombstone(String key, long windowStart) {
         results++;
-        latest.remove(new WindowKey(key, windowStart));
+        latest().remove(new WindowKey(key, windowStart));
     }
 
     /** {@code n} changelog records of {@code bytes} bytes of keys and values. */

@@ -74,7 +74,7 @@ record RunResult(
     }
 
     static RunResult parse(String line) {
-        String[] f = line.substring(PREFIX.length()).split(" ");
+        String[] f = line.substring(PREFIX.length()).split(" ", -1);
         Optional<WindowMetrics> metrics = f[12].equals(NONE)
                 ? Optional.empty()
                 : Optional.of(new WindowMetrics(Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])));

@@ -1,5 +1,7 @@
 package io.weir.benchmarks;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One variant at one key count, as given to {@code --variants}: {@code weir-rocksdb} runs at the
  * benchmark's {@code --keys} if given, else at its windowing's default (10,000 for tumbling windows,
@@ -8,7 +10,7 @@ package io.weir.benchmarks;
 record RunSpec(Variant variant, int keys) {
 
     /** {@code keys} is the {@code --keys} option, or null when it was not given. */
-    static RunSpec parse(String text, Integer keys) {
+    static RunSpec parse(String text, @Nullable Integer keys) {
         int at = text.indexOf('@');
         if (at < 0) {
             return atKeys(Variant.byId(text), keys);
@@ -18,7 +20,7 @@ record RunSpec(Variant variant, int keys) {
                 OptionValues.positiveInt("keys of " + text, text.substring(at + 1)));
     }
 
-    static RunSpec atKeys(Variant variant, Integer keys) {
+    static RunSpec atKeys(Variant variant, @Nullable Integer keys) {
         return new RunSpec(variant, keys != null ? keys : variant.windowing().defaultKeys());
     }
 

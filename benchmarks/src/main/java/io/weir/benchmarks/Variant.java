@@ -4,8 +4,10 @@ import io.weir.benchmarks.CountTopologies.KafkaStreamsEmit;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.streams.kstream.Materialized;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
@@ -91,8 +93,11 @@ enum Variant {
     private final Windowing windowing;
     private final Store store;
     private final String emits;
-    private final WeirPanes weirPanes;
-    private final KafkaStreamsEmit kafkaStreamsEmit;
+    // Records of immutable values, though Error Prone cannot tell.
+    @SuppressWarnings("ImmutableEnumChecker")
+    private final @Nullable WeirPanes weirPanes;
+
+    private final @Nullable KafkaStreamsEmit kafkaStreamsEmit;
 
     Variant(String id, Windowing windowing, Store store, String emits, WeirPanes weirPanes) {
         this(id, windowing, store, emits, weirPanes, null);
@@ -107,8 +112,8 @@ enum Variant {
             Windowing windowing,
             Store store,
             String emits,
-            WeirPanes weirPanes,
-            KafkaStreamsEmit kafkaStreamsEmit) {
+            @Nullable WeirPanes weirPanes,
+            @Nullable KafkaStreamsEmit kafkaStreamsEmit) {
         this.id = id;
         this.windowing = windowing;
         this.store = store;
@@ -156,10 +161,13 @@ enum Variant {
 
     /** A fresh driver running this variant's topology. */
     Engine open() {
-        return isWeir()
-                ? new WeirEngine(windowing.weir(store.weir, weirPanes), windowing.weirStores(), weirPanes.discarding())
-                : new KafkaStreamsEngine(
-                        windowing.kafkaStreams(store.kafkaStreams, kafkaStreamsEmit), windowing.kafkaStreamsKeys());
+        if (weirPanes != null) {
+            return new WeirEngine(
+                    windowing.weir(store.weir, weirPanes), windowing.weirStores(), weirPanes.discarding());
+        }
+        return new KafkaStreamsEngine(
+                windowing.kafkaStreams(store.kafkaStreams, Objects.requireNonNull(kafkaStreamsEmit)),
+                windowing.kafkaStreamsKeys());
     }
 
     static Variant byId(String id) {

@@ -90,7 +90,9 @@ final class WeirEngine implements Engine {
             long bytes = 0;
             List<OutputRecord<byte[], byte[]>> logged = changelog.readAll();
             for (OutputRecord<byte[], byte[]> r : logged) {
-                bytes += r.key().length + (r.value() == null ? 0 : r.value().length);
+                byte[] key = r.key();
+                byte[] value = r.value();
+                bytes += (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
             }
             tally.changelog(logged.size(), bytes);
         }

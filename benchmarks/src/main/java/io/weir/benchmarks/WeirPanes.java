@@ -3,6 +3,7 @@ package io.weir.benchmarks;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.WindowedStream;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -16,7 +17,7 @@ import java.time.Duration;
  *                     a LATE pane per late record)
  * @param refinement   what successive panes of a window hold
  */
-public record WeirPanes(Duration earlyFirings, Refinement refinement) {
+public record WeirPanes(@Nullable Duration earlyFirings, Refinement refinement) {
 
     /** Weir's defaults: no early firings, accumulating. */
     public static final WeirPanes DEFAULT = new WeirPanes(null, Refinement.ACCUMULATING);

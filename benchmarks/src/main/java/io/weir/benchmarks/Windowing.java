@@ -87,6 +87,8 @@ enum Windowing {
 
     private final int defaultKeys;
     private final long maxDisorderMs;
+    // Set once from List.of(...) in each constant: immutable, though Error Prone cannot tell from the type.
+    @SuppressWarnings("ImmutableEnumChecker")
     private final List<String> weirStores;
 
     Windowing(int defaultKeys, long maxDisorderMs, List<String> weirStores) {
@@ -102,7 +104,7 @@ enum Windowing {
 
     /** The input: one record every {@code intervalMs} of processing time from {@link Workload#START}, out of order as this windowing wants. */
     Workload workload(int records, int keys, long intervalMs) {
-        return Workload.generate(records, keys, intervalMs, Workload.START, maxDisorderMs);
+        return Workload.generate(records, keys, (double) intervalMs, Workload.START, maxDisorderMs);
     }
 
     /** The stores of Weir's topology; each has a changelog. */

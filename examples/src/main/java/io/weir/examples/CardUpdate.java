@@ -1,10 +1,12 @@
 package io.weir.examples;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One record of the merged stream {@link PaymentEnrichment} processes: a payment, or a change of the card's
  * profile ({@code payment == null}; a null {@code profile} then deletes it).
  */
-record CardUpdate(Payment payment, CardProfile profile) {
+record CardUpdate(@Nullable Payment payment, @Nullable CardProfile profile) {
 
     static CardUpdate of(Payment payment) {
         return new CardUpdate(payment, null);
@@ -12,9 +14,5 @@ record CardUpdate(Payment payment, CardProfile profile) {
 
     static CardUpdate profileChange(CardProfile profile) {
         return new CardUpdate(null, profile);
-    }
-
-    boolean isPayment() {
-        return payment != null;
     }
 }

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -35,6 +36,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Runs an {@link Example} on Kafka: the broker given by {@code --bootstrap-servers}, or else an Apache Kafka
@@ -43,6 +45,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@code read_committed}) and a status line every few seconds, and stops after {@code --duration} or on
  * Ctrl-C. Everything it created on disk (state, the embedded broker's log) is deleted at the end; topics
  * on an external cluster stay, and a later run continues where this one stopped (same application id).
+ *
+ * <p>Why one class: it is one run's script, start to Ctrl-C, over the run's broker, application,
+ * producer and output reader; what each example differs in comes from its {@link Example}.
  */
 final class ExampleRunner {
 
@@ -115,6 +120,11 @@ final class ExampleRunner {
                 // The JVM is exiting (Ctrl-C): the hook is running and has just been released.
             }
         }
+    }
+
+    /** How the example prints a committed record of {@code topic}, one of the output topics it names. */
+    private Function<ConsumerRecord<byte[], byte[]>, String> printer(String topic) {
+        return Objects.requireNonNull(example.printer().get(topic), "the example prints every output topic it reads");
     }
 
     private void createTopics(String bootstrap, int partitions) {
@@ -191,7 +201,9 @@ final class ExampleRunner {
                 int due = (int) owed;
                 owed -= due;
                 for (ProducerRecord<byte[], byte[]> record : generator.next(now, due)) {
-                    producer.send(record, (metadata, error) -> {
+                    // The callback counts failures; the future adds nothing.
+                    @SuppressWarnings("FutureReturnValueIgnored")
+                    var unused = producer.send(record, (metadata, error) -> {
                         if (error != null) {
                             sendFailures.incrementAndGet();
                         }
@@ -201,7 +213,7 @@ final class ExampleRunner {
                 for (ConsumerRecord<byte[], byte[]> record : output.poll(Duration.ofMillis(100))) {
                     status.output(record.topic());
                     if (shown.merge(record.topic(), 1, Integer::sum) <= LINES_PER_STATUS) {
-                        out.println("  " + example.printer().get(record.topic()).apply(record));
+                        out.println("  " + printer(record.topic()).apply(record));
                     }
                 }
                 if (app.state() == WeirStreams.State.ERROR) {

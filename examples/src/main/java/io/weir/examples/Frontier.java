@@ -80,7 +80,7 @@ final class Frontier {
             throw new Options.UsageException("Option --svg: names a directory, not a file: '" + name + "'");
         }
         Path directory = file.toAbsolutePath().getParent();
-        if (!Files.isDirectory(directory)) {
+        if (directory == null || !Files.isDirectory(directory)) {
             throw new Options.UsageException("Option --svg: no such directory: " + directory);
         }
         return file;
@@ -103,7 +103,7 @@ final class Frontier {
         try {
             generator = new LateStreamGenerator(lateShare, maxLate, window, seed);
         } catch (IllegalArgumentException e) {
-            throw new Options.UsageException(e.getMessage());
+            throw new Options.UsageException(String.valueOf(e.getMessage()));
         }
         FrontierCsv.write(generator.events(count), out);
         return 0;

@@ -1,5 +1,7 @@
 package io.weir.examples;
 
+import org.jspecify.annotations.Nullable;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -8,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 
@@ -29,6 +32,9 @@ import java.util.function.ToDoubleFunction;
  * Beside the highest marker of each delay its value is written. A row without a mean wait (no on-time
  * result fired before the end of input) has no place on the x axis and is left out; the caption says
  * how many were.
+ *
+ * <p>Why one class: one picture, drawn by one pass over the rows with one set of scales; the methods
+ * are its parts (axes, lines, markers, labels, legend), each a few lines of SVG.
  */
 final class FrontierChart {
 
@@ -94,8 +100,8 @@ final class FrontierChart {
         double maxPct = 0;
         for (List<FrontierRow> same : byDelay.values()) {
             for (FrontierRow row : same) {
-                maxWaitMs = Math.max(maxWaitMs, row.meanWaitMs());
-                minWaitMs = Math.min(minWaitMs, row.meanWaitMs());
+                maxWaitMs = Math.max(maxWaitMs, waitMs(row));
+                minWaitMs = Math.min(minWaitMs, waitMs(row));
                 maxPct = Math.max(maxPct, Math.max(droppedPct(row, records), 100 - row.inFirstPct()));
             }
         }
@@ -166,7 +172,7 @@ final class FrontierChart {
             for (FrontierRow row : line) {
                 marker(
                         series,
-                        x.at(row.meanWaitMs() / unitMs),
+                        x.at(waitMs(row) / unitMs),
                         y.at(droppedPct(row, records)),
                         "class=\"" + POINT_CLASS + "\"",
                         describe(row, records, seconds));
@@ -233,7 +239,7 @@ final class FrontierChart {
                     .max()
                     .orElseThrow();
             String label = Durations.format(Duration.ofMillis(delay.getKey()));
-            double left = x.at(first.meanWaitMs() / unitMs) + 6;
+            double left = x.at(waitMs(first) / unitMs) + 6;
             double right = left + 0.62 * LABEL_FONT * label.length() + 2;
             double baseline = y.at(top) - 7;
             while (overlaps(left, baseline - LABEL_FONT, right, baseline)) {
@@ -254,7 +260,7 @@ final class FrontierChart {
         return false;
     }
 
-    private void legend(Iterable<Long> latenesses, Long missedFirstLateness) {
+    private void legend(Iterable<Long> latenesses, @Nullable Long missedFirstLateness) {
         svg.append("<g class=\"legend\">\n");
         double top = TOP + 4;
         text(LEGEND_X, top, "font-weight=\"bold\"", "Dropped records");
@@ -311,7 +317,7 @@ final class FrontierChart {
         StringBuilder points = new StringBuilder();
         for (FrontierRow row : rows) {
             points.append(points.length() == 0 ? "" : " ")
-                    .append(num(x.at(row.meanWaitMs() / unitMs)))
+                    .append(num(x.at(waitMs(row) / unitMs)))
                     .append(',')
                     .append(num(y.at(pct.applyAsDouble(row))));
         }
@@ -326,7 +332,7 @@ final class FrontierChart {
      * A marker of series {@code series}'s shape and color centered at ({@code cx}, {@code cy}) (drawn
      * around the origin and moved there), with a tooltip when {@code tooltip} is not null.
      */
-    private void marker(int series, double cx, double cy, String attributes, String tooltip) {
+    private void marker(int series, double cx, double cy, String attributes, @Nullable String tooltip) {
         svg.append("<path ")
                 .append(attributes.isEmpty() ? "" : attributes + " ")
                 .append("transform=\"translate(")
@@ -345,10 +351,15 @@ final class FrontierChart {
         }
     }
 
+    /** The wait of a charted row: rows without one (no on-time pane) are set aside before charting. */
+    private static double waitMs(FrontierRow row) {
+        return Objects.requireNonNull(row.meanWaitMs(), "a charted row has a wait");
+    }
+
     private static String describe(FrontierRow row, long records, boolean seconds) {
         String wait = seconds
-                ? String.format(Locale.ROOT, "%.2f s", row.meanWaitMs() / 1000)
-                : String.format(Locale.ROOT, "%.0f ms", row.meanWaitMs());
+                ? String.format(Locale.ROOT, "%.2f s", waitMs(row) / 1000)
+                : String.format(Locale.ROOT, "%.0f ms", waitMs(row));
         return String.format(
                 Locale.ROOT,
                 "delay %s, lateness %s: on-time result %s after the window's end; "
@@ -404,7 +415,8 @@ final class FrontierChart {
     /** {@code text} with the five characters XML gives a meaning escaped, for element content and attribute values alike. */
     static String escape(String text) {
         StringBuilder escaped = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             switch (c) {
                 case '&' -> escaped.append("&amp;");
                 case '<' -> escaped.append("&lt;");

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -58,8 +59,9 @@ final class FrontierCsv {
                     + " (and optionally ," + KEY + ")");
         }
         Map<String, Integer> columns = columns(name, header);
-        int arrivalColumn = columns.get(ARRIVAL);
-        int eventTimeColumn = columns.get(EVENT_TIME);
+        // columns(...) has refused a header without these two.
+        int arrivalColumn = Objects.requireNonNull(columns.get(ARRIVAL));
+        int eventTimeColumn = Objects.requireNonNull(columns.get(EVENT_TIME));
         Integer keyColumn = columns.get(KEY);
         int width = header.split(",", -1).length;
 

@@ -1,5 +1,7 @@
 package io.weir.examples;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What one (watermark delay, allowed lateness) setting does to a recorded stream, counted by
  * {@link FrontierSweep} from a real windowed count. A "window" here is one key's window: the same
@@ -33,5 +35,5 @@ record FrontierRow(
         double inFirstPct,
         long exactWindows,
         long windows,
-        Double meanWaitMs,
+        @Nullable Double meanWaitMs,
         long maxOpenWindows) {}

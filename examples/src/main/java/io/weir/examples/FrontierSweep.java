@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The latency / accuracy frontier of a recorded stream: replays it through Weir's real windowed count
@@ -140,7 +141,10 @@ final class FrontierSweep {
         void addFiredBy(OutputRecord<Windowed<String>, Long> pane, long arrivalMs) {
             add(pane);
             if (pane.pane().orElseThrow().timing() == PaneInfo.Timing.ON_TIME) {
-                waitSumMs += arrivalMs - pane.key().window().end();
+                waitSumMs += arrivalMs
+                        - Objects.requireNonNull(pane.key(), "a pane has a key")
+                                .window()
+                                .end();
                 waits++;
             }
         }

@@ -20,6 +20,8 @@ interface InputGenerator {
     @FunctionalInterface
     interface Factory {
         /**
+         * A generator for one run.
+         *
          * @param rate     the input records per second the run writes
          * @param duration how long the run lasts, unless stopped early
          */

@@ -63,21 +63,19 @@ public final class Main {
             return 2;
         }
         try {
-            switch (args[0]) {
-                case "quickstart":
-                    return new Quickstart(Options.parse(args, 1, Quickstart.OPTIONS), out).run();
-                case "frontier":
-                    return new Frontier(Options.parse(args, 1, Frontier.OPTIONS, Frontier.FLAGS), out).run();
-                case "help":
-                case "--help":
-                case "-h":
+            return switch (args[0]) {
+                case "quickstart" -> new Quickstart(Options.parse(args, 1, Quickstart.OPTIONS), out).run();
+                case "frontier" -> new Frontier(Options.parse(args, 1, Frontier.OPTIONS, Frontier.FLAGS), out).run();
+                case "help", "--help", "-h" -> {
                     out.println(USAGE);
-                    return 0;
-                default:
+                    yield 0;
+                }
+                default -> {
                     Example example = Examples.named(args[0])
                             .orElseThrow(() -> new Options.UsageException("Unknown command '" + args[0] + "'"));
-                    return new ExampleRunner(example, Options.parse(args, 1, ExampleRunner.OPTIONS), out).run();
-            }
+                    yield new ExampleRunner(example, Options.parse(args, 1, ExampleRunner.OPTIONS), out).run();
+                }
+            };
         } catch (Options.UsageException e) {
             err.println(e.getMessage());
             err.println();

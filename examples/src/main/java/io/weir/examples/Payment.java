@@ -1,7 +1,7 @@
 package io.weir.examples;
 
 /**
- * A card payment, as the payment service writes it to the {@code payments} topic (JSON, keyed by card).
+ * A card payment, as the payment service writes it to the payments topic (JSON, keyed by card).
  *
  * @param paymentId   unique per payment; a phone that retries sends the same id again
  * @param card        the card paid with

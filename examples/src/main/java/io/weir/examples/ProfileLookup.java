@@ -20,8 +20,9 @@ final class ProfileLookup implements KeyedProcessor<String, CardUpdate, String, 
     public void process(
             String card, CardUpdate update, KeyedProcessorContext<String, String, EnrichedPayment> context) {
         KeyValueStore<String, CardProfile> profiles = context.store(storeName);
-        if (update.isPayment()) {
-            context.forward(card, new EnrichedPayment(update.payment(), profiles.get(card)));
+        Payment payment = update.payment();
+        if (payment != null) {
+            context.forward(card, new EnrichedPayment(payment, profiles.get(card)));
         } else {
             profiles.put(card, update.profile());
         }

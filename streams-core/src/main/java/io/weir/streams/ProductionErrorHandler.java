@@ -17,6 +17,8 @@ package io.weir.streams;
 public interface ProductionErrorHandler {
 
     /**
+     * Decides what happens to a record that could not be produced.
+     *
      * @param error the failure, whose message names the sink topic and the input record's coordinates
      * @return what to do with the record; never null
      */

@@ -1,5 +1,7 @@
 package io.weir.streams;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An input record that could not be read, with the coordinates that identify it. The original bytes
  * are available for handlers that keep them (e.g. in a dead-letter topic); they are never logged.
@@ -17,18 +19,18 @@ public final class RecordError extends RuntimeException {
     private final String topic;
     private final int partition;
     private final long offset;
-    private final transient byte[] key;
-    private final transient byte[] value;
+    private final transient byte @Nullable [] key;
+    private final transient byte @Nullable [] value;
 
     public RecordError(
             Reason reason,
             String topic,
             int partition,
             long offset,
-            byte[] key,
-            byte[] value,
-            String detail,
-            Throwable cause) {
+            byte @Nullable [] key,
+            byte @Nullable [] value,
+            @Nullable String detail,
+            @Nullable Throwable cause) {
         super(reason + " of the record at " + topic + "-" + partition + "@" + offset + ": " + detail, cause);
         this.reason = reason;
         this.topic = topic;
@@ -55,12 +57,12 @@ public final class RecordError extends RuntimeException {
     }
 
     /** The record's key bytes as consumed (may be null). */
-    public byte[] key() {
+    public byte @Nullable [] key() {
         return key;
     }
 
     /** The record's value bytes as consumed (may be null). */
-    public byte[] value() {
+    public byte @Nullable [] value() {
         return value;
     }
 }

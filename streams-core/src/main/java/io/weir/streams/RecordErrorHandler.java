@@ -20,6 +20,8 @@ package io.weir.streams;
 public interface RecordErrorHandler {
 
     /**
+     * Decides what happens to a record that could not be read.
+     *
      * @param error the failure, whose message names the record's coordinates
      * @return what to do with the record; never null
      */

@@ -3,9 +3,6 @@ package io.weir.streams;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.Importance;
-import org.apache.kafka.common.config.ConfigDef.Type;
-import org.apache.kafka.common.config.ConfigDef.ValidString;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.nio.file.Path;
@@ -50,75 +47,75 @@ public final class StreamsConfig extends AbstractConfig {
     private static final ConfigDef DEFINITION = new ConfigDef()
             .define(
                     APPLICATION_ID,
-                    Type.STRING,
+                    ConfigDef.Type.STRING,
                     ConfigDef.NO_DEFAULT_VALUE,
                     new ConfigDef.NonEmptyString(),
-                    Importance.HIGH,
+                    ConfigDef.Importance.HIGH,
                     "The application's name: the consumer group id, and the prefix of every internal topic "
                             + "(changelogs, repartition topics) and of the state directory. Instances with the same id share the work.")
             .define(
                     BOOTSTRAP_SERVERS,
-                    Type.LIST,
+                    ConfigDef.Type.LIST,
                     ConfigDef.NO_DEFAULT_VALUE,
                     new ConfigDef.NonNullValidator(),
-                    Importance.HIGH,
+                    ConfigDef.Importance.HIGH,
                     CommonClientConfigs.BOOTSTRAP_SERVERS_DOC)
             .define(
                     PROCESSING_GUARANTEE,
-                    Type.STRING,
+                    ConfigDef.Type.STRING,
                     EXACTLY_ONCE,
-                    ValidString.in(EXACTLY_ONCE, AT_LEAST_ONCE),
-                    Importance.MEDIUM,
+                    ConfigDef.ValidString.in(EXACTLY_ONCE, AT_LEAST_ONCE),
+                    ConfigDef.Importance.MEDIUM,
                     "exactly_once: output, changelog writes, side outputs and consumed offsets are committed in one Kafka "
                             + "transaction per thread; read the output with isolation.level=read_committed. at_least_once: "
                             + "plain commits, lower latency, and after a failure some output may repeat.")
             .define(
                     NUM_STREAM_THREADS,
-                    Type.INT,
+                    ConfigDef.Type.INT,
                     1,
                     ConfigDef.Range.atLeast(1),
-                    Importance.MEDIUM,
+                    ConfigDef.Importance.MEDIUM,
                     "Processing threads per instance, each with its own consumer and producer.")
             .define(
                     COMMIT_INTERVAL_MS,
-                    Type.LONG,
+                    ConfigDef.Type.LONG,
                     null,
-                    Importance.MEDIUM,
+                    ConfigDef.Importance.MEDIUM,
                     "How often a thread commits (ms). Default 100 under exactly_once (output becomes visible at commit), "
                             + "30000 under at_least_once.")
             .define(
                     STATE_DIR,
-                    Type.STRING,
+                    ConfigDef.Type.STRING,
                     null,
-                    Importance.MEDIUM,
+                    ConfigDef.Importance.MEDIUM,
                     "Where RocksDB stores live: <state.dir>/<application.id>/<task>/<store>. Default: "
                             + "<java.io.tmpdir>/weir.")
             .define(
                     REPLICATION_FACTOR,
-                    Type.SHORT,
+                    ConfigDef.Type.SHORT,
                     (short) -1,
-                    Importance.MEDIUM,
+                    ConfigDef.Importance.MEDIUM,
                     "Replication factor of the internal topics Weir creates; -1 uses the broker's default.")
             .define(
                     CACHE_MAX_BYTES_PER_TASK,
-                    Type.LONG,
+                    ConfigDef.Type.LONG,
                     10L * 1024 * 1024,
                     ConfigDef.Range.atLeast(1),
-                    Importance.LOW,
+                    ConfigDef.Importance.LOW,
                     "Write-back cache size per task; a task commits early when its cache is full.")
             .define(
                     POLL_MS,
-                    Type.LONG,
+                    ConfigDef.Type.LONG,
                     100L,
                     ConfigDef.Range.atLeast(1),
-                    Importance.LOW,
+                    ConfigDef.Importance.LOW,
                     "The longest a thread blocks in poll() waiting for records.")
             .define(
                     REPARTITION_PURGE_INTERVAL_MS,
-                    Type.LONG,
+                    ConfigDef.Type.LONG,
                     30_000L,
                     ConfigDef.Range.atLeast(1),
-                    Importance.LOW,
+                    ConfigDef.Importance.LOW,
                     "How often (ms) a thread deletes the repartition-topic records its tasks have committed past. "
                             + "Repartition topics keep records without a time limit (their timestamps are event times, "
                             + "which time-based retention would judge by), so this purge is what bounds them.");

@@ -61,8 +61,8 @@ public final class WeirStreams implements AutoCloseable {
     private volatile RestoreListener restoreListener = new RestoreListener() {};
     private volatile State state = State.CREATED;
     private volatile @Nullable Throwable error;
-    private StreamThreads threads;
-    private Thread starter;
+    private @Nullable StreamThreads threads;
+    private @Nullable Thread starter;
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,9 +48,9 @@ final class BenchContext implements AutoCloseable {
     private final Path stateRoot;
     private final GroupProgress progress;
     private final Map<AppKind, String> windowStoreApps = new EnumMap<>(AppKind.class);
-    private LoadedInput throughputInput;
-    private LoadedInput keysInput;
-    private LoadedInput warmupInput;
+    private @Nullable LoadedInput throughputInput;
+    private @Nullable LoadedInput keysInput;
+    private @Nullable LoadedInput warmupInput;
     private int stateDirs;
 
     BenchContext(KafkaBroker broker, RuntimeOptions options) {
@@ -137,6 +138,9 @@ final class BenchContext implements AutoCloseable {
      * Makes the broker create its transaction-state and consumer-offsets topics (one transaction that
      * commits an offset), so that no timed run pays for them.
      */
+    // new ConsumerGroupMetadata(groupId) is deprecated for removal, but it is the only way to name a
+    // group in a transaction without a consumer of it; the warm-up needs none.
+    @SuppressWarnings("removal")
     private void warmUpBroker() {
         String topic = topic(name("broker-warmup"));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
@@ -147,7 +151,9 @@ final class BenchContext implements AutoCloseable {
                 new ByteArraySerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>(topic, new byte[0]));
+            // Committing the transaction checks the send.
+            @SuppressWarnings("FutureReturnValueIgnored")
+            var unused = producer.send(new ProducerRecord<>(topic, new byte[0]));
             producer.sendOffsetsToTransaction(
                     Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)),
                     new ConsumerGroupMetadata(name("broker-warmup")));
@@ -187,7 +193,7 @@ final class BenchContext implements AutoCloseable {
     }
 
     /** The app of {@code kind} whose changelog holds the throughput input's windows, if one ran. */
-    synchronized String windowStoreApp(AppKind kind) {
+    synchronized @Nullable String windowStoreApp(AppKind kind) {
         return windowStoreApps.get(kind);
     }
 

@@ -19,6 +19,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +59,7 @@ final class CeilingLoop implements StreamingApp {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean assigned;
-    private volatile Throwable error;
+    private volatile @Nullable Throwable error;
 
     CeilingLoop(AppSetup setup) {
         this.setup = setup;
@@ -157,8 +158,11 @@ final class CeilingLoop implements StreamingApp {
         byte[] key = keys.serialize(
                 setup.output(), new Windowed<>(r.key(), new Window(start, start + CountTopologies.WINDOW_MS)));
         byte[] value = counts.serialize(setup.output(), count);
-        producer.send(new ProducerRecord<>(setup.output(), null, r.timestamp(), key, value));
-        producer.send(new ProducerRecord<>(changelog, r.partition(), r.timestamp(), key, value));
+        // Committing the transaction checks both sends.
+        @SuppressWarnings("FutureReturnValueIgnored")
+        var unusedOutput = producer.send(new ProducerRecord<>(setup.output(), null, r.timestamp(), key, value));
+        @SuppressWarnings("FutureReturnValueIgnored")
+        var unusedChangelog = producer.send(new ProducerRecord<>(changelog, r.partition(), r.timestamp(), key, value));
         consumed.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
     }
 

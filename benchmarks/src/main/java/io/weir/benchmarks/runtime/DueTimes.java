@@ -58,7 +58,7 @@ final class DueTimes {
         }
         growing.forEach((w, list) -> recordsOfWindow.put(w, Arrays.copyOfRange(list, 1, list[0] + 1)));
         partitionRecords.forEach((p, records) -> {
-            int[] exact = Arrays.copyOf(records, partitionSizes.get(p));
+            int[] exact = Arrays.copyOf(records, partitionSizes.getOrDefault(p, 0));
             long[] max = new long[exact.length];
             long highest = Long.MIN_VALUE;
             for (int j = 0; j < exact.length; j++) {
@@ -92,6 +92,10 @@ final class DueTimes {
         }
         long threshold = window.windowStart() + CountTopologies.WINDOW_MS + Workload.MAX_DELAY_MS;
         long[] max = maxEventTimeOfPartition.get(p);
+        int[] records = recordsOfPartition.get(p);
+        if (max == null || records == null) {
+            return -1;
+        }
         int lo = 0;
         int hi = max.length;
         while (lo < hi) {
@@ -102,7 +106,7 @@ final class DueTimes {
                 lo = mid + 1;
             }
         }
-        return lo == max.length ? -1 : load.sentNanos(recordsOfPartition.get(p)[lo]);
+        return lo == max.length ? -1 : load.sentNanos(records[lo]);
     }
 
     /** How many once-per-window results became due during the run. */

@@ -8,6 +8,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Properties;
@@ -24,7 +25,7 @@ import java.util.Properties;
 final class KafkaStreamsApp implements StreamingApp {
 
     private final KafkaStreams streams;
-    private volatile Throwable error;
+    private volatile @Nullable Throwable error;
 
     KafkaStreamsApp(AppSetup setup, CountTopologies.KafkaStreamsEmit emit) {
         Properties props = new Properties();

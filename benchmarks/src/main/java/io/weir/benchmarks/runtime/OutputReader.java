@@ -34,7 +34,7 @@ final class OutputReader {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.getOrDefault(p, 0L))) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     AppKind.WindowCount c = kind.decode(topic, r.key(), r.value());
                     tally.result(c.key(), c.windowStart(), c.count());

@@ -6,6 +6,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ final class OutputWatcher implements AutoCloseable {
     private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
-    private volatile Throwable error;
+    private volatile @Nullable Throwable error;
 
     OutputWatcher(String bootstrap, String topic, int partitionCount) {
         consumer = new KafkaConsumer<>(

@@ -43,7 +43,9 @@ final class PacedLoad {
                 }
                 int index = i;
                 load.sentNanos[i] = System.nanoTime();
-                producer.send(
+                // The callback handles the outcome; the future adds nothing.
+                @SuppressWarnings("FutureReturnValueIgnored")
+                var unused = producer.send(
                         new ProducerRecord<>(topic, null, workload.eventTime(i), workload.key(i), Workload.VALUE),
                         (m, e) -> {
                             if (e != null) {

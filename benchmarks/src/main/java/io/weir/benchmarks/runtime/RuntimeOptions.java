@@ -1,6 +1,7 @@
 package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.OptionValues;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ record RuntimeOptions(
         Set<Phase> phases,
         List<AppKind> engines,
         List<AppKind> restoreEngines,
-        String bootstrap,
+        @Nullable String bootstrap,
         Path brokerScript) {
 
     /** The parts of the benchmark. */
@@ -120,7 +121,7 @@ record RuntimeOptions(
 
     private static Set<Phase> phases(String list) {
         Set<Phase> phases = EnumSet.noneOf(Phase.class);
-        for (String p : list.split(",")) {
+        for (String p : list.split(",", -1)) {
             phases.add(Arrays.stream(Phase.values())
                     .filter(v -> v.name().equalsIgnoreCase(p.trim()))
                     .findFirst()
@@ -131,7 +132,7 @@ record RuntimeOptions(
 
     private static List<AppKind> engines(String list) {
         List<AppKind> engines = new ArrayList<>();
-        for (String e : list.split(",")) {
+        for (String e : list.split(",", -1)) {
             engines.add(AppKind.byId(e.trim()));
         }
         return List.copyOf(engines);

@@ -9,7 +9,11 @@ import io.weir.streams.time.TimeDomain;
  */
 public interface KeyedProcessorContext<K, KOut, VOut> {
 
-    /** The key of the record or timer being handled. */
+    /**
+     * The key of the record or timer being handled.
+     *
+     * @throws IllegalStateException outside {@code process} and {@code onTimer} (in {@code init})
+     */
     K currentKey();
 
     /**

@@ -1,6 +1,7 @@
 package io.weir.streams.dsl;
 
 import io.weir.streams.internals.Require;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -30,9 +31,9 @@ public final class SessionWindows implements Windows {
 
     private final Duration gap;
     private final Duration allowedLateness;
-    private final Duration maxSessionLength;
+    private final @Nullable Duration maxSessionLength;
 
-    private SessionWindows(Duration gap, Duration allowedLateness, Duration maxSessionLength) {
+    private SessionWindows(Duration gap, Duration allowedLateness, @Nullable Duration maxSessionLength) {
         this.gap = gap;
         this.allowedLateness = allowedLateness;
         this.maxSessionLength = maxSessionLength;

@@ -1,6 +1,7 @@
 package io.weir.streams.dsl;
 
 import io.weir.streams.internals.Require;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -37,12 +38,13 @@ import java.util.OptionalLong;
  */
 public final class Trigger {
 
-    private final Duration earlyInterval;
+    private final @Nullable Duration earlyInterval;
     private final long earlyCount;
-    private final Duration lateInterval;
+    private final @Nullable Duration lateInterval;
     private final boolean atWindowClose;
 
-    private Trigger(Duration earlyInterval, long earlyCount, Duration lateInterval, boolean atWindowClose) {
+    private Trigger(
+            @Nullable Duration earlyInterval, long earlyCount, @Nullable Duration lateInterval, boolean atWindowClose) {
         this.earlyInterval = earlyInterval;
         this.earlyCount = earlyCount;
         this.lateInterval = lateInterval;

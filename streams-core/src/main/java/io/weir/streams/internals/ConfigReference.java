@@ -2,6 +2,8 @@ package io.weir.streams.internals;
 
 import org.apache.kafka.common.config.ConfigDef;
 
+import java.util.Locale;
+
 /**
  * Renders a {@link ConfigDef} as the Markdown table of docs/reference/configuration.md, so the
  * reference is generated from the definitions the code validates with (a test fails when it is stale).
@@ -22,7 +24,7 @@ public final class ConfigReference {
             out.append("| `")
                     .append(key.name)
                     .append("` | ")
-                    .append(key.type.name().toLowerCase())
+                    .append(key.type.name().toLowerCase(Locale.ROOT))
                     .append(" | ")
                     .append(
                             !key.hasDefault()
@@ -36,7 +38,7 @@ public final class ConfigReference {
                                     ? ""
                                     : key.validator.toString().replace("|", "\\|"))
                     .append(" | ")
-                    .append(key.importance.name().toLowerCase())
+                    .append(key.importance.name().toLowerCase(Locale.ROOT))
                     .append(" | ")
                     .append(key.documentation.replace("|", "\\|").replace("\n", " "))
                     .append(" |\n");

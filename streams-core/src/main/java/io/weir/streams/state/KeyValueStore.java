@@ -1,5 +1,7 @@
 package io.weir.streams.state;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.function.BiConsumer;
 
 /**
@@ -10,11 +12,12 @@ import java.util.function.BiConsumer;
  */
 public interface KeyValueStore<K, V> {
 
-    /** The value of {@code key}, or null. */
+    /** The value of {@code key}, or null when it has none. */
+    @Nullable
     V get(K key);
 
     /** Sets the value of {@code key}; a null value deletes it. */
-    void put(K key, V value);
+    void put(K key, @Nullable V value);
 
     void delete(K key);
 

@@ -1,6 +1,11 @@
 package io.weir.streams.state;
 
 import io.weir.streams.dsl.Window;
+import org.jspecify.annotations.Nullable;
 
-/** One row of a window store: a key, a window and the window's current aggregate. */
-public record WindowEntry<K, V>(K key, Window window, V value) {}
+/**
+ * One row of a window store: a key, a window and the window's current aggregate. The value is null
+ * only for a reduce under discarding refinement whose window has taken nothing since its last pane.
+ */
+public record WindowEntry<K, V>(
+        K key, Window window, @Nullable V value) {}

@@ -1,5 +1,7 @@
 package io.weir.streams.time;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.function.ToLongFunction;
 
 /**
@@ -14,11 +16,13 @@ import java.util.function.ToLongFunction;
 public interface TimestampExtractor<K, V> {
 
     /**
+     * The event time of a record, in epoch milliseconds.
+     *
      * @param key             the record's key (may be null)
      * @param value           the record's value (may be null)
      * @param recordTimestamp the timestamp of the Kafka record (producer or log-append time)
      */
-    long extract(K key, V value, long recordTimestamp);
+    long extract(@Nullable K key, @Nullable V value, long recordTimestamp);
 
     /** The Kafka record's timestamp. */
     static <K, V> TimestampExtractor<K, V> recordTimestamp() {

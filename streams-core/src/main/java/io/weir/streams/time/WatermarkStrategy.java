@@ -1,6 +1,7 @@
 package io.weir.streams.time;
 
 import io.weir.streams.internals.Require;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -32,10 +33,10 @@ import java.util.Optional;
 public final class WatermarkStrategy {
 
     private final Duration delay;
-    private final Duration idleness;
-    private final Duration maxFutureSkew;
+    private final @Nullable Duration idleness;
+    private final @Nullable Duration maxFutureSkew;
 
-    private WatermarkStrategy(Duration delay, Duration idleness, Duration maxFutureSkew) {
+    private WatermarkStrategy(Duration delay, @Nullable Duration idleness, @Nullable Duration maxFutureSkew) {
         this.delay = delay;
         this.idleness = idleness;
         this.maxFutureSkew = maxFutureSkew;

@@ -49,7 +49,7 @@ class BrokerRestartTest {
             input.produce(20_000, 100_000, 100_000, CountInput.randomKeys(20, 6))
                     .forEach((k, v) -> expected.merge(k, v, Long::sum));
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(180))
+            await().atMost(Duration.ofMinutes(3))
                     .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "bounce-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "bounce-out"));
             synchronized (states) {

@@ -65,8 +65,13 @@ final class ChildInstance implements AutoCloseable {
                 .waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** Kills the JVM; an interrupt while waiting for it to go is passed on to the caller's thread. */
     @Override
-    public void close() throws InterruptedException {
-        kill();
+    public void close() {
+        try {
+            kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

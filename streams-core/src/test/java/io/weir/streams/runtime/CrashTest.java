@@ -123,7 +123,7 @@ class CrashTest {
                 // and only once the instances have committed something since the last kill.
                 long target = (long) kill * SEGMENT + SEGMENT * (20 + random.nextInt(61)) / 100;
                 long previous = committedAtKill;
-                await().atMost(Duration.ofSeconds(120))
+                await().atMost(Duration.ofMinutes(2))
                         .until(() -> produced.get() >= target && offsets.committed(app) > previous);
                 committedAtKill = offsets.committed(app);
                 int victim = random.nextInt(2);
@@ -145,7 +145,7 @@ class CrashTest {
                     failedSends.get(),
                     inputEnd);
             try {
-                await().atMost(Duration.ofSeconds(180))
+                await().atMost(Duration.ofMinutes(3))
                         .pollInterval(Duration.ofSeconds(1))
                         .until(() -> offsets.committed(app), n -> n >= inputEnd);
             } catch (org.awaitility.core.ConditionTimeoutException stalled) {

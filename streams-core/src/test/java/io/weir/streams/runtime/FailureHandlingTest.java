@@ -130,7 +130,7 @@ class FailureHandlingTest {
             a.start();
             b.start();
             try {
-                await().atMost(Duration.ofSeconds(120))
+                await().atMost(Duration.ofMinutes(2))
                         .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "zombie-out"));
                 assertTrue(stalled.get(), "one thread stalled");
             } finally {

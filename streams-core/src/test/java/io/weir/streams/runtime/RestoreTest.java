@@ -77,7 +77,7 @@ class RestoreTest {
         try (GroupOffsets offsets = new GroupOffsets(broker);
                 ChildInstance child =
                         ChildInstance.launch(broker, "tail", "tail-in", "tail-out", dir, StreamsConfig.EXACTLY_ONCE)) {
-            await().atMost(Duration.ofSeconds(120))
+            await().atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> offsets.committed("tail") >= KEYS / 3);
             child.kill();
@@ -96,7 +96,7 @@ class RestoreTest {
             app.setRestoreListener(afterKill);
             app.start();
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(180))
+            await().atMost(Duration.ofMinutes(3))
                     .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "tail-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "tail-out"));
             assertTrue(app.close(Duration.ofSeconds(60)), "closed cleanly");

@@ -107,7 +107,7 @@ class ScalingTest {
                     .until(() -> aLeaves.isDone() && runningTasks(List.of(b)).equals(ALL_TASKS));
             assertTrue(aLeaves.join(), "A stopped cleanly");
             input.flush(1_000_000);
-            await().atMost(Duration.ofSeconds(120))
+            await().atMost(Duration.ofMinutes(2))
                     .untilAsserted(() -> CommittedPanes.assertFinalCounts(expected, broker, "rebalance-out"));
             assertOneOnTimePaneEach(CommittedPanes.read(broker, "rebalance-out"));
         }

@@ -2,20 +2,21 @@ package io.weir.streams.test;
 
 import io.weir.streams.dsl.PaneInfo;
 import org.apache.kafka.common.header.Headers;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /** A record read from an output topic of a {@link TestDriver}. */
-public record OutputRecord<K, V>(K key, V value, long timestamp, Headers headers, int partition) {
+public record OutputRecord<K, V>(@Nullable K key, @Nullable V value, long timestamp, Headers headers, int partition) {
 
     /** The pane info of a windowed result (empty for other records). */
     public Optional<PaneInfo> pane() {
         return PaneInfo.from(headers);
     }
 
-    /** The UTF-8 text of the last header named {@code name}, or null. */
-    public String header(String name) {
+    /** The UTF-8 text of the last header named {@code name}, or null when there is none (as Kafka's {@code lastHeader}). */
+    public @Nullable String header(String name) {
         var h = headers.lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }

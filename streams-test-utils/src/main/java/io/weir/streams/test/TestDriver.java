@@ -21,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +35,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -54,6 +56,10 @@ import java.util.TreeSet;
  * from the first record an error handler sends there.
  *
  * <p>Single-threaded. Owns its tasks, stores and state dir: {@link #close()} releases them all.
+ *
+ * <p>Why one class: it is the whole public face of a deterministic run (topics, virtual time, commits,
+ * inspection), each part a few methods over the same tasks and topic logs; the topic logs are apart,
+ * in {@code TopicLog}, and the tasks are the runtime's own.
  */
 public final class TestDriver implements AutoCloseable {
 
@@ -86,19 +92,24 @@ public final class TestDriver implements AutoCloseable {
         RecordCollector collector = new RecordCollector() {
             @Override
             public void send(
-                    String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+                    String topic,
+                    @Nullable Integer partition,
+                    byte @Nullable [] key,
+                    byte @Nullable [] value,
+                    Headers headers,
+                    long timestamp) {
                 collect(topic, partition, key, value, headers, timestamp);
             }
 
             @Override
             public int partitionsFor(String topic) {
-                return topics.get(topic).partitions();
+                return topic(topic).partitions();
             }
         };
         try {
             Map<Integer, Integer> taskCounts = this.topology.taskCounts(config::partitions);
             for (SubtopologySpec sub : this.topology.subtopologies()) {
-                int partitions = taskCounts.get(sub.id());
+                int partitions = taskCount(taskCounts, sub);
                 for (String topic : sub.sourceTopics(app)) {
                     // An input (or repartition topic) the topology does not also write to a reader cannot be
                     // read: keep its offsets only; repartitioned records reach their task through the queue.
@@ -110,7 +121,7 @@ public final class TestDriver implements AutoCloseable {
                 }
                 sub.sources().forEach(source -> subtopologyOfSource.put(source.topic(app), sub));
                 for (String store : sub.stores()) {
-                    StoreSpec spec = this.topology.stores().get(store);
+                    StoreSpec spec = this.topology.store(store);
                     if (spec.logged()) {
                         String changelog = spec.changelogTopic(app);
                         topics.put(changelog, writtenLog(changelog, partitions));
@@ -130,8 +141,8 @@ public final class TestDriver implements AutoCloseable {
                                 taskCounts.get(
                                         this.topology.writerOf(source.topic()).id())));
                 List<StoreSpec> stores =
-                        sub.stores().stream().map(this.topology.stores()::get).toList();
-                for (int p = 0; p < taskCounts.get(sub.id()); p++) {
+                        sub.stores().stream().map(this.topology::store).toList();
+                for (int p = 0; p < taskCount(taskCounts, sub); p++) {
                     TaskId id = new TaskId(sub.id(), p);
                     TaskStores taskStores = new TaskStores(
                             stores, stateDir.resolve(app).resolve(id.toString()), config.cacheMaxBytesPerTask());
@@ -184,31 +195,31 @@ public final class TestDriver implements AutoCloseable {
             throw new IllegalArgumentException("'" + topic + "' is not written by this topology; it writes "
                     + writtenTopics + " (a dead-letter topic is readable once a record was written to it)");
         }
-        return new TestOutputTopic<>(topics.get(topic), keySerde.deserializer(), valueSerde.deserializer());
+        return new TestOutputTopic<>(topic(topic), keySerde.deserializer(), valueSerde.deserializer());
     }
 
     void pipeRaw(
             String topic,
-            Integer partition,
-            byte[] key,
-            byte[] value,
-            Headers headers,
-            Long timestamp,
-            Long arrivesAt) {
+            @Nullable Integer partition,
+            byte @Nullable [] key,
+            byte @Nullable [] value,
+            @Nullable Headers headers,
+            @Nullable Long timestamp,
+            @Nullable Long arrivesAt) {
         checkOpen();
         if (arrivesAt != null) {
             advanceTo(arrivesAt);
         }
         long ts = timestamp != null ? timestamp : processingTime;
         TopicLog.Entry entry =
-                topics.get(topic).append(partition, key, value, headers == null ? new RecordHeaders() : headers, ts);
+                topic(topic).append(partition, key, value, headers == null ? new RecordHeaders() : headers, ts);
         deliver(topic, entry);
         drain();
     }
 
     /** Processes a record of an input or repartition topic in the task reading its partition. */
     private void deliver(String topic, TopicLog.Entry entry) {
-        StreamTask task = tasks.get(new TaskId(subtopologyOfSource.get(topic).id(), entry.partition()));
+        StreamTask task = taskFor(topic, entry.partition());
         task.process(
                 new RawRecord(
                         topic,
@@ -232,7 +243,13 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    private void collect(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+    private void collect(
+            String topic,
+            @Nullable Integer partition,
+            byte @Nullable [] key,
+            byte @Nullable [] value,
+            Headers headers,
+            long timestamp) {
         // The only topics a topology writes without declaring them are dead-letter topics, which error
         // handlers choose at run time: they exist from their first record on.
         TopicLog log = topics.computeIfAbsent(topic, t -> {
@@ -340,6 +357,15 @@ public final class TestDriver implements AutoCloseable {
     /** Whether an input partition is idle (left out of its task's watermark). */
     public boolean isIdle(String topic, int partition) {
         return taskFor(topic, partition).isIdle(new TopicPartition(topic, partition));
+    }
+
+    private static int taskCount(Map<Integer, Integer> taskCounts, SubtopologySpec sub) {
+        return Objects.requireNonNull(taskCounts.get(sub.id()), "every sub-topology has a task count");
+    }
+
+    /** A topic the driver keeps: an input, repartition, output, changelog or dead-letter topic. */
+    private TopicLog topic(String name) {
+        return Objects.requireNonNull(topics.get(name), "a topic this driver keeps");
     }
 
     private StreamTask taskFor(String topic, int partition) {

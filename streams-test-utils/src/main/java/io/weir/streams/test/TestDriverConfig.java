@@ -1,6 +1,7 @@
 package io.weir.streams.test;
 
 import io.weir.streams.internals.Require;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,7 @@ public final class TestDriverConfig {
     private final Duration commitInterval;
     private final long cacheMaxBytesPerTask;
     private final Instant startTime;
-    private final Path stateDir;
+    private final @Nullable Path stateDir;
     private final String applicationId;
     private final boolean keepReadRecords;
 
@@ -32,7 +33,7 @@ public final class TestDriverConfig {
             Duration commitInterval,
             long cacheMaxBytesPerTask,
             Instant startTime,
-            Path stateDir,
+            @Nullable Path stateDir,
             String applicationId,
             boolean keepReadRecords) {
         this.partitions = Map.copyOf(partitions);

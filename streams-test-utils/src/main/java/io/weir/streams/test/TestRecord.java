@@ -2,6 +2,7 @@ package io.weir.streams.test;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 
@@ -9,12 +10,18 @@ import java.time.Instant;
  * A record to pipe into a {@link TestInputTopic}, built fluently:
  * {@code TestRecord.of("card-7", payment).at(Times.at("12:00:10")).arrivingAt(Times.at("12:00:15"))}.
  * Unset parts default to: timestamp = the driver's processing time at piping, partition = chosen
- * from the key, processing time = the driver's current time (not moved), no headers. Immutable.
+ * from the key, processing time = the driver's current time (not moved), no headers; an unset part is
+ * null here. Immutable.
  */
 public record TestRecord<K, V>(
-        K key, V value, Long timestamp, Integer partition, Long processingTime, Headers headers) {
+        @Nullable K key,
+        @Nullable V value,
+        @Nullable Long timestamp,
+        @Nullable Integer partition,
+        @Nullable Long processingTime,
+        Headers headers) {
 
-    public static <K, V> TestRecord<K, V> of(K key, V value) {
+    public static <K, V> TestRecord<K, V> of(@Nullable K key, @Nullable V value) {
         return new TestRecord<>(key, value, null, null, null, new RecordHeaders());
     }
 

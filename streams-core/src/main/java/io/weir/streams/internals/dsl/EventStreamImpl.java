@@ -13,6 +13,7 @@ import io.weir.streams.internals.processor.RepartitionSinkProcessor;
 import io.weir.streams.internals.processor.SinkProcessor;
 import io.weir.streams.internals.processor.StatelessProcessor;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,12 +33,16 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     final GraphBuilder graph;
     final List<String> nodes;
-    final Serde<K> keySerde;
-    final Serde<V> valueSerde;
+    final @Nullable Serde<K> keySerde;
+    final @Nullable Serde<V> valueSerde;
     final boolean keyChanged;
 
     EventStreamImpl(
-            GraphBuilder graph, List<String> nodes, Serde<K> keySerde, Serde<V> valueSerde, boolean keyChanged) {
+            GraphBuilder graph,
+            List<String> nodes,
+            @Nullable Serde<K> keySerde,
+            @Nullable Serde<V> valueSerde,
+            boolean keyChanged) {
         this.graph = graph;
         this.nodes = nodes;
         this.keySerde = keySerde;
@@ -47,15 +52,15 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     /** A source's stream. */
     public static <K, V> EventStreamImpl<K, V> source(
-            GraphBuilder graph, String node, Serde<K> keySerde, Serde<V> valueSerde) {
+            GraphBuilder graph, String node, @Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
         return new EventStreamImpl<>(graph, List.of(node), keySerde, valueSerde, false);
     }
 
     private <K2, V2> EventStreamImpl<K2, V2> step(
             String kind,
             StatelessProcessor.Step<K, V, K2, V2> step,
-            Serde<K2> newKeySerde,
-            Serde<V2> newValueSerde,
+            @Nullable Serde<K2> newKeySerde,
+            @Nullable Serde<V2> newValueSerde,
             boolean changesKey) {
         String name =
                 graph.addNode(graph.newName(kind), nodes, () -> new StatelessProcessor<>(step), Set.of(), Set.of());
@@ -206,7 +211,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
      * type and mapper), or two instances of one of Kafka's built-in serdes, which hold no settings
      * (each {@code Serdes.String()} call makes a new one).
      */
-    private static boolean sameSerde(Serde<?> a, Serde<?> b) {
+    private static boolean sameSerde(@Nullable Serde<?> a, @Nullable Serde<?> b) {
         return Objects.equals(a, b)
                 || (a != null
                         && b != null

@@ -47,7 +47,8 @@ public final class GraphBuilder {
 
     /** A fresh node name {@code <kind>-<n>}. */
     public String newName(String kind) {
-        return kind + "-" + (++counter);
+        counter++;
+        return kind + "-" + counter;
     }
 
     /** The name of a sink writing {@code topic}: {@code sink:<topic>}, {@code sink:<topic>-2} for a second sink of it, ... */

@@ -24,6 +24,7 @@ import io.weir.streams.internals.window.WindowAssigners;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -38,7 +39,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
 
     private final EventStreamImpl<K, V> stream;
     private final Windows windows;
-    private final String lateTopic;
+    private final @Nullable String lateTopic;
     private final Trigger trigger;
     private final Refinement refinement;
 
@@ -47,7 +48,11 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     }
 
     private WindowedStreamImpl(
-            EventStreamImpl<K, V> stream, Windows windows, String lateTopic, Trigger trigger, Refinement refinement) {
+            EventStreamImpl<K, V> stream,
+            Windows windows,
+            @Nullable String lateTopic,
+            Trigger trigger,
+            Refinement refinement) {
         this.stream = stream;
         this.windows = windows;
         this.lateTopic = lateTopic;
@@ -129,7 +134,10 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     }
 
     private <A> WindowedTable<K, A> build(
-            String kind, Aggregation<K, V, A> aggregation, Materialized<K, A> materialized, Serde<A> aggSerde) {
+            String kind,
+            Aggregation<K, V, A> aggregation,
+            Materialized<K, A> materialized,
+            @Nullable Serde<A> aggSerde) {
         GraphBuilder graph = stream.graph;
         String storeName = materialized.storeName().orElseGet(() -> graph.newName("window-" + kind));
         String operator = kind + " into store '" + storeName + "'";
@@ -140,7 +148,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         }
         if (aggSerde == null) {
             throw new IllegalStateException(
-                    operator + ": the value serde is unknown; give " + "it with Materialized.withValueSerde(...)");
+                    operator + ": the value serde is unknown; give it with Materialized.withValueSerde(...)");
         }
         checkTriggerAndRefinement(operator, aggregation);
         long lateness = windows.allowedLateness().toMillis();

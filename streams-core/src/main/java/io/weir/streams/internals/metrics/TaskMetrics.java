@@ -12,6 +12,8 @@ import java.util.function.LongSupplier;
 public final class TaskMetrics {
 
     /** A monotonically increasing count. */
+    // One writer (the task's thread): volatile only publishes each count to the threads reading metrics.
+    @SuppressWarnings("NonAtomicVolatileUpdate")
     public static final class Counter {
         private volatile long value;
 

@@ -13,6 +13,8 @@ import java.util.TreeMap;
  * the bound, so the next purge's store scan can start past what earlier purges deleted.
  * Single-threaded, except {@link #size()}, which gauges read from other threads.
  */
+// One writer (the operator's task thread): volatile only publishes the size to gauges on other threads.
+@SuppressWarnings("NonAtomicVolatileUpdate")
 public final class EventTimeIndex {
 
     private final NavigableMap<Long, Integer> countByTime = new TreeMap<>();

@@ -7,6 +7,7 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.DivertedRecord;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Refuses records for an event-time operator: counts each refusal and, when the operator has a
@@ -15,14 +16,14 @@ import io.weir.streams.internals.processor.Record;
  */
 public final class LateDataOutput {
 
-    private final String topic;
+    private final @Nullable String topic;
     private final ProcessorContext context;
     private final TaskMetrics.Counter lateDropped;
     private final TaskMetrics.Counter futureDropped;
     private final TaskMetrics.Counter written;
 
     /** @param topic the late-data topic, or null to count refusals only */
-    public LateDataOutput(String topic, ProcessorContext context) {
+    public LateDataOutput(@Nullable String topic, ProcessorContext context) {
         this.topic = topic;
         this.context = context;
         TaskMetrics metrics = context.metrics();
@@ -43,7 +44,7 @@ public final class LateDataOutput {
         write(record, LateRecord.Reason.FUTURE_TIMESTAMP, null, watermark);
     }
 
-    private void write(Record<?, ?> record, LateRecord.Reason reason, Window window, long watermark) {
+    private void write(Record<?, ?> record, LateRecord.Reason reason, @Nullable Window window, long watermark) {
         if (topic == null) {
             return;
         }

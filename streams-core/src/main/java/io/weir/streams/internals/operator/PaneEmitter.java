@@ -7,6 +7,7 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends an operator's results downstream as panes: each result carries its {@link PaneInfo} in
@@ -56,7 +57,7 @@ public final class PaneEmitter<K, A> {
      * not the first ({@code pane.index() > 0}), first a retraction of {@code previous}, the value of
      * the pane before.
      */
-    public void emit(K key, A previous, A value, long timestamp, PaneInfo pane) {
+    public void emit(K key, @Nullable A previous, @Nullable A value, long timestamp, PaneInfo pane) {
         if (retracts() && pane.index() > 0) {
             forward(key, previous, timestamp, pane.asRetraction());
         }
@@ -72,11 +73,14 @@ public final class PaneEmitter<K, A> {
     }
 
     /** Emits only a retraction of {@code previous}: a result that ends without a replacement (a merged-away session). */
-    public void retract(K key, A previous, long timestamp, PaneInfo retraction) {
+    public void retract(K key, @Nullable A previous, long timestamp, PaneInfo retraction) {
         forward(key, previous, timestamp, retraction);
     }
 
-    private void forward(K key, A value, long timestamp, PaneInfo pane) {
+    // A pane's value is of the stream's value type, which may hold null (a reduce's empty aggregate, a value a
+    // serde wrote as null); NullAway's checks cannot say that a type argument is nullable, so they are off here.
+    @SuppressWarnings("NullAway")
+    private void forward(K key, @Nullable A value, long timestamp, PaneInfo pane) {
         if (pane.isRetraction()) {
             retractions.increment();
         }

@@ -4,6 +4,7 @@ import io.weir.streams.dsl.LateRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.charset.StandardCharsets;
 
@@ -15,11 +16,11 @@ import java.nio.charset.StandardCharsets;
  */
 public final class DivertedRecord {
 
-    private final SourceInfo source;
+    private final @Nullable SourceInfo source;
     private final Headers headers = new RecordHeaders();
 
     /** @param source the input record, or null when there is none */
-    public DivertedRecord(SourceInfo source) {
+    public DivertedRecord(@Nullable SourceInfo source) {
         this.source = source;
         if (source != null) {
             for (Header h : source.rawHeaders()) {

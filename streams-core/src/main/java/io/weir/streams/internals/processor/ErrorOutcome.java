@@ -4,6 +4,7 @@ import io.weir.streams.DeadLetterRecord;
 import io.weir.streams.ErrorDecision;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,8 @@ public final class ErrorOutcome {
     }
 
     /**
+     * Carries out {@code decision} for one failed record.
+     *
      * @param error     the failure (its message names the record's coordinates, not its payload)
      * @param reason    the failure's reason, for the dead letter's headers
      * @param sinkTopic the topic the record could not be produced to, or null for a read failure
@@ -42,8 +45,8 @@ public final class ErrorOutcome {
             ErrorDecision decision,
             RuntimeException error,
             Enum<?> reason,
-            String sinkTopic,
-            SourceInfo source,
+            @Nullable String sinkTopic,
+            @Nullable SourceInfo source,
             long timestamp) {
         if (decision == null) {
             throw new IllegalStateException(

@@ -10,6 +10,7 @@ import io.weir.streams.time.TimeDomain;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,11 +42,11 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     private TaskMetrics.Counter nullKeys;
     private TaskMetrics.Counter futureDropped;
     private TaskMetrics.Counter timersFired;
-    private K currentKey;
-    private byte[] currentKeyBytes;
+    private @Nullable K currentKey;
+    private byte @Nullable [] currentKeyBytes;
     private long eventTime;
     private Headers headers = NO_HEADERS;
-    private SourceInfo source;
+    private @Nullable SourceInfo source;
 
     public KeyedProcessorNode(
             KeyedProcessor<K, V, KOut, VOut> processor,
@@ -140,7 +141,8 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
         }
     }
 
-    private void enter(K key, byte[] keyBytes, long time, Headers recordHeaders, SourceInfo recordSource) {
+    private void enter(
+            K key, byte @Nullable [] keyBytes, long time, Headers recordHeaders, @Nullable SourceInfo recordSource) {
         currentKey = key;
         currentKeyBytes = keyBytes;
         eventTime = time;
@@ -157,7 +159,11 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @Override
     public K currentKey() {
-        return currentKey;
+        K key = currentKey;
+        if (key == null) {
+            throw new IllegalStateException("No current key: call currentKey from process or onTimer, not init");
+        }
+        return key;
     }
 
     @Override

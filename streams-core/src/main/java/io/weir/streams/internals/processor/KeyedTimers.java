@@ -22,6 +22,8 @@ import java.util.Set;
  * ever later ones, must not keep a round going forever. Deferral is kept in memory only; after a
  * restart such a timer is simply due.
  */
+// Ordinals index in-memory arrays only; the stored form uses code(domain), fixed whatever the enum's order.
+@SuppressWarnings("EnumOrdinal")
 final class KeyedTimers {
 
     /** A due timer: its time and its key's bytes. */

@@ -2,21 +2,25 @@ package io.weir.streams.internals.processor;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A record travelling through a task's processors: key, value, event time and headers, plus the
  * {@link SourceInfo} of the input record it derives from. Immutable apart from the headers, which
  * processors treat as read-only (copy before adding).
  */
+// The name users of Kafka Streams' Processor API know (its processor.api.Record); java.lang.Record is never
+// needed beside it.
+@SuppressWarnings("JavaLangClash")
 public final class Record<K, V> {
 
     private final K key;
     private final V value;
     private final long timestamp;
     private final Headers headers;
-    private final SourceInfo source;
+    private final @Nullable SourceInfo source;
 
-    public Record(K key, V value, long timestamp, Headers headers, SourceInfo source) {
+    public Record(K key, V value, long timestamp, @Nullable Headers headers, @Nullable SourceInfo source) {
         this.key = key;
         this.value = value;
         this.timestamp = timestamp;
@@ -41,7 +45,8 @@ public final class Record<K, V> {
         return headers;
     }
 
-    public SourceInfo source() {
+    /** The input record this one derives from; null for a record an operator made (a window result). */
+    public @Nullable SourceInfo source() {
         return source;
     }
 

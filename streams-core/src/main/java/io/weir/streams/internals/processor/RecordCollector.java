@@ -1,6 +1,7 @@
 package io.weir.streams.internals.processor;
 
 import org.apache.kafka.common.header.Headers;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a task's serialized records go: sink topics, side outputs and changelogs. The runtime sends
@@ -9,6 +10,8 @@ import org.apache.kafka.common.header.Headers;
 public interface RecordCollector {
 
     /**
+     * Sends one record.
+     *
      * @param partition the partition, or null to choose one from the key as Kafka's default
      *                  partitioner does
      * @throws org.apache.kafka.common.errors.RecordTooLargeException before anything is sent, when the
@@ -16,7 +19,13 @@ public interface RecordCollector {
      *         transaction), so a caller may skip it. Failures reported once the record was handed to
      *         Kafka are not thrown here: they fail the next commit.
      */
-    void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp);
+    void send(
+            String topic,
+            @Nullable Integer partition,
+            byte @Nullable [] key,
+            byte @Nullable [] value,
+            Headers headers,
+            long timestamp);
 
     /** The number of partitions of {@code topic}. */
     int partitionsFor(String topic);

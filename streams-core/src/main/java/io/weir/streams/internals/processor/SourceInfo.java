@@ -1,6 +1,7 @@
 package io.weir.streams.internals.processor;
 
 import org.apache.kafka.common.header.Headers;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a record came from: its input coordinates, its bytes as consumed (late-data side outputs
@@ -12,8 +13,8 @@ public record SourceInfo(
         int partition,
         long offset,
         long kafkaTimestamp,
-        byte[] rawKey,
-        byte[] rawValue,
+        byte @Nullable [] rawKey,
+        byte @Nullable [] rawValue,
         Headers rawHeaders,
         boolean futureEventTime) {
 

@@ -3,6 +3,7 @@ package io.weir.streams.internals.processor;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
 
@@ -34,7 +35,7 @@ public final class WatermarkRecords {
     }
 
     /** The mark in {@code headers}, or null for a data record. */
-    public static Mark read(Headers headers) {
+    public static @Nullable Mark read(Headers headers) {
         Header watermark = headers.lastHeader(WATERMARK);
         if (watermark == null) {
             return null;

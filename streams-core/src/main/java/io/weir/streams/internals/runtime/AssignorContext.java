@@ -2,6 +2,7 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Set;
 
@@ -19,7 +20,7 @@ public final class AssignorContext {
     private final String applicationId;
     private volatile Set<TaskId> ownedTasks = Set.of();
     private volatile Set<TaskId> assignedTasks = Set.of();
-    private volatile String error;
+    private volatile @Nullable String error;
 
     public AssignorContext(TopologySpec topology, String applicationId) {
         this.topology = topology;
@@ -46,13 +47,13 @@ public final class AssignorContext {
         return assignedTasks;
     }
 
-    void assigned(Set<TaskId> tasks, String assignmentError) {
+    void assigned(Set<TaskId> tasks, @Nullable String assignmentError) {
         this.assignedTasks = Set.copyOf(tasks);
         this.error = assignmentError;
     }
 
     /** Why the group leader could not assign tasks (a missing topic, unequal partition counts), or null. */
-    public String assignmentError() {
+    public @Nullable String assignmentError() {
         return error;
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.internals.Causes;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -59,7 +61,7 @@ public final class InternalTopicManager implements AutoCloseable {
                         "Cannot prepare the topics of application {} at {} yet ({}); retrying in {} ms",
                         config.applicationId(),
                         config.bootstrapServers(),
-                        e.getCause().toString(),
+                        String.valueOf(e.getCause()),
                         backoff);
                 sleep(backoff);
                 backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
@@ -75,12 +77,14 @@ public final class InternalTopicManager implements AutoCloseable {
                         .allTopicNames()
                         .get(15, TimeUnit.SECONDS)
                         .get(topic);
-                counts.put(topic, d.partitions().size());
+                if (d != null) {
+                    counts.put(topic, d.partitions().size());
+                }
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                     continue;
                 }
-                throw new RetryLater(e.getCause());
+                throw new RetryLater(Causes.of(e));
             } catch (TimeoutException e) {
                 throw new RetryLater(e);
             } catch (InterruptedException e) {
@@ -97,9 +101,9 @@ public final class InternalTopicManager implements AutoCloseable {
                 config.replicationFactor() < 0 ? Optional.empty() : Optional.of(config.replicationFactor());
         String app = config.applicationId();
         for (SubtopologySpec sub : topology.subtopologies()) {
-            int partitions = taskCounts.get(sub.id());
+            int partitions = Objects.requireNonNull(taskCounts.get(sub.id()), "task count");
             for (String storeName : sub.stores()) {
-                StoreSpec store = topology.stores().get(storeName);
+                StoreSpec store = topology.store(storeName);
                 if (store.logged()) {
                     Map<String, String> configs = store.retentionMs() < 0
                             ? Map.of("cleanup.policy", "compact")
@@ -146,7 +150,7 @@ public final class InternalTopicManager implements AutoCloseable {
             log.info("Created internal topic {} ({} partitions)", topic.name(), topic.numPartitions());
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new RetryLater(e.getCause());
+                throw new RetryLater(Causes.of(e));
             }
         } catch (TimeoutException e) {
             throw new RetryLater(e);

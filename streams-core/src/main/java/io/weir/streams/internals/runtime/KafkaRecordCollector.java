@@ -5,6 +5,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
+import org.jspecify.annotations.Nullable;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class KafkaRecordCollector implements RecordCollector {
     private final RecordSizeLimits sizeLimits;
     private final Map<TopicPartition, Long> lastOffsets = new ConcurrentHashMap<>();
     private final Map<String, Integer> partitionCounts = new HashMap<>();
-    private volatile Exception sendError;
+    private volatile @Nullable Exception sendError;
 
     /**
      * @param beforeSend runs before every send (opens the transaction under exactly-once)
@@ -37,19 +38,30 @@ final class KafkaRecordCollector implements RecordCollector {
     }
 
     @Override
-    public void send(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+    public void send(
+            String topic,
+            @Nullable Integer partition,
+            byte @Nullable [] key,
+            byte @Nullable [] value,
+            Headers headers,
+            long timestamp) {
         sizeLimits.check(topic, key, value, headers);
         beforeSend.run();
-        producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value, headers), (metadata, e) -> {
-            if (e != null) {
-                if (sendError == null) {
-                    sendError = e;
-                }
-            } else {
-                lastOffsets.merge(
-                        new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
-            }
-        });
+        // The callback handles the outcome; the future adds nothing.
+        @SuppressWarnings("FutureReturnValueIgnored")
+        var unused =
+                producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value, headers), (metadata, e) -> {
+                    if (e != null) {
+                        if (sendError == null) {
+                            sendError = e;
+                        }
+                    } else {
+                        lastOffsets.merge(
+                                new TopicPartition(metadata.topic(), metadata.partition()),
+                                metadata.offset(),
+                                Math::max);
+                    }
+                });
     }
 
     @Override
@@ -59,6 +71,7 @@ final class KafkaRecordCollector implements RecordCollector {
     }
 
     /** The highest offset written to {@code partition} so far, or null. */
+    @Nullable
     Long lastOffset(TopicPartition partition) {
         return lastOffsets.get(partition);
     }

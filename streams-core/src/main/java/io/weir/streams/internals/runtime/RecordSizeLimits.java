@@ -11,11 +11,13 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -55,12 +57,14 @@ final class RecordSizeLimits {
         withSerializers.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         withSerializers.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         Map<String, Object> resolved = ProducerConfig.configDef().parse(withSerializers);
-        this.producerLimit = Math.min((Integer) resolved.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), (Long)
-                resolved.get(ProducerConfig.BUFFER_MEMORY_CONFIG));
+        // The producer's config definition has defaults for both, so parsing always yields them.
+        int maxRequest = (Integer) Objects.requireNonNull(resolved.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG));
+        long bufferMemory = (Long) Objects.requireNonNull(resolved.get(ProducerConfig.BUFFER_MEMORY_CONFIG));
+        this.producerLimit = Math.min(maxRequest, bufferMemory);
     }
 
     /** @throws RecordTooLargeException when the record is larger than {@code topic} accepts */
-    void check(String topic, byte[] key, byte[] value, Headers headers) {
+    void check(String topic, byte @Nullable [] key, byte @Nullable [] value, Headers headers) {
         long size = batchSizeUpperBound(key, value, headers);
         long limit = limits.computeIfAbsent(topic, this::limitOf);
         if (size > limit) {
@@ -102,8 +106,8 @@ final class RecordSizeLimits {
     }
 
     /** The size of a v2 record batch holding only this record, uncompressed, with every varint at its largest. */
-    static long batchSizeUpperBound(byte[] key, byte[] value, Headers headers) {
-        long size = BATCH_OVERHEAD
+    static long batchSizeUpperBound(byte @Nullable [] key, byte @Nullable [] value, Headers headers) {
+        long size = (long) BATCH_OVERHEAD
                 + RECORD_OVERHEAD
                 + VARINT_MAX
                 + (key == null ? 0 : key.length)

@@ -55,7 +55,9 @@ final class RepartitionPurger {
         Map<TopicPartition, RecordsToDelete> batch = new HashMap<>(pending);
         pending.clear();
         lastPurge = now;
-        admin.deleteRecords(batch).all().whenComplete((ignored, e) -> {
+        // Fire and forget: the outcome is only logged, and a failed purge is retried at the next one.
+        @SuppressWarnings("FutureReturnValueIgnored")
+        var unused = admin.deleteRecords(batch).all().whenComplete((ignored, e) -> {
             if (e != null) {
                 log.warn(
                         "Purging committed records from repartition topics {} failed; the next purge retries: {}",

@@ -10,6 +10,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -54,6 +56,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Used by one stream thread; uses (does not own) that thread's restore consumer and the stores;
  * owns its writer threads, which {@link #close} stops.
+ *
+ * <p>Why one class: reading (positions, ends, the wipe of a store whose changelog lost records) and
+ * handing batches to the writers share the per-changelog progress and the in-flight limits; the
+ * parts it drives, the stores' {@code restore} and {@code ingest}, live in the stores.
  */
 final class StoreRestorer implements AutoCloseable {
 
@@ -73,7 +79,7 @@ final class StoreRestorer implements AutoCloseable {
     private final RestoreListener listener;
     private final String writerName;
     private final boolean exactlyOnce;
-    private ExecutorService writer;
+    private @Nullable ExecutorService writer;
     /** Changelog partitions still being read. */
     private final Map<TopicPartition, Changelog> changelogs = new HashMap<>();
 
@@ -92,6 +98,7 @@ final class StoreRestorer implements AutoCloseable {
         long restored;
         long lastProgress = System.nanoTime();
         /** For a store restored from empty: the records read since the last chunk was handed over; else null. */
+        @Nullable
         List<StoreBatch.Put> chunk;
         /** The store's last write handed to the writers: the next one runs after it. */
         CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
@@ -146,7 +153,10 @@ final class StoreRestorer implements AutoCloseable {
             BytesStore store = stores.cache(name).store();
             byte[] stored = store.metadata(OFFSET_KEY);
             Long offset = stored == null ? null : ByteBuffer.wrap(stored).getLong();
-            if (offset != null && missedRecords(offset, starts.get(tp), ends.get(tp))) {
+            // The consumer answers for every partition asked about.
+            long start = Objects.requireNonNull(starts.get(tp));
+            long end = Objects.requireNonNull(ends.get(tp));
+            if (offset != null && missedRecords(offset, start, end)) {
                 log.warn(
                         "Store {} of task {} holds the changelog {} up to offset {}, but the changelog now spans [{}, {}): "
                                 + "records the store has not seen are gone (retention, deleted records, or a recreated "
@@ -155,8 +165,8 @@ final class StoreRestorer implements AutoCloseable {
                         task,
                         tp,
                         offset,
-                        starts.get(tp),
-                        ends.get(tp));
+                        start,
+                        end);
                 store.write(new StoreBatch().deleteRange(null, null).putMetadata(OFFSET_KEY, null));
                 offset = null;
             }
@@ -165,7 +175,7 @@ final class StoreRestorer implements AutoCloseable {
             } else {
                 consumer.seek(tp, offset);
             }
-            Changelog c = new Changelog(task, tp, name, store, consumer.position(tp), ends.get(tp));
+            Changelog c = new Changelog(task, tp, name, store, consumer.position(tp), end);
             if (offset == null) {
                 c.chunk = new ArrayList<>();
             }
@@ -215,8 +225,8 @@ final class StoreRestorer implements AutoCloseable {
         }
         ConsumerRecords<byte[], byte[]> records =
                 changelogs.isEmpty() ? ConsumerRecords.empty() : consumer.poll(timeout);
-        for (TopicPartition tp : new ArrayList<>(changelogs.keySet())) {
-            Changelog c = changelogs.get(tp);
+        for (Changelog c : new ArrayList<>(changelogs.values())) {
+            TopicPartition tp = c.partition;
             List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
             long position = consumer.position(tp);
             if (!batch.isEmpty()) {
@@ -280,7 +290,8 @@ final class StoreRestorer implements AutoCloseable {
 
     /** Hands a collected chunk to the writers: one sorted file, then the offset it reaches. */
     private void submitChunk(Changelog c, long position) {
-        List<StoreBatch.Put> chunk = c.chunk;
+        List<StoreBatch.Put> chunk =
+                Objects.requireNonNull(c.chunk, "only a store restored from empty collects chunks");
         c.chunk = new ArrayList<>();
         submit(c, position, chunk.size(), false, () -> {
             c.target.ingest(chunk);
@@ -301,16 +312,18 @@ final class StoreRestorer implements AutoCloseable {
     }
 
     private void submit(Changelog c, long position, int count, boolean last, Runnable write) {
-        if (writer == null) {
+        ExecutorService writers = writer;
+        if (writers == null) {
             AtomicInteger n = new AtomicInteger();
-            writer = Executors.newFixedThreadPool(
+            writers = Executors.newFixedThreadPool(
                     Math.max(1, Math.min(MAX_WRITERS, Runtime.getRuntime().availableProcessors())), r -> {
                         Thread t = new Thread(r, writerName + "-" + n.getAndIncrement());
                         t.setDaemon(true);
                         return t;
                     });
+            writer = writers;
         }
-        c.lastWrite = c.lastWrite.thenRunAsync(write, writer);
+        c.lastWrite = c.lastWrite.thenRunAsync(write, writers);
         writes.addLast(new Write(c, position, count, last, c.lastWrite));
     }
 

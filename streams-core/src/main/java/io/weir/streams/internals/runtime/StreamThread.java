@@ -32,6 +32,7 @@ import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -69,6 +71,13 @@ import java.util.stream.Collectors;
  * task first restores its stores ({@link StoreRestorer}) with its input partitions paused; the loop
  * keeps polling the group consumer meanwhile, so a long restore does not cost the thread its group
  * membership, and tasks already restored run alongside.
+ *
+ * <p>Why one class: the loop, the commit and the rebalance callbacks share one thread's clients and
+ * tasks, and the callbacks run inside {@code poll()} on this thread, in the middle of the loop; what
+ * each piece needs is the same handful of fields. The parts that stand alone are already apart
+ * ({@link StoreRestorer}, {@link KafkaRecordCollector}, {@link RepartitionPurger},
+ * {@link RecordSizeLimits}, {@link AssignorContext}). When standbys and cooperative rebalancing come,
+ * the task bookkeeping (running, restoring, standby; by partition) becomes a task manager of its own.
  */
 final class StreamThread extends Thread {
 
@@ -111,7 +120,7 @@ final class StreamThread extends Thread {
     private volatile boolean running = true;
     private boolean transactionOpen;
     private long lastCommit;
-    private Throwable failure;
+    private @Nullable Throwable failure;
     private final Consumer<Throwable> onFailure;
 
     StreamThread(
@@ -249,17 +258,17 @@ final class StreamThread extends Thread {
                 long now = System.currentTimeMillis();
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    StreamTask task = tasks.get(taskOfPartition.get(tp));
-                    task.process(
-                            new RawRecord(
-                                    r.topic(),
-                                    r.partition(),
-                                    r.offset(),
-                                    r.timestamp(),
-                                    r.key(),
-                                    r.value(),
-                                    r.headers()),
-                            now);
+                    taskOf(tp)
+                            .process(
+                                    new RawRecord(
+                                            r.topic(),
+                                            r.partition(),
+                                            r.offset(),
+                                            r.timestamp(),
+                                            r.key(),
+                                            r.value(),
+                                            r.headers()),
+                                    now);
                     consumed.put(tp, r.offset() + 1);
                 }
                 // Read again: processing a batch can take long (a slow user function), and the commit
@@ -321,14 +330,13 @@ final class StreamThread extends Thread {
         if (tasks.isEmpty() || (consumed.isEmpty() && !transactionOpen)) {
             return;
         }
-        Map<TaskId, List<TaskStores.StoreFlush>> prepared = new TreeMap<>();
-        tasks.forEach((id, task) -> prepared.put(id, task.prepareCommit()));
+        List<PreparedTask> prepared = new ArrayList<>();
+        tasks.forEach((id, task) -> prepared.add(new PreparedTask(id, task, task.prepareCommit())));
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        Map<TaskId, Map<TopicPartition, String>> times = new HashMap<>();
+        Map<StreamTask, Map<TopicPartition, String>> times = new HashMap<>();
         consumed.forEach((tp, next) -> {
-            TaskId id = taskOfPartition.get(tp);
             String time =
-                    times.computeIfAbsent(id, t -> tasks.get(t).committedTime()).get(tp);
+                    times.computeIfAbsent(taskOf(tp), StreamTask::committedTime).get(tp);
             offsets.put(tp, new OffsetAndMetadata(next, time));
         });
         if (exactlyOnce) {
@@ -349,14 +357,27 @@ final class StreamThread extends Thread {
         }
         consumed.clear();
         purger.committed(offsets);
-        prepared.forEach((id, flushes) -> tasks.get(id).completeCommit(flushes, changelogOffsets(id, flushes)));
+        prepared.forEach(p -> p.task().completeCommit(p.flushes(), changelogOffsets(p.id(), p.flushes())));
+    }
+
+    /** A task whose commit is under way, with its stores' part of it. */
+    private record PreparedTask(TaskId id, StreamTask task, List<TaskStores.StoreFlush> flushes) {}
+
+    /** The task reading {@code partition}: every record polled belongs to a partition of a running task. */
+    private StreamTask taskOf(TopicPartition partition) {
+        TaskId id = taskOfPartition.get(partition);
+        StreamTask task = id == null ? null : tasks.get(id);
+        if (task == null) {
+            throw new IllegalStateException("No running task reads " + partition);
+        }
+        return task;
     }
 
     /** Per store of a task, the changelog offset its contents reach after this commit. */
     private Map<String, Map<String, byte[]>> changelogOffsets(TaskId id, List<TaskStores.StoreFlush> flushes) {
         Map<String, Map<String, byte[]>> metadata = new HashMap<>();
         for (TaskStores.StoreFlush flush : flushes) {
-            StoreSpec spec = topology.stores().get(flush.store());
+            StoreSpec spec = topology.store(flush.store());
             Long last = collector.lastOffset(new TopicPartition(spec.changelogTopic(applicationId), id.partition()));
             if (spec.logged() && last != null && !flush.flush().changes().isEmpty()) {
                 // The next offset after the last change: this transaction's commit marker or a later record.
@@ -436,10 +457,7 @@ final class StreamThread extends Thread {
 
     private TaskStores openStores(TaskId id) {
         List<StoreSpec> storeSpecs = new ArrayList<>();
-        topology.subtopologies()
-                .get(id.subtopology())
-                .stores()
-                .forEach(name -> storeSpecs.add(topology.stores().get(name)));
+        topology.subtopologies().get(id.subtopology()).stores().forEach(name -> storeSpecs.add(topology.store(name)));
         return new TaskStores(
                 storeSpecs,
                 config.stateDir().resolve(applicationId).resolve(id.toString()),
@@ -458,7 +476,7 @@ final class StreamThread extends Thread {
             return;
         }
         for (TaskId id : restored) {
-            Restoring r = restoring.remove(id);
+            Restoring r = Objects.requireNonNull(restoring.remove(id), "a restored task was restoring");
             tasks.put(id, newTask(id, r));
             consumer.resume(inputPartitions(id));
         }

@@ -9,10 +9,13 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -41,11 +44,11 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
     @Override
     public void configure(Map<String, ?> configs) {
         Object c = configs.get(AssignorContext.CONFIG_KEY);
-        if (!(c instanceof AssignorContext)) {
+        if (!(c instanceof AssignorContext assignorContext)) {
             throw new IllegalArgumentException("WeirPartitionAssignor needs '" + AssignorContext.CONFIG_KEY
                     + "' in the consumer config; it is used only by Weir's own consumers");
         }
-        this.context = (AssignorContext) c;
+        this.context = assignorContext;
     }
 
     @Override
@@ -110,13 +113,9 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
             if (placed.contains(task)) {
                 continue;
             }
-            String least = null;
-            for (Map.Entry<String, Set<TaskId>> e : tasksOf.entrySet()) {
-                if (least == null || e.getValue().size() < tasksOf.get(least).size()) {
-                    least = e.getKey();
-                }
-            }
-            tasksOf.get(least).add(task);
+            // The member with the fewest tasks, the first of them in member order.
+            Collections.min(tasksOf.values(), Comparator.comparingInt(Set::size))
+                    .add(task);
         }
         return tasksOf;
     }
@@ -128,7 +127,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
     }
 
     /** Tasks and an optional error, as {@code [version][count][(sub, partition)...][error length][error]}. */
-    static ByteBuffer encode(Set<TaskId> tasks, String error) {
+    static ByteBuffer encode(Set<TaskId> tasks, @Nullable String error) {
         byte[] message = error == null ? new byte[0] : error.getBytes(StandardCharsets.UTF_8);
         ByteBuffer buffer = ByteBuffer.allocate(2 + 4 + tasks.size() * 8 + 4 + message.length);
         buffer.putShort(VERSION).putInt(tasks.size());
@@ -139,7 +138,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         return buffer.flip();
     }
 
-    record Decoded(Set<TaskId> tasks, String error) {}
+    record Decoded(Set<TaskId> tasks, @Nullable String error) {}
 
     static Decoded decode(ByteBuffer data) {
         if (data == null || data.remaining() == 0) {
@@ -156,7 +155,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
             tasks.add(new TaskId(buffer.getInt(), buffer.getInt()));
         }
         int length = buffer.getInt();
-        String error = null;
+        @Nullable String error = null;
         if (length >= 0) {
             byte[] message = new byte[length];
             buffer.get(message);

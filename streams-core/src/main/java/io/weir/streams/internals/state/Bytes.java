@@ -1,5 +1,7 @@
 package io.weir.streams.internals.state;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Arrays;
 
 /** Helpers for keys ordered as unsigned lexicographic bytes, the order of every {@link BytesStore}. */
@@ -11,7 +13,7 @@ final class Bytes {
      * Whether {@code [from, to)} contains no key: only when both bounds are given and {@code from >= to},
      * since a null (open) bound never empties a range.
      */
-    static boolean isEmptyRange(byte[] from, byte[] to) {
+    static boolean isEmptyRange(byte @Nullable [] from, byte @Nullable [] to) {
         return from != null && to != null && Arrays.compareUnsigned(from, to) >= 0;
     }
 

@@ -1,5 +1,7 @@
 package io.weir.streams.internals.state;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 
 /**
@@ -21,13 +23,13 @@ public interface BytesStore extends AutoCloseable {
     String name();
 
     /** The value stored under {@code key}, or null. */
-    byte[] get(byte[] key);
+    byte @Nullable [] get(byte[] key);
 
     /**
      * The entries with {@code from <= key < to} in ascending key order; a null bound is open. The
      * caller closes the iterator. The iterator sees the store as it was when the iterator was made.
      */
-    KeyValueIterator range(byte[] from, byte[] to);
+    KeyValueIterator range(byte @Nullable [] from, byte @Nullable [] to);
 
     /** Applies every operation of the batch and its metadata atomically. */
     void write(StoreBatch batch);
@@ -57,7 +59,7 @@ public interface BytesStore extends AutoCloseable {
     default void endRestore() {}
 
     /** The metadata value last written under {@code key} by a batch, or null. */
-    byte[] metadata(String key);
+    byte @Nullable [] metadata(String key);
 
     /** An estimate of the number of entries, for metrics and tests. */
     long approximateEntries();

@@ -1,5 +1,7 @@
 package io.weir.streams.internals.state;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -41,13 +43,13 @@ public final class InMemoryBytesStore implements BytesStore {
     }
 
     @Override
-    public byte[] get(byte[] key) {
+    public byte @Nullable [] get(byte[] key) {
         requireOpen();
         return data.get(key);
     }
 
     @Override
-    public KeyValueIterator range(byte[] from, byte[] to) {
+    public KeyValueIterator range(byte @Nullable [] from, byte @Nullable [] to) {
         requireOpen();
         // Copied into fresh entries: a TreeMap's own entries change in place when a key is overwritten.
         List<ByteEntry> snapshot = slice(from, to).entrySet().stream()
@@ -80,7 +82,7 @@ public final class InMemoryBytesStore implements BytesStore {
     }
 
     @Override
-    public byte[] metadata(String key) {
+    public byte @Nullable [] metadata(String key) {
         requireOpen();
         return metadata.get(key);
     }
@@ -101,11 +103,11 @@ public final class InMemoryBytesStore implements BytesStore {
     }
 
     /** A live view of the entries with {@code from <= key < to}; a null bound is open. */
-    private NavigableMap<byte[], byte[]> slice(byte[] from, byte[] to) {
+    private NavigableMap<byte[], byte[]> slice(byte @Nullable [] from, byte @Nullable [] to) {
         if (Bytes.isEmptyRange(from, to)) {
             // TreeMap refuses views with from > to; a fresh map is empty and, unlike
             // Collections.emptyNavigableMap(), can be cleared by a range delete.
-            return new TreeMap<>();
+            return new TreeMap<>(Arrays::compareUnsigned);
         }
         if (from == null) {
             return to == null ? data : data.headMap(to, false);

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.state;
 
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.EnvOptions;
@@ -45,6 +46,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *
  * <p>Not thread-safe: used by one thread at a time, as {@link BytesStore} requires. Failures of
  * RocksDB are thrown as {@link StoreException}.
+ *
+ * <p>Why one class: every operation works on the same native handles (database, column families,
+ * options, open iterators), whose order of closing matters; the tuning is apart, in
+ * {@link RocksDbOptions}, and iteration in {@link RocksDbIterator}.
  */
 public final class RocksDbBytesStore implements BytesStore {
 
@@ -124,7 +129,7 @@ public final class RocksDbBytesStore implements BytesStore {
      * memory, so the full {@code get} runs only for keys it could not settle (and for empty values).
      */
     @Override
-    public byte[] get(byte[] key) {
+    public byte @Nullable [] get(byte[] key) {
         requireOpen();
         try {
             Holder<byte[]> inMemory = new Holder<>();
@@ -142,7 +147,7 @@ public final class RocksDbBytesStore implements BytesStore {
     }
 
     @Override
-    public KeyValueIterator range(byte[] from, byte[] to) {
+    public KeyValueIterator range(byte @Nullable [] from, byte @Nullable [] to) {
         requireOpen();
         RocksDbIterator iterator = new RocksDbIterator(db, data, from, to, openIterators::remove);
         openIterators.add(iterator);
@@ -242,7 +247,7 @@ public final class RocksDbBytesStore implements BytesStore {
     }
 
     @Override
-    public byte[] metadata(String key) {
+    public byte @Nullable [] metadata(String key) {
         requireOpen();
         try {
             return db.get(metadata, key.getBytes(UTF_8));
@@ -285,18 +290,28 @@ public final class RocksDbBytesStore implements BytesStore {
             log.warn("Store {} closed with {} iterators still open; closing them", name, openIterators.size());
             List.copyOf(openIterators).forEach(RocksDbIterator::close);
         }
+        RuntimeException failed = null;
         try {
             flushColumnFamilies();
-        } finally {
-            data.close();
-            metadata.close();
-            try {
-                db.closeE();
-            } catch (RocksDBException e) {
-                throw failure("close", e);
-            } finally {
-                options.close();
+        } catch (RuntimeException e) {
+            failed = e;
+        }
+        data.close();
+        metadata.close();
+        try {
+            db.closeE();
+        } catch (RocksDBException e) {
+            StoreException closing = failure("close", e);
+            if (failed == null) {
+                failed = closing;
+            } else {
+                failed.addSuppressed(closing);
             }
+        } finally {
+            options.close();
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -314,7 +329,7 @@ public final class RocksDbBytesStore implements BytesStore {
     }
 
     /** The smallest key greater than every stored key, or null if the store is empty. */
-    private byte[] pastLastKey() throws RocksDBException {
+    private byte @Nullable [] pastLastKey() throws RocksDBException {
         try (RocksIterator iterator = db.newIterator(data)) {
             iterator.seekToLast();
             if (iterator.isValid()) {

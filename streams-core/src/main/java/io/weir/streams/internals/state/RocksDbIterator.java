@@ -1,5 +1,6 @@
 package io.weir.streams.internals.state;
 
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -26,7 +27,7 @@ final class RocksDbIterator extends AbstractKeyValueIterator {
 
     private final RocksDB db;
     private final Snapshot snapshot;
-    private final Slice upperBound;
+    private final @Nullable Slice upperBound;
     private final ReadOptions readOptions;
     private final RocksIterator iterator;
     private final Consumer<RocksDbIterator> onClose;
@@ -35,7 +36,12 @@ final class RocksDbIterator extends AbstractKeyValueIterator {
      * The entries of {@code column} with {@code from <= key < to}; a null bound is open.
      * {@code onClose} is told once, after the native objects are released.
      */
-    RocksDbIterator(RocksDB db, ColumnFamilyHandle column, byte[] from, byte[] to, Consumer<RocksDbIterator> onClose) {
+    RocksDbIterator(
+            RocksDB db,
+            ColumnFamilyHandle column,
+            byte @Nullable [] from,
+            byte @Nullable [] to,
+            Consumer<RocksDbIterator> onClose) {
         this.db = db;
         this.onClose = onClose;
         snapshot = db.getSnapshot();

@@ -2,6 +2,7 @@ package io.weir.streams.internals.state;
 
 import io.weir.streams.state.KeyValueStore;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.util.function.BiConsumer;
 
@@ -19,13 +20,13 @@ public final class SerdeKeyValueStore<K, V> implements KeyValueStore<K, V> {
     }
 
     @Override
-    public V get(K key) {
+    public @Nullable V get(K key) {
         byte[] value = cache.get(keyBytes(key));
         return value == null ? null : valueSerde.deserializer().deserialize(cache.name(), value);
     }
 
     @Override
-    public void put(K key, V value) {
+    public void put(K key, @Nullable V value) {
         if (value == null) {
             delete(key);
             return;

@@ -1,5 +1,7 @@
 package io.weir.streams.internals.state;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,21 +16,21 @@ import java.util.Map;
 public final class StoreBatch {
 
     /** One point write; {@code value == null} deletes the key. */
-    public record Put(byte[] key, byte[] value) {}
+    public record Put(byte[] key, byte @Nullable [] value) {}
 
-    /** Deletes every key with {@code from <= key < to}. */
-    public record RangeDelete(byte[] from, byte[] to) {}
+    /** Deletes every key with {@code from <= key < to}; a null bound is open. */
+    public record RangeDelete(byte @Nullable [] from, byte @Nullable [] to) {}
 
     private final List<RangeDelete> rangeDeletes = new ArrayList<>();
     private final List<Put> puts = new ArrayList<>();
-    private final Map<String, byte[]> metadata = new LinkedHashMap<>();
+    private final Map<String, byte @Nullable []> metadata = new LinkedHashMap<>();
 
-    public StoreBatch deleteRange(byte[] from, byte[] to) {
+    public StoreBatch deleteRange(byte @Nullable [] from, byte @Nullable [] to) {
         rangeDeletes.add(new RangeDelete(from, to));
         return this;
     }
 
-    public StoreBatch put(byte[] key, byte[] value) {
+    public StoreBatch put(byte[] key, byte @Nullable [] value) {
         puts.add(new Put(key, value));
         return this;
     }
@@ -37,7 +39,8 @@ public final class StoreBatch {
         return put(key, null);
     }
 
-    public StoreBatch putMetadata(String key, byte[] value) {
+    /** Sets metadata {@code key}; a null value removes it. */
+    public StoreBatch putMetadata(String key, byte @Nullable [] value) {
         metadata.put(key, value);
         return this;
     }
@@ -50,7 +53,7 @@ public final class StoreBatch {
         return Collections.unmodifiableList(puts);
     }
 
-    public Map<String, byte[]> metadata() {
+    public Map<String, byte @Nullable []> metadata() {
         return Collections.unmodifiableMap(metadata);
     }
 

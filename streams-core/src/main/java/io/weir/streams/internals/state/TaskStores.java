@@ -51,7 +51,11 @@ public final class TaskStores implements AutoCloseable {
     }
 
     public StoreSpec spec(String name) {
-        return specs.get(name);
+        StoreSpec spec = specs.get(name);
+        if (spec == null) {
+            throw new IllegalArgumentException("No store named '" + name + "' in this task; it has " + specs.keySet());
+        }
+        return spec;
     }
 
     /** Whether the caches outgrew their budget, so the task should commit now. */
@@ -69,7 +73,7 @@ public final class TaskStores implements AutoCloseable {
     /** Applies prepared flushes to the stores, each with its metadata (e.g. changelog offsets). */
     public void completeCommit(List<StoreFlush> flushes, Map<String, Map<String, byte[]>> metadata) {
         for (StoreFlush f : flushes) {
-            caches.get(f.store()).completeFlush(f.flush(), metadata.getOrDefault(f.store(), Map.of()));
+            cache(f.store()).completeFlush(f.flush(), metadata.getOrDefault(f.store(), Map.of()));
         }
     }
 

@@ -13,6 +13,7 @@ import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -53,6 +54,7 @@ final class SourceReader<K, V> {
      *
      * @throws RecordError when the handler chose to fail
      */
+    @Nullable
     Record<K, V> read(RawRecord raw, long processingTime) {
         consumed.increment();
         K key;
@@ -90,7 +92,8 @@ final class SourceReader<K, V> {
         return new Record<>(key, value, eventTime, raw.headers(), source);
     }
 
-    private Record<K, V> reject(RawRecord raw, RecordError.Reason reason, String detail, Throwable cause) {
+    private @Nullable Record<K, V> reject(
+            RawRecord raw, RecordError.Reason reason, @Nullable String detail, @Nullable Throwable cause) {
         RecordError error = new RecordError(
                 reason, raw.topic(), raw.partition(), raw.offset(), raw.key(), raw.value(), detail, cause);
         SourceInfo source = new SourceInfo(

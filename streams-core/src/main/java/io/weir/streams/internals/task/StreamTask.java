@@ -24,7 +24,7 @@ import java.util.Map;
  * One sub-topology running on one partition number: reads that partition of each of its source
  * topics, keeps its own stores, and tracks its own watermark. The same class runs in the TestDriver
  * and in the Kafka runtime; they differ only in the {@link RecordCollector} and in who calls
- * {@link #commit} when.
+ * {@link #prepareCommit} and {@link #completeCommit} when.
  *
  * <p>Per record: read it (deserialize, event time, error handling), note its partition as active,
  * run it through the graph judged against the current watermark, then advance the watermark from
@@ -137,7 +137,7 @@ public final class StreamTask implements AutoCloseable {
         for (Node child : sourceChildren.getOrDefault(sourceNodeOfTopic.get(raw.topic()), List.of())) {
             child.process(record);
         }
-        if (!record.source().futureEventTime()) {
+        if (!record.beyondFutureSkew()) {
             tracker.observe(tp, record.timestamp());
         }
         propagate(tracker.advance());

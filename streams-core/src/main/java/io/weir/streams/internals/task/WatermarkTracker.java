@@ -195,7 +195,7 @@ public final class WatermarkTracker {
             return;
         }
         InputTime input = input(partition);
-        for (String field : committed.split(";")) {
+        for (String field : committed.split(";", -1)) {
             int eq = field.indexOf('=');
             if (eq < 0) {
                 continue;
@@ -207,7 +207,7 @@ public final class WatermarkTracker {
             } else if (name.equals("m") && input instanceof EventTimeInput e) {
                 e.maxSeen = Math.max(e.maxSeen, Long.parseLong(value));
             } else if (name.equals("u") && input instanceof UpstreamInput u) {
-                String[] parts = value.split(",");
+                String[] parts = value.split(",", -1);
                 for (int i = 0; i < Math.min(parts.length, u.watermarks.length); i++) {
                     u.watermarks[i] = Math.max(u.watermarks[i], Long.parseLong(parts[i]));
                 }

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.topology;
 
 import io.weir.streams.Topology;
+import org.jspecify.annotations.Nullable;
 
 import java.util.function.Function;
 
@@ -11,7 +12,7 @@ import java.util.function.Function;
  */
 public final class TopologyAccess {
 
-    private static volatile Function<Topology, TopologySpec> accessor;
+    private static volatile @Nullable Function<Topology, TopologySpec> accessor;
 
     private TopologyAccess() {}
 
@@ -25,6 +26,10 @@ public final class TopologyAccess {
 
     /** The graph of {@code topology}. */
     public static TopologySpec spec(Topology topology) {
-        return accessor.apply(topology);
+        Function<Topology, TopologySpec> registered = accessor;
+        if (registered == null) {
+            throw new IllegalStateException("Topology has not registered its accessor");
+        }
+        return registered.apply(topology);
     }
 }

@@ -44,6 +44,16 @@ public final class TopologySpec {
         return stores;
     }
 
+    /** The store {@code name}, which a sub-topology of this topology declares. */
+    public StoreSpec store(String name) {
+        StoreSpec spec = stores.get(name);
+        if (spec == null) {
+            throw new IllegalArgumentException(
+                    "No store named '" + name + "' in this topology; it has " + stores.keySet());
+        }
+        return spec;
+    }
+
     public List<SubtopologySpec> subtopologies() {
         return subtopologies;
     }
@@ -154,10 +164,11 @@ public final class TopologySpec {
         return List.copyOf(result);
     }
 
+    /** The root of {@code x}'s set; every name handed to it was added by {@link #union}. */
     private static String find(Map<String, String> parent, String x) {
         String root = x;
-        while (!parent.get(root).equals(root)) {
-            root = parent.get(root);
+        for (String up = parent.get(root); up != null && !up.equals(root); up = parent.get(root)) {
+            root = up;
         }
         return root;
     }

@@ -2,41 +2,68 @@ package io.weir.streams.internals.window;
 
 import io.weir.streams.dsl.Aggregator;
 import io.weir.streams.dsl.Merger;
+import org.jspecify.annotations.Nullable;
 
+import java.util.Objects;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
 /**
  * The fold a windowed aggregation applies: count, reduce and aggregate are all one of these. Session
- * windows also need {@link #merge}, which only mergeable aggregations have.
+ * windows also need {@link #merge}, which only mergeable aggregations have. An aggregate is null only
+ * in a reduce, before its first value.
  */
 public interface Aggregation<K, V, A> {
 
     /** The aggregate of an empty window (null for reduce, which starts from its first value). */
+    @Nullable
     A initial();
 
-    A add(K key, V value, A aggregate);
+    @Nullable
+    A add(K key, V value, @Nullable A aggregate);
 
     /** Whether {@link #merge} is defined. */
     boolean mergeable();
 
     /** The aggregate of the union of two windows' records. */
-    A merge(K key, A first, A second);
+    @Nullable
+    A merge(K key, @Nullable A first, @Nullable A second);
 
     static <K, V> Aggregation<K, V, Long> count() {
         return of(() -> 0L, (key, value, count) -> count + 1, (key, a, b) -> a + b);
     }
 
+    /** Combines values with {@code reducer}; a window's aggregate is its first value, then the reductions. */
     static <K, V> Aggregation<K, V, V> reduce(BinaryOperator<V> reducer) {
-        return of(
-                () -> null,
-                (key, value, aggregate) -> aggregate == null ? value : reducer.apply(aggregate, value),
-                (key, a, b) -> a == null ? b : b == null ? a : reducer.apply(a, b));
+        return new Aggregation<>() {
+            @Override
+            public @Nullable V initial() {
+                return null;
+            }
+
+            @Override
+            public V add(K key, V value, @Nullable V aggregate) {
+                return aggregate == null ? value : reducer.apply(aggregate, value);
+            }
+
+            @Override
+            public boolean mergeable() {
+                return true;
+            }
+
+            @Override
+            public @Nullable V merge(K key, @Nullable V first, @Nullable V second) {
+                return first == null ? second : second == null ? first : reducer.apply(first, second);
+            }
+        };
     }
 
-    /** An aggregation that cannot merge (null {@code merger}) or can. */
+    /**
+     * An aggregation that starts from {@code initializer}'s value and cannot merge (null {@code merger})
+     * or can. Its aggregates are never null: the initializer, adder and merger return values.
+     */
     static <K, V, A> Aggregation<K, V, A> of(
-            Supplier<A> initializer, Aggregator<? super K, ? super V, A> adder, Merger<? super K, A> merger) {
+            Supplier<A> initializer, Aggregator<? super K, ? super V, A> adder, @Nullable Merger<? super K, A> merger) {
         return new Aggregation<>() {
             @Override
             public A initial() {
@@ -44,8 +71,8 @@ public interface Aggregation<K, V, A> {
             }
 
             @Override
-            public A add(K key, V value, A aggregate) {
-                return adder.apply(key, value, aggregate);
+            public A add(K key, V value, @Nullable A aggregate) {
+                return adder.apply(key, value, present(aggregate));
             }
 
             @Override
@@ -54,11 +81,16 @@ public interface Aggregation<K, V, A> {
             }
 
             @Override
-            public A merge(K key, A first, A second) {
+            public A merge(K key, @Nullable A first, @Nullable A second) {
                 if (merger == null) {
                     throw new IllegalStateException("This aggregation has no merger");
                 }
-                return merger.apply(key, first, second);
+                return merger.apply(key, present(first), present(second));
+            }
+
+            private A present(@Nullable A aggregate) {
+                return Objects.requireNonNull(
+                        aggregate, "an aggregate is null: the initializer or aggregator returned null");
             }
         };
     }

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.window;
 
 import io.weir.streams.dsl.Window;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 
@@ -26,7 +27,7 @@ final class GlobalWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     }
 
     @Override
-    public A initial(K key, Window window) {
+    public @Nullable A initial(K key, Window window) {
         return aggregation.initial();
     }
 }

@@ -4,6 +4,7 @@ import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -78,8 +79,8 @@ final class SessionIndex {
                 .array();
     }
 
-    /** The smallest byte string greater than every key starting with {@code prefix}. */
-    private static byte[] successor(byte[] prefix) {
+    /** The smallest byte string greater than every key starting with {@code prefix}; null when there is none. */
+    private static byte @Nullable [] successor(byte[] prefix) {
         byte[] next = prefix.clone();
         for (int i = next.length - 1; i >= 0; i--) {
             if (next[i] != (byte) 0xFF) {

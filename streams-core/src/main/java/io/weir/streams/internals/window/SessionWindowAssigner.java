@@ -5,6 +5,7 @@ import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ProcessorContext;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -89,7 +90,7 @@ final class SessionWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     }
 
     @Override
-    public A initial(K key, Window window) {
+    public @Nullable A initial(K key, Window window) {
         return aggregation.initial();
     }
 

@@ -10,10 +10,12 @@ import io.weir.streams.internals.state.WriteBackCache;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -48,7 +50,7 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     private WriteBackCache store;
     /** The kept records of the current record's key near its time, read once per record. */
-    private TreeMap<Long, List<V>> nearby = new TreeMap<>();
+    private NavigableMap<Long, List<V>> nearby = new TreeMap<>();
 
     private long purgedUpTo = Long.MIN_VALUE;
 
@@ -99,7 +101,7 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
                 || !nearby.subMap(from, true, to, true).isEmpty();
     }
 
-    private void addWindow(TreeMap<Long, WindowAssignment> windows, long start) {
+    private void addWindow(NavigableMap<Long, WindowAssignment> windows, long start) {
         windows.put(start, WindowAssignment.of(window(start)));
     }
 
@@ -108,7 +110,7 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     }
 
     @Override
-    public A initial(K key, Window window) {
+    public @Nullable A initial(K key, Window window) {
         A aggregate = aggregation.initial();
         for (List<V> values :
                 nearby.subMap(window.start(), true, window.maxTimestamp(), true).values()) {
@@ -177,7 +179,7 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
         purgedUpTo = cutoff;
     }
 
-    private TreeMap<Long, List<V>> read(byte[] keyBytes, long from, long to) {
+    private NavigableMap<Long, List<V>> read(byte[] keyBytes, long from, long to) {
         TreeMap<Long, List<V>> records = new TreeMap<>();
         try (KeyValueIterator it = store.range(recordKey(keyBytes, from), recordKey(keyBytes, to + 1))) {
             while (it.hasNext()) {

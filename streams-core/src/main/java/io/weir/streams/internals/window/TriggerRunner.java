@@ -117,6 +117,8 @@ final class TriggerRunner {
         }
     }
 
+    // Each buffer wraps a whole store key (ByteBuffer.wrap in awaitTick), so its array is the key.
+    @SuppressWarnings("ByteBufferBackingArray")
     private static void fireAll(Set<ByteBuffer> noted, PaneInfo.Timing timing, Firing firing) {
         for (ByteBuffer storeKey : noted) {
             firing.fire(storeKey.array(), timing);

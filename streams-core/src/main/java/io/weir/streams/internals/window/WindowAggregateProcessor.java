@@ -21,6 +21,9 @@ import io.weir.streams.internals.state.WriteBackCache;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
+import org.jspecify.annotations.Nullable;
+
+import java.util.Objects;
 
 /**
  * A keyed windowed aggregation: tumbling, hopping, sliding, session or global windows, whichever its
@@ -42,6 +45,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * purged — one range delete, or a delete per window when they must be visited anyway. Records with a
  * null key are counted and skipped. Results are {@code (Windowed<K>, aggregate)} records stamped
  * {@code end - 1} (global windows: the largest event time they hold).
+ *
+ * <p>Why one class: what is left is the cycle itself, per record and per watermark advance, over one
+ * store, one index and one trigger runner; each method is one step of it.
  */
 public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> {
 
@@ -56,7 +62,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             Trigger trigger,
             Refinement refinement,
             String storeName,
-            String lateTopic,
+            @Nullable String lateTopic,
             Serde<K> keySerde,
             Serde<A> aggSerde) {}
 
@@ -66,14 +72,13 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private final Trigger trigger;
     private final Refinement refinement;
     private final String storeName;
-    private final String lateTopic;
+    private final @Nullable String lateTopic;
     private final Serializer<K> keySerializer;
     private final Deserializer<K> keyDeserializer;
     private final WindowStateCodec<A> codec;
     /** Live windows by end: which watermark advances find windows to fire or close; counts them for the gauge. */
     private final EventTimeIndex openWindows = new EventTimeIndex();
 
-    private ProcessorContext context;
     private WriteBackCache store;
     private TriggerRunner triggers;
     private PaneEmitter<Windowed<K>, A> panes;
@@ -98,7 +103,6 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     @Override
     public void init(ProcessorContext context) {
-        this.context = context;
         this.store = context.stores().cache(storeName);
         this.triggers = new TriggerRunner(trigger, context.processingTime());
         this.panes = new PaneEmitter<>(refinement, context);
@@ -169,8 +173,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      * Merges the window {@code old} into {@code state} (null: the merged window has no state yet) and
      * deletes it; under retracting refinement its last pane is retracted, for it gets no other.
      */
-    private WindowState<A> absorb(K key, WindowState<A> state, Window old, byte[] oldKey) {
-        WindowState<A> oldState = codec.decode(store.get(oldKey));
+    private WindowState<A> absorb(K key, @Nullable WindowState<A> state, Window old, byte[] oldKey) {
+        WindowState<A> oldState = codec.decode(Objects.requireNonNull(store.get(oldKey), "a merged window has state"));
         if (panes.retracts() && oldState.panes() > 0) {
             PaneInfo.Timing timing = watermark < old.maxTimestamp() ? PaneInfo.Timing.EARLY : PaneInfo.Timing.LATE;
             panes.retract(
@@ -352,7 +356,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         return TimeMath.plus(window.maxTimestamp(), allowedLateness);
     }
 
-    private WindowState<A> stored(byte[] storeKey) {
+    private @Nullable WindowState<A> stored(byte[] storeKey) {
         byte[] stored = store.get(storeKey);
         return stored == null ? null : codec.decode(stored);
     }

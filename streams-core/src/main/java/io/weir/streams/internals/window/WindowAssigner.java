@@ -3,6 +3,7 @@ package io.weir.streams.internals.window;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 
@@ -37,6 +38,7 @@ public interface WindowAssigner<K, V, A> {
     }
 
     /** The aggregate {@code window} starts from when it holds no state yet (before the record is added). */
+    @Nullable
     A initial(K key, Window window);
 
     /** The record was offered to its windows (some may have refused it) while the watermark was {@code watermark}. */

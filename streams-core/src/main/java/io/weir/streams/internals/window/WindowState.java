@@ -1,5 +1,7 @@
 package io.weir.streams.internals.window;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a window keeps between records: its value and the bookkeeping its trigger and refinement need.
  * Immutable; each transition returns the next state. Stored by {@link WindowStateCodec}.
@@ -12,14 +14,15 @@ package io.weir.streams.internals.window;
  * @param maxEventTime  the largest event time added; stored only for global windows, whose panes it stamps
  * @param flags         {@link #PENDING} and {@link #HAS_EMITTED}
  */
-record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long maxEventTime, int flags) {
+record WindowState<A>(
+        @Nullable A aggregate, @Nullable A emitted, int panes, int sinceLastPane, long maxEventTime, int flags) {
 
     /** Changed since its last pane. */
     static final int PENDING = 2;
     /** {@code emitted} holds the last pane's value. */
     static final int HAS_EMITTED = 4;
 
-    static <A> WindowState<A> empty(A initial) {
+    static <A> WindowState<A> empty(@Nullable A initial) {
         return new WindowState<>(initial, null, 0, 0, Long.MIN_VALUE, 0);
     }
 
@@ -32,7 +35,7 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
     }
 
     /** {@code newAggregate} after adding a record at {@code eventTime}. */
-    WindowState<A> added(A newAggregate, long eventTime) {
+    WindowState<A> added(@Nullable A newAggregate, long eventTime) {
         return new WindowState<>(
                 newAggregate, emitted, panes, sinceLastPane + 1, Math.max(maxEventTime, eventTime), flags | PENDING);
     }
@@ -46,7 +49,7 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
      * This session having taken in {@code other}'s records (sessions): the aggregate {@code merged},
      * counts summed, changed; its panes, last emitted value and flags stay.
      */
-    WindowState<A> absorbing(WindowState<A> other, A merged) {
+    WindowState<A> absorbing(WindowState<A> other, @Nullable A merged) {
         return new WindowState<>(
                 merged,
                 emitted,
@@ -60,7 +63,7 @@ record WindowState<A>(A aggregate, A emitted, int panes, int sinceLastPane, long
      * After a pane: {@code next} is the aggregate it keeps (the full value, or the initial value under
      * discarding refinement), {@code emittedValue} what it must remember having emitted (retracting only).
      */
-    WindowState<A> afterPane(A next, A emittedValue) {
+    WindowState<A> afterPane(@Nullable A next, @Nullable A emittedValue) {
         int newFlags = (flags & ~(PENDING | HAS_EMITTED)) | (emittedValue != null ? HAS_EMITTED : 0);
         return new WindowState<>(next, emittedValue, panes + 1, 0, maxEventTime, newFlags);
     }

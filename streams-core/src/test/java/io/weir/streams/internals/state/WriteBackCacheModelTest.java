@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,7 +62,7 @@ class WriteBackCacheModelTest {
         StoreBatch restored = new StoreBatch();
         for (int i = 0; i < prefill; i++) {
             byte[] key = key(random);
-            byte[] value = ("r" + i).getBytes();
+            byte[] value = ("r" + i).getBytes(StandardCharsets.UTF_8);
             restored.put(key, value);
             model.put(key, value);
         }
@@ -73,7 +74,7 @@ class WriteBackCacheModelTest {
             int choice = random.nextInt(100);
             if (choice < 30) {
                 byte[] key = key(random);
-                byte[] value = ("v" + op).getBytes();
+                byte[] value = ("v" + op).getBytes(StandardCharsets.UTF_8);
                 cache.put(key, value);
                 model.put(key, value);
                 writtenSinceCommit.put(key, value);
@@ -140,7 +141,7 @@ class WriteBackCacheModelTest {
         try (KeyValueIterator it = iterator) {
             while (it.hasNext()) {
                 ByteEntry e = it.next();
-                out.add(hex(e.key()) + "=" + new String(e.value()));
+                out.add(hex(e.key()) + "=" + new String(e.value(), StandardCharsets.UTF_8));
             }
         }
         return out;
@@ -148,7 +149,8 @@ class WriteBackCacheModelTest {
 
     private static List<String> render(NavigableMap<byte[], byte[]> map) {
         List<String> out = new ArrayList<>();
-        map.forEach((k, v) -> out.add(hex(k) + "=" + (v == null ? "<deleted>" : new String(v))));
+        map.forEach(
+                (k, v) -> out.add(hex(k) + "=" + (v == null ? "<deleted>" : new String(v, StandardCharsets.UTF_8))));
         return out;
     }
 

@@ -74,7 +74,7 @@ final class LogbackBrokerLogTail extends BrokerLogTail {
 
         private static boolean isBrokerLogger(String name) {
             return name.startsWith("kafka.")
-                    || name.startsWith("org.apache.kafka.") && !name.startsWith("org.apache.kafka.clients.");
+                    || (name.startsWith("org.apache.kafka.") && !name.startsWith("org.apache.kafka.clients."));
         }
     }
 

@@ -5,6 +5,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +23,7 @@ public final class TopicAdmin implements AutoCloseable {
     private static final long TIMEOUT_SECONDS = 30;
 
     private final String bootstrapServers;
-    private Admin admin;
+    private @Nullable Admin admin;
 
     public TopicAdmin(String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
@@ -56,10 +57,9 @@ public final class TopicAdmin implements AutoCloseable {
             admin().createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             awaitLeaders(name, partitions);
         } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalStateException(
-                    "Cannot create topic '" + name + "' on " + bootstrapServers + ": "
-                            + e.getCause().getMessage(),
-                    e.getCause());
+                    "Cannot create topic '" + name + "' on " + bootstrapServers + ": " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
             throw new IllegalStateException(
                     "Creating topic '" + name + "' on " + bootstrapServers + " timed out after " + TIMEOUT_SECONDS
@@ -94,7 +94,8 @@ public final class TopicAdmin implements AutoCloseable {
     }
 
     /** The topic's description, or null while the broker does not know the topic yet. */
-    private TopicDescription describe(String name) throws ExecutionException, InterruptedException, TimeoutException {
+    private @Nullable TopicDescription describe(String name)
+            throws ExecutionException, InterruptedException, TimeoutException {
         try {
             return admin().describeTopics(List.of(name))
                     .allTopicNames()
@@ -109,14 +110,16 @@ public final class TopicAdmin implements AutoCloseable {
     }
 
     private Admin admin() {
-        if (admin == null) {
-            admin = Admin.create(Map.of(
+        Admin a = admin;
+        if (a == null) {
+            a = Admin.create(Map.of(
                     AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                     bootstrapServers,
                     AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                     String.valueOf(TIMEOUT_SECONDS * 1000)));
+            admin = a;
         }
-        return admin;
+        return a;
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -44,6 +46,10 @@ import java.util.concurrent.TimeoutException;
  * {@link #stop()} keeps the data and ports so {@link #start()} resumes on them; {@link #close()}
  * stops and deletes the directory the broker created. Several brokers may run in one JVM. Methods are
  * synchronized; the object may be shared between test threads.
+ *
+ * <p>Why one class: its length is the broker's configuration and start-up handling (format, launch,
+ * wait, report the broker's last log lines on failure), one lifecycle over one server; topic creation
+ * is apart, in {@code TopicAdmin}.
  */
 public final class EmbeddedKafkaBroker implements KafkaBroker {
 
@@ -54,19 +60,20 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
 
     private final Map<String, String> overrides;
     private final Duration startupTimeout;
-    private final Path requestedLogDir;
+    private final @Nullable Path requestedLogDir;
     private final int preferredPort;
 
-    private Path baseDir;
-    private boolean ownsBaseDir;
+    private @Nullable Path baseDir;
     private int brokerPort;
     private int controllerPort;
-    private KafkaRaftServer server;
-    private TopicAdmin topics;
+    private @Nullable Running running;
     private boolean closed;
 
+    /** A started broker and the admin client that creates its topics. */
+    private record Running(KafkaRaftServer server, TopicAdmin topics) {}
+
     private EmbeddedKafkaBroker(
-            Map<String, String> overrides, Duration startupTimeout, Path logDir, int preferredPort) {
+            Map<String, String> overrides, Duration startupTimeout, @Nullable Path logDir, int preferredPort) {
         this.overrides = Map.copyOf(overrides);
         this.startupTimeout = startupTimeout;
         this.requestedLogDir = logDir;
@@ -118,40 +125,40 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         if (closed) {
             throw new IllegalStateException("This broker was closed; create a new one");
         }
-        if (server != null) {
+        if (running != null) {
             return this;
         }
-        boolean firstStart = baseDir == null;
-        if (firstStart) {
-            prepareDirectory();
+        Path dir = baseDir;
+        boolean firstStart = dir == null;
+        if (dir == null) {
+            dir = prepareDirectory();
+            baseDir = dir;
             brokerPort = preferredPort != 0 && !FreePorts.inUse(preferredPort) ? preferredPort : FreePorts.pick();
             controllerPort = FreePorts.pick();
         }
-        Properties props = brokerProperties();
+        Properties props = brokerProperties(dir);
         KafkaConfig config = validated(props);
         if (firstStart) {
-            format(props);
+            format(dir, props);
         }
-        launch(config);
+        launch(config, dir);
         return this;
     }
 
-    private void prepareDirectory() {
+    private Path prepareDirectory() {
         try {
             if (requestedLogDir != null) {
                 Files.createDirectories(requestedLogDir);
-                baseDir = Files.createTempDirectory(requestedLogDir, "kafka-");
-            } else {
-                baseDir = Files.createTempDirectory("weir-kafka-");
+                return Files.createTempDirectory(requestedLogDir, "kafka-");
             }
-            ownsBaseDir = true;
+            return Files.createTempDirectory("weir-kafka-");
         } catch (IOException | RuntimeException e) {
             Path where = requestedLogDir != null ? requestedLogDir : Path.of(System.getProperty("java.io.tmpdir"));
             throw new IllegalStateException("Cannot create the Kafka broker's log dir under " + where + ": " + e, e);
         }
     }
 
-    private Properties brokerProperties() {
+    private Properties brokerProperties(Path dir) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("process.roles", "broker,controller");
         config.put("node.id", "1");
@@ -161,7 +168,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         config.put("controller.listener.names", "CONTROLLER");
         config.put("inter.broker.listener.name", "PLAINTEXT");
         config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        config.put("log.dirs", baseDir.resolve("data").toString());
+        config.put("log.dirs", dir.resolve("data").toString());
         config.put("num.partitions", "1");
         config.put("default.replication.factor", "1");
         config.put("min.insync.replicas", "1");
@@ -194,8 +201,8 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         }
     }
 
-    private void format(Properties props) {
-        Path configFile = baseDir.resolve("server.properties");
+    private void format(Path dir, Properties props) {
+        Path configFile = dir.resolve("server.properties");
         try (OutputStream out = Files.newOutputStream(configFile)) {
             props.store(out, "Weir embedded Kafka broker");
         } catch (IOException e) {
@@ -208,19 +215,18 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
             exit = StorageTool.execute(new String[] {"format", "-t", clusterId, "-c", configFile.toString()}, print);
         }
         if (exit != 0) {
-            throw new IllegalStateException("Formatting the Kafka log dir " + baseDir + " failed (exit " + exit + "): "
+            throw new IllegalStateException("Formatting the Kafka log dir " + dir + " failed (exit " + exit + "): "
                     + output.toString(StandardCharsets.UTF_8));
         }
     }
 
-    private void launch(KafkaConfig config) {
+    private void launch(KafkaConfig config, Path dir) {
         BrokerLogTail tail = BrokerLogTail.capture(LOG_TAIL_LINES);
         KafkaRaftServer starting = new KafkaRaftServer(config, Time.SYSTEM);
         try {
             awaitReady(starting);
-            server = starting;
-            topics = new TopicAdmin(bootstrap());
-            log.info("Kafka broker up at {} (data in {})", bootstrap(), baseDir);
+            running = new Running(starting, new TopicAdmin(bootstrap()));
+            log.info("Kafka broker up at {} (data in {})", bootstrap(), dir);
         } catch (RuntimeException e) {
             String lastLines = tail.describe();
             tail.close();
@@ -260,11 +266,11 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         } catch (TimeoutException e) {
             throw notUpInTime(e);
         } catch (ExecutionException e) {
-            if (hasTimeoutCause(e.getCause())) {
-                throw notUpInTime(e.getCause());
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (hasTimeoutCause(cause)) {
+                throw notUpInTime(cause);
             }
-            throw new IllegalStateException(
-                    "The Kafka broker at " + bootstrap() + " failed to start: " + e.getCause(), e.getCause());
+            throw new IllegalStateException("The Kafka broker at " + bootstrap() + " failed to start: " + cause, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while starting the Kafka broker at " + bootstrap(), e);
@@ -278,7 +284,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     }
 
     private static boolean hasTimeoutCause(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
+        for (@Nullable Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof TimeoutException || c instanceof org.apache.kafka.common.errors.TimeoutException) {
                 return true;
             }
@@ -292,18 +298,21 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
 
     @Override
     public synchronized String bootstrapServers() {
-        if (server == null) {
-            throw new IllegalStateException("The broker is not running; call start() first");
-        }
+        running();
         return bootstrap();
     }
 
     @Override
     public synchronized void createTopic(String name, int partitions, Map<String, String> configs) {
-        if (server == null) {
+        running().topics().create(name, partitions, configs);
+    }
+
+    private Running running() {
+        Running r = running;
+        if (r == null) {
             throw new IllegalStateException("The broker is not running; call start() first");
         }
-        topics.create(name, partitions, configs);
+        return r;
     }
 
     @Override
@@ -313,13 +322,13 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
 
     @Override
     public synchronized void stop() {
-        if (server == null) {
+        Running r = running;
+        if (r == null) {
             return;
         }
-        topics.close();
-        topics = null;
-        shutdownQuietly(server);
-        server = null;
+        r.topics().close();
+        shutdownQuietly(r.server());
+        running = null;
         log.info("Kafka broker at {} stopped", bootstrap());
     }
 
@@ -339,14 +348,14 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         }
         stop();
         closed = true;
-        if (baseDir != null && ownsBaseDir) {
+        if (baseDir != null) {
             TempDirs.deleteRecursively(baseDir);
         }
     }
 
-    /** The directory holding this broker's config and data; null before the first start. */
-    public synchronized Path logDir() {
-        return baseDir;
+    /** The directory holding this broker's config and data; empty before the first start. */
+    public synchronized Optional<Path> logDir() {
+        return Optional.ofNullable(baseDir);
     }
 
     @Override

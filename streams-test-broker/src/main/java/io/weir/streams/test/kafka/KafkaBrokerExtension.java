@@ -1,5 +1,6 @@
 package io.weir.streams.test.kafka;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -23,7 +24,7 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
             ExtensionContext.Namespace.create(KafkaBrokerExtension.class);
 
     private final boolean perClass;
-    private KafkaBroker broker;
+    private @Nullable KafkaBroker broker;
 
     /** The JVM-shared broker (what {@code @ExtendWith} creates). */
     public KafkaBrokerExtension() {

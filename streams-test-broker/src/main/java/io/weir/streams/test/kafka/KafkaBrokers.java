@@ -33,22 +33,22 @@ public final class KafkaBrokers {
             return ExternalKafkaBroker.at(bootstrap);
         }
         String kind = System.getProperty(BROKER_PROPERTY, "embedded").trim().toLowerCase(Locale.ROOT);
-        switch (kind) {
-            case "testcontainers":
+        return switch (kind) {
+            case "testcontainers" -> {
                 if (dockerAvailable()) {
-                    return TestcontainersKafkaBroker.create();
+                    yield TestcontainersKafkaBroker.create();
                 }
                 log.warn(
                         "-D{}=testcontainers was asked for but no Docker engine (or no Testcontainers on the "
                                 + "classpath) is available; using the in-JVM broker",
                         BROKER_PROPERTY);
-                return EmbeddedKafkaBroker.create();
-            case "embedded":
-                return EmbeddedKafkaBroker.create();
-            default:
+                yield EmbeddedKafkaBroker.create();
+            }
+            case "embedded" -> EmbeddedKafkaBroker.create();
+            default ->
                 throw new IllegalArgumentException("-D" + BROKER_PROPERTY + "=" + kind
                         + " is not a broker kind; use 'embedded' or 'testcontainers'");
-        }
+        };
     }
 
     private static boolean dockerAvailable() {

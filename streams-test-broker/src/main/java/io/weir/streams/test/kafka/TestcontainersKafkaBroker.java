@@ -1,6 +1,7 @@
 package io.weir.streams.test.kafka;
 
 import io.weir.streams.internals.testkit.TopicAdmin;
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.kafka.KafkaContainer;
 
 import java.util.Map;
@@ -16,7 +17,7 @@ public final class TestcontainersKafkaBroker implements KafkaBroker {
     public static final String DEFAULT_IMAGE = "apache/kafka:4.4.0";
 
     private final KafkaContainer container;
-    private TopicAdmin topics;
+    private @Nullable TopicAdmin topics;
 
     private TestcontainersKafkaBroker(String image) {
         this.container = new KafkaContainer(image)

@@ -81,7 +81,7 @@ class EmbeddedKafkaBrokerTest {
         broker.createTopic("close-me", 1);
         int port = Integer.parseInt(
                 broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
-        Path dir = broker.logDir();
+        Path dir = broker.logDir().orElseThrow();
         assertTrue(FreePorts.inUse(port));
         broker.stop();
         broker.stop();

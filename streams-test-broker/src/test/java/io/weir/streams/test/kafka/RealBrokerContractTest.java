@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -79,7 +80,7 @@ class RealBrokerContractTest {
                 ConsumerRecords<String, String> batch = consumer.poll(Duration.ofMillis(200));
                 for (ConsumerRecord<String, String> r : batch) {
                     producer.send(
-                            new ProducerRecord<>("eos-out", r.key(), r.value().toUpperCase()));
+                            new ProducerRecord<>("eos-out", r.key(), r.value().toUpperCase(Locale.ROOT)));
                     consumed.put(in, new OffsetAndMetadata(r.offset() + 1, "max-event-time=" + r.timestamp()));
                 }
                 return consumed.containsKey(in) && consumed.get(in).offset() == 10;

@@ -2,6 +2,7 @@ package io.weir.streams.internals.testdriver;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Utils;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,13 @@ import java.util.NoSuchElementException;
 public final class TopicLog {
 
     /** A record as written, with its partition and offset. */
-    public record Entry(int partition, long offset, byte[] key, byte[] value, Headers headers, long timestamp) {}
+    public record Entry(
+            int partition,
+            long offset,
+            byte @Nullable [] key,
+            byte @Nullable [] value,
+            Headers headers,
+            long timestamp) {}
 
     private enum Retention {
         ALL,
@@ -67,7 +74,12 @@ public final class TopicLog {
      * Appends a record; a null partition is chosen from the key as Kafka's default partitioner does
      * (murmur2 of the key bytes), and keyless records go to partition 0 so runs are reproducible.
      */
-    public Entry append(Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
+    public Entry append(
+            @Nullable Integer partition,
+            byte @Nullable [] key,
+            byte @Nullable [] value,
+            Headers headers,
+            long timestamp) {
         int p = partition != null ? partition : key == null ? 0 : Utils.toPositive(Utils.murmur2(key)) % partitions;
         if (p < 0 || p >= partitions) {
             throw new IllegalArgumentException(

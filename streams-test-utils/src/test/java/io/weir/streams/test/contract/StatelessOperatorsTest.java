@@ -12,8 +12,10 @@ import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -31,7 +33,7 @@ class StatelessOperatorsTest {
                 .to("out", Produced.with(Serdes.String(), Serdes.String()));
         try (TestDriver driver = new TestDriver(builder.build())) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
-            in.pipe(TestRecord.of("a", "apple").at(1_000).withHeader("trace", "t1".getBytes()));
+            in.pipe(TestRecord.of("a", "apple").at(1_000).withHeader("trace", "t1".getBytes(StandardCharsets.UTF_8)));
             in.pipe("b", "banana", 2_000);
             in.pipe("c", "cherry", 3_000);
             return driver.output("out", Serdes.String(), Serdes.String()).readAll();
@@ -54,7 +56,8 @@ class StatelessOperatorsTest {
     void mapMapValuesAndSelectKey() {
         assertEquals(
                 List.of("A=5", "B=6", "C=6"),
-                keyValues(run(s -> s.map((k, v) -> KeyValue.pair(k.toUpperCase(), Integer.toString(v.length()))))));
+                keyValues(run(s ->
+                        s.map((k, v) -> KeyValue.pair(k.toUpperCase(Locale.ROOT), Integer.toString(v.length()))))));
         assertEquals(List.of("a=APPLE", "b=BANANA", "c=CHERRY"), keyValues(run(s -> s.mapValues(String::toUpperCase))));
         assertEquals(
                 List.of("ap=apple", "ba=banana", "ch=cherry"),

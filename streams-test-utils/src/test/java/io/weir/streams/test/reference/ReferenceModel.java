@@ -459,7 +459,10 @@ final class ReferenceModel {
         List<Long> times = new ArrayList<>();
         times.add(record.record().eventTime());
         for (JudgedRecord other : judged) {
-            if (other != record
+            // By identity: the record itself is left out, not an equal record of another offset.
+            @SuppressWarnings("ReferenceEquality")
+            boolean another = other != record;
+            if (another
                     && other.record().key().equals(record.record().key())
                     && !other.future()
                     && record.watermark() < other.record().eventTime() + reach) {
