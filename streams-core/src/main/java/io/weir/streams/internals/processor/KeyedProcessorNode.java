@@ -4,6 +4,8 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.state.KeyValueStore;
 import io.weir.streams.time.TimeDomain;
@@ -39,8 +41,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     private ProcessorContext context;
     private KeyedTimers timers;
-    private TaskMetrics.Counter nullKeys;
-    private TaskMetrics.Counter futureDropped;
+    private KeyedInput input;
     private TaskMetrics.Counter timersFired;
     private @Nullable K currentKey;
     private byte @Nullable [] currentKeyBytes;
@@ -67,8 +68,8 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
         }
         timers = new KeyedTimers(context.stores().cache(timerStore));
         TaskMetrics metrics = context.metrics();
-        nullKeys = metrics.counter(context.nodeName(), WeirMetrics.NULL_KEY_RECORDS_SKIPPED);
-        futureDropped = metrics.counter(context.nodeName(), WeirMetrics.FUTURE_RECORDS_DROPPED);
+        // A keyed processor has no late-data topic: future-skewed records are counted and dropped.
+        input = new KeyedInput(context, new LateDataOutput(null, context));
         timersFired = metrics.counter(context.nodeName(), WeirMetrics.TIMERS_FIRED);
         processor.init(this);
     }
@@ -80,12 +81,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @Override
     public void process(Record<K, V> record) {
-        if (record.key() == null) {
-            nullKeys.increment();
-            return;
-        }
-        if (record.beyondFutureSkew()) {
-            futureDropped.increment();
+        if (!input.admits(record, context.watermark())) {
             return;
         }
         enter(record.key(), null, record.timestamp(), record.headers(), record.source());

@@ -80,7 +80,19 @@ final class SourceReader<K, V> {
         }
         boolean future = (maxFutureSkew >= 0 && eventTime - maxFutureSkew > processingTime)
                 || (spec.repartition() && WatermarkRecords.takeFutureFlag(raw.headers()));
-        SourceInfo source = new SourceInfo(
+        return new Record<>(key, value, eventTime, raw.headers(), source(raw, future));
+    }
+
+    private @Nullable Record<K, V> reject(
+            RawRecord raw, RecordError.Reason reason, @Nullable String detail, @Nullable Throwable cause) {
+        RecordError error = new RecordError(
+                reason, raw.topic(), raw.partition(), raw.offset(), raw.key(), raw.value(), detail, cause);
+        errors.apply(handler.handle(error), error, reason, null, source(raw, false), raw.timestamp());
+        return null;
+    }
+
+    private static SourceInfo source(RawRecord raw, boolean future) {
+        return new SourceInfo(
                 raw.topic(),
                 raw.partition(),
                 raw.offset(),
@@ -89,23 +101,5 @@ final class SourceReader<K, V> {
                 raw.value(),
                 raw.headers(),
                 future);
-        return new Record<>(key, value, eventTime, raw.headers(), source);
-    }
-
-    private @Nullable Record<K, V> reject(
-            RawRecord raw, RecordError.Reason reason, @Nullable String detail, @Nullable Throwable cause) {
-        RecordError error = new RecordError(
-                reason, raw.topic(), raw.partition(), raw.offset(), raw.key(), raw.value(), detail, cause);
-        SourceInfo source = new SourceInfo(
-                raw.topic(),
-                raw.partition(),
-                raw.offset(),
-                raw.timestamp(),
-                raw.key(),
-                raw.value(),
-                raw.headers(),
-                false);
-        errors.apply(handler.handle(error), error, reason, null, source, raw.timestamp());
-        return null;
     }
 }

@@ -9,6 +9,7 @@ import io.weir.streams.dsl.Windowed;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.EventTimeIndex;
+import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.operator.PaneEmitter;
 import io.weir.streams.internals.processor.Processor;
@@ -83,7 +84,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private TriggerRunner triggers;
     private PaneEmitter<Windowed<K>, A> panes;
     private LateDataOutput lateOutput;
-    private TaskMetrics.Counter nullKeys;
+    private KeyedInput input;
     private TaskMetrics.Counter lateAdded;
     private long watermark = Long.MIN_VALUE;
 
@@ -108,7 +109,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         this.panes = new PaneEmitter<>(refinement, context);
         this.lateOutput = new LateDataOutput(lateTopic, context);
         TaskMetrics metrics = context.metrics();
-        nullKeys = metrics.counter(context.nodeName(), WeirMetrics.NULL_KEY_RECORDS_SKIPPED);
+        input = new KeyedInput(context, lateOutput);
         lateAdded = metrics.counter(context.nodeName(), WeirMetrics.LATE_RECORDS_ADDED);
         metrics.gauge(context.nodeName(), WeirMetrics.OPEN_WINDOWS, openWindows::size);
         watermark = context.watermark();
@@ -132,12 +133,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     @Override
     public void process(Record<K, V> record) {
-        if (record.key() == null) {
-            nullKeys.increment();
-            return;
-        }
-        if (record.beyondFutureSkew()) {
-            lateOutput.future(record, watermark);
+        if (!input.admits(record, watermark)) {
             return;
         }
         K key = record.key();
