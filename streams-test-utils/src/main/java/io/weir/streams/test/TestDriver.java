@@ -120,8 +120,7 @@ public final class TestDriver implements AutoCloseable {
                                     : TopicLog.offsetsOnly(topic, partitions));
                 }
                 sub.sources().forEach(source -> subtopologyOfSource.put(source.topic(app), sub));
-                for (String store : sub.stores()) {
-                    StoreSpec spec = this.topology.store(store);
+                for (StoreSpec spec : this.topology.storesOf(sub)) {
                     if (spec.logged()) {
                         String changelog = spec.changelogTopic(app);
                         topics.put(changelog, writtenLog(changelog, partitions));
@@ -140,8 +139,7 @@ public final class TestDriver implements AutoCloseable {
                                 source.topic(app),
                                 taskCounts.get(
                                         this.topology.writerOf(source.topic()).id())));
-                List<StoreSpec> stores =
-                        sub.stores().stream().map(this.topology::store).toList();
+                List<StoreSpec> stores = this.topology.storesOf(sub);
                 for (int p = 0; p < taskCount(taskCounts, sub); p++) {
                     TaskId id = new TaskId(sub.id(), p);
                     TaskStores taskStores = new TaskStores(

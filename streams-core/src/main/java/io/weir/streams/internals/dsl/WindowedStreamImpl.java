@@ -158,7 +158,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         Supplier<WindowAssigner<K, V, A>> assigner;
         if (windows instanceof SlidingWindows sliding) {
             String recordStore = storeName + "-records";
-            assigner = slidingAssigner(sliding, recordStore, aggregation, lateness);
+            assigner = slidingAssigner(sliding, recordStore, lateness);
             addStore(
                     graph,
                     stores,
@@ -169,18 +169,18 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
             String indexStore = storeName + "-sessions";
             long gap = session.gap().toMillis();
             long cap = session.maxSessionLength().map(Duration::toMillis).orElse(Long.MAX_VALUE);
-            assigner = () -> WindowAssigners.sessions(gap, cap, indexStore, aggregation);
+            assigner = () -> WindowAssigners.sessions(gap, cap, indexStore);
             addStore(graph, stores, indexStore, materialized, retention(gap));
         } else if (windows instanceof GlobalWindows) {
-            assigner = () -> WindowAssigners.global(aggregation);
+            assigner = () -> WindowAssigners.global();
         } else if (windows instanceof TumblingWindows tumbling) {
             long size = tumbling.size().toMillis();
-            assigner = () -> WindowAssigners.tumbling(size, aggregation);
+            assigner = () -> WindowAssigners.tumbling(size);
         } else {
             HoppingWindows hopping = (HoppingWindows) windows;
             long size = hopping.size().toMillis();
             long advance = hopping.advance().toMillis();
-            assigner = () -> WindowAssigners.hopping(size, advance, aggregation);
+            assigner = () -> WindowAssigners.hopping(size, advance);
         }
         Supplier<Processor<K, V>> processor = () -> new WindowAggregateProcessor<>(assigner.get(), settings);
         addStore(graph, stores, storeName, materialized, windows instanceof GlobalWindows ? -1 : retention(span()));
@@ -250,7 +250,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     }
 
     private <A> Supplier<WindowAssigner<K, V, A>> slidingAssigner(
-            SlidingWindows sliding, String recordStore, Aggregation<K, V, A> aggregation, long lateness) {
+            SlidingWindows sliding, String recordStore, long lateness) {
         Serde<V> valueSerde = stream.valueSerde;
         if (valueSerde == null) {
             throw new IllegalStateException("Sliding windows keep each key's records in store '" + recordStore
@@ -259,6 +259,6 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "aggregate a stream whose value serde is known");
         }
         long difference = sliding.timeDifference().toMillis();
-        return () -> WindowAssigners.sliding(difference, lateness, aggregation, recordStore, valueSerde);
+        return () -> WindowAssigners.sliding(difference, lateness, recordStore, valueSerde);
     }
 }

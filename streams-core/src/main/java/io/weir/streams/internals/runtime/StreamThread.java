@@ -456,10 +456,8 @@ final class StreamThread extends Thread {
     private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {}
 
     private TaskStores openStores(TaskId id) {
-        List<StoreSpec> storeSpecs = new ArrayList<>();
-        topology.subtopologies().get(id.subtopology()).stores().forEach(name -> storeSpecs.add(topology.store(name)));
         return new TaskStores(
-                storeSpecs,
+                topology.storesOf(topology.subtopologies().get(id.subtopology())),
                 config.stateDir().resolve(applicationId).resolve(id.toString()),
                 config.cacheMaxBytesPerTask());
     }

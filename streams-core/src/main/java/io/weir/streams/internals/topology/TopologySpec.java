@@ -44,6 +44,11 @@ public final class TopologySpec {
         return stores;
     }
 
+    /** The stores of {@code sub}, in the order it declares them: what each of its tasks opens. */
+    public List<StoreSpec> storesOf(SubtopologySpec sub) {
+        return sub.stores().stream().map(this::store).toList();
+    }
+
     /** The store {@code name}, which a sub-topology of this topology declares. */
     public StoreSpec store(String name) {
         StoreSpec spec = stores.get(name);

@@ -1,7 +1,6 @@
 package io.weir.streams.internals.window;
 
 import io.weir.streams.dsl.Window;
-import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 
@@ -15,19 +14,8 @@ final class GlobalWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     static final Window GLOBAL = new Window(Long.MIN_VALUE, Long.MAX_VALUE);
     private static final List<WindowAssignment> ASSIGNMENT = List.of(WindowAssignment.of(GLOBAL));
 
-    private final Aggregation<K, V, A> aggregation;
-
-    GlobalWindowAssigner(Aggregation<K, V, A> aggregation) {
-        this.aggregation = aggregation;
-    }
-
     @Override
     public List<WindowAssignment> assign(K key, byte[] keyBytes, long t) {
         return ASSIGNMENT;
-    }
-
-    @Override
-    public @Nullable A initial(K key, Window window) {
-        return aggregation.initial();
     }
 }

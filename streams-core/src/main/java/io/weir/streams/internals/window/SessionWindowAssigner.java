@@ -5,7 +5,6 @@ import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ProcessorContext;
-import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +27,6 @@ final class SessionWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     private final long gap;
     private final long maxLength;
     private final String indexStoreName;
-    private final Aggregation<K, V, A> aggregation;
     private SessionIndex sessions;
     private TaskMetrics.Counter sessionsMerged;
 
@@ -36,11 +34,10 @@ final class SessionWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
      * {@code maxLength}: the session length cap ({@code Long.MAX_VALUE}: none); {@code indexStoreName}:
      * the logged store of the session index.
      */
-    SessionWindowAssigner(long gap, long maxLength, String indexStoreName, Aggregation<K, V, A> aggregation) {
+    SessionWindowAssigner(long gap, long maxLength, String indexStoreName) {
         this.gap = gap;
         this.maxLength = maxLength;
         this.indexStoreName = indexStoreName;
-        this.aggregation = aggregation;
     }
 
     @Override
@@ -87,11 +84,6 @@ final class SessionWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
         if (combined > 1) {
             sessionsMerged.increment(combined - 1);
         }
-    }
-
-    @Override
-    public @Nullable A initial(K key, Window window) {
-        return aggregation.initial();
     }
 
     @Override

@@ -43,7 +43,6 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     private final long difference;
     private final long allowedLateness;
-    private final Aggregation<K, V, A> aggregation;
     private final String storeName;
     private final Serializer<V> valueSerializer;
     private final Deserializer<V> valueDeserializer;
@@ -54,15 +53,9 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     private long purgedUpTo = Long.MIN_VALUE;
 
-    SlidingWindowAssigner(
-            long difference,
-            long allowedLateness,
-            Aggregation<K, V, A> aggregation,
-            String storeName,
-            Serde<V> valueSerde) {
+    SlidingWindowAssigner(long difference, long allowedLateness, String storeName, Serde<V> valueSerde) {
         this.difference = difference;
         this.allowedLateness = allowedLateness;
-        this.aggregation = aggregation;
         this.storeName = storeName;
         this.valueSerializer = valueSerde.serializer();
         this.valueDeserializer = valueSerde.deserializer();
@@ -110,7 +103,7 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     }
 
     @Override
-    public @Nullable A initial(K key, Window window) {
+    public @Nullable A initial(K key, Window window, Aggregation<K, V, A> aggregation) {
         A aggregate = aggregation.initial();
         for (List<V> values :
                 nearby.subMap(window.start(), true, window.maxTimestamp(), true).values()) {

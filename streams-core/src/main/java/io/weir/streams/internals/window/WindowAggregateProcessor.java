@@ -152,7 +152,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 state = absorb(key, state, old, WindowKeys.encode(old.end(), old.start(), keyBytes));
             }
             if (state == null) {
-                state = WindowState.empty(assigner.initial(key, window));
+                state = WindowState.empty(assigner.initial(key, window, aggregation));
             }
             if (opens) {
                 openWindows.add(window.end());
@@ -211,7 +211,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 key,
                 window,
                 storeKey,
-                WindowState.empty(assigner.initial(key, window)).with(WindowState.PENDING));
+                WindowState.empty(assigner.initial(key, window, aggregation)).with(WindowState.PENDING));
     }
 
     /** A window changed: it fires at once if the trigger says so, and its state is stored. */

@@ -37,9 +37,13 @@ public interface WindowAssigner<K, V, A> {
         return List.of();
     }
 
-    /** The aggregate {@code window} starts from when it holds no state yet (before the record is added). */
-    @Nullable
-    A initial(K key, Window window);
+    /**
+     * The aggregate {@code window} starts from when it holds no state yet (before the record is
+     * added): the aggregation's initial value, unless the window covers records the assigner keeps.
+     */
+    default @Nullable A initial(K key, Window window, Aggregation<K, V, A> aggregation) {
+        return aggregation.initial();
+    }
 
     /** The record was offered to its windows (some may have refused it) while the watermark was {@code watermark}. */
     default void offered(byte[] keyBytes, Record<K, V> record, long watermark) {}

@@ -7,16 +7,16 @@ public final class WindowAssigners {
 
     private WindowAssigners() {}
 
-    public static <K, V, A> WindowAssigner<K, V, A> tumbling(long size, Aggregation<K, V, A> aggregation) {
-        return FixedWindowAssigner.tumbling(size, aggregation);
+    public static <K, V, A> WindowAssigner<K, V, A> tumbling(long size) {
+        return FixedWindowAssigner.tumbling(size);
     }
 
-    public static <K, V, A> WindowAssigner<K, V, A> hopping(long size, long advance, Aggregation<K, V, A> aggregation) {
-        return FixedWindowAssigner.hopping(size, advance, aggregation);
+    public static <K, V, A> WindowAssigner<K, V, A> hopping(long size, long advance) {
+        return FixedWindowAssigner.hopping(size, advance);
     }
 
-    public static <K, V, A> WindowAssigner<K, V, A> global(Aggregation<K, V, A> aggregation) {
-        return new GlobalWindowAssigner<>(aggregation);
+    public static <K, V, A> WindowAssigner<K, V, A> global() {
+        return new GlobalWindowAssigner<>();
     }
 
     /**
@@ -24,20 +24,15 @@ public final class WindowAssigners {
      * {@code recordStore} while a window may need them (see {@link SlidingWindowAssigner}).
      */
     public static <K, V, A> WindowAssigner<K, V, A> sliding(
-            long timeDifference,
-            long allowedLateness,
-            Aggregation<K, V, A> aggregation,
-            String recordStore,
-            Serde<V> valueSerde) {
-        return new SlidingWindowAssigner<>(timeDifference, allowedLateness, aggregation, recordStore, valueSerde);
+            long timeDifference, long allowedLateness, String recordStore, Serde<V> valueSerde) {
+        return new SlidingWindowAssigner<>(timeDifference, allowedLateness, recordStore, valueSerde);
     }
 
     /**
      * Session windows of {@code gap}, each at most {@code maxLength} long ({@code Long.MAX_VALUE}: no
      * cap), found per key through the index store {@code indexStore}.
      */
-    public static <K, V, A> WindowAssigner<K, V, A> sessions(
-            long gap, long maxLength, String indexStore, Aggregation<K, V, A> aggregation) {
-        return new SessionWindowAssigner<>(gap, maxLength, indexStore, aggregation);
+    public static <K, V, A> WindowAssigner<K, V, A> sessions(long gap, long maxLength, String indexStore) {
+        return new SessionWindowAssigner<>(gap, maxLength, indexStore);
     }
 }

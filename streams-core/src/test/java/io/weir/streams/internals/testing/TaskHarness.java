@@ -46,7 +46,7 @@ public final class TaskHarness implements AutoCloseable {
     public TaskHarness(Topology topology, Path stateDir, Map<TopicPartition, String> committedTime) {
         var spec = TopologyAccess.spec(topology);
         SubtopologySpec sub = spec.subtopologies().get(0);
-        List<StoreSpec> stores = sub.stores().stream().map(spec.stores()::get).toList();
+        List<StoreSpec> stores = spec.storesOf(sub);
         RecordCollector collector = new RecordCollector() {
             @Override
             public void send(

@@ -24,7 +24,7 @@ class FixedWindowAssignerTest {
 
     @Test
     void aTumblingWindowIsTheOneEpochAlignedWindowHoldingTheRecord() {
-        WindowAssigner<String, String, Long> tumbling = WindowAssigners.tumbling(60_000, COUNT);
+        WindowAssigner<String, String, Long> tumbling = WindowAssigners.tumbling(60_000);
         assertEquals(List.of(new Window(60_000, 120_000)), windows(tumbling, 60_000));
         assertEquals(List.of(new Window(60_000, 120_000)), windows(tumbling, 119_999));
         assertEquals(List.of(new Window(-60_000, 0)), windows(tumbling, -1), "before the epoch too");
@@ -32,7 +32,7 @@ class FixedWindowAssignerTest {
 
     @Test
     void hoppingWindowsAreEveryAlignedWindowHoldingTheRecordOldestFirst() {
-        WindowAssigner<String, String, Long> hopping = WindowAssigners.hopping(30_000, 10_000, COUNT);
+        WindowAssigner<String, String, Long> hopping = WindowAssigners.hopping(30_000, 10_000);
         assertEquals(
                 List.of(new Window(-10_000, 20_000), new Window(0, 30_000), new Window(10_000, 40_000)),
                 windows(hopping, 15_000));
@@ -44,14 +44,17 @@ class FixedWindowAssignerTest {
 
     @Test
     void theGlobalWindowHoldsEveryRecord() {
-        WindowAssigner<String, String, Long> global = WindowAssigners.global(COUNT);
+        WindowAssigner<String, String, Long> global = WindowAssigners.global();
         assertEquals(List.of(new Window(Long.MIN_VALUE, Long.MAX_VALUE)), windows(global, Long.MIN_VALUE + 1));
         assertEquals(List.of(new Window(Long.MIN_VALUE, Long.MAX_VALUE)), windows(global, 42));
     }
 
     @Test
     void fixedWindowsStartFromTheAggregationsInitialValue() {
-        assertEquals(0L, WindowAssigners.tumbling(10, COUNT).initial("k", new Window(0, 10)));
-        assertEquals(0L, WindowAssigners.global(COUNT).initial("k", new Window(Long.MIN_VALUE, Long.MAX_VALUE)));
+        assertEquals(0L, WindowAssigners.<String, String, Long>tumbling(10).initial("k", new Window(0, 10), COUNT));
+        assertEquals(
+                0L,
+                WindowAssigners.<String, String, Long>global()
+                        .initial("k", new Window(Long.MIN_VALUE, Long.MAX_VALUE), COUNT));
     }
 }

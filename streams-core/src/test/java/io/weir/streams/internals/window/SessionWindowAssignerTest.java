@@ -39,8 +39,7 @@ class SessionWindowAssignerTest {
     }
 
     private WindowAssigner<String, String, Long> assigner(long maxLength) {
-        WindowAssigner<String, String, Long> assigner =
-                WindowAssigners.sessions(GAP, maxLength, "sessions", Aggregation.count());
+        WindowAssigner<String, String, Long> assigner = WindowAssigners.sessions(GAP, maxLength, "sessions");
         assigner.init(context);
         return assigner;
     }
