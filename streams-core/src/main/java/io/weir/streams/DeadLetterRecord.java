@@ -4,10 +4,13 @@ import io.weir.streams.dsl.LateRecord;
 
 /**
  * The shape of a record on a dead-letter topic ({@link ErrorDecision#deadLetter}): the input record's
- * key and value bytes and headers exactly as consumed (for a failed production, the input record the
- * failed record derives from), plus these headers, like a late-data side output's ({@link LateRecord}):
+ * key and value bytes and headers exactly as consumed (for a failed production or processing, the input
+ * record the failed record derives from), plus these headers, like a late-data side output's ({@link LateRecord}):
  * <ul>
- *   <li>{@value #REASON_HEADER}: a {@link RecordError.Reason} or {@link ProductionError.Reason} name;</li>
+ *   <li>{@value #REASON_HEADER}: a {@link RecordError.Reason} or {@link ProductionError.Reason} name, or
+ *       {@value #PROCESSING_REASON} for a {@link ProcessingError};</li>
+ *   <li>{@value #OPERATOR_HEADER}: the operator that failed ({@code source:<topic>} for a record that
+ *       could not be read, {@code sink:<topic>} for one that could not be produced);</li>
  *   <li>{@value #EXCEPTION_HEADER} and {@value #MESSAGE_HEADER}: the class of the exception that caused
  *       the failure (the error itself when nothing underlies it) and the error's message;</li>
  *   <li>{@value #SINK_TOPIC_HEADER}: the topic the record could not be produced to (production errors
@@ -24,6 +27,10 @@ public final class DeadLetterRecord {
     private DeadLetterRecord() {}
 
     public static final String REASON_HEADER = "weir.error.reason";
+    public static final String OPERATOR_HEADER = "weir.error.operator";
+    /** The reason header's value for a {@link ProcessingError}. */
+    public static final String PROCESSING_REASON = "PROCESSING";
+
     public static final String EXCEPTION_HEADER = "weir.error.exception";
     public static final String MESSAGE_HEADER = "weir.error.message";
     public static final String SINK_TOPIC_HEADER = "weir.error.sink.topic";

@@ -26,6 +26,18 @@ public final class StreamsBuilder {
         return EventStreamImpl.source(graph, node, consumed.keySerde(), consumed.valueSerde());
     }
 
+    /**
+     * How the topology handles an exception thrown by user code while processing a record (see {@link
+     * ProcessingError}): fail (the default), skip and count, or dead-letter. One handler for the whole
+     * topology; it may decide per operator with {@link ProcessingError#operator()}.
+     *
+     * @return this builder
+     */
+    public StreamsBuilder setProcessingErrorHandler(ProcessingErrorHandler handler) {
+        graph.processingErrorHandler(Objects.requireNonNull(handler, "handler"));
+        return this;
+    }
+
     /** The topology built so far. */
     public Topology build() {
         return new Topology(graph.build());

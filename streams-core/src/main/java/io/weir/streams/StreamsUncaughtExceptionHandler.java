@@ -6,7 +6,12 @@ public interface StreamsUncaughtExceptionHandler {
 
     /** The instance's answer to a failed thread. */
     enum Response {
-        /** Start a new thread in place of the failed one; its tasks are reassigned and restored. */
+        /**
+         * Start a new thread in place of the failed one; its tasks are reassigned and restored. Once per
+         * failing input record: a thread that fails again on the record an earlier thread failed on (a
+         * poison record, which every replacement would meet again) is not replaced; the instance moves
+         * to ERROR instead.
+         */
         REPLACE_THREAD,
         /** Stop every thread of this instance and move to ERROR (the default). */
         SHUTDOWN_CLIENT

@@ -12,10 +12,12 @@ public final class WeirMetrics {
     public static final String RECORDS_CONSUMED = "records-consumed";
     /** Input records a source skipped because their key, value or event time could not be read. */
     public static final String RECORDS_SKIPPED = "records-skipped";
-    /** Records a source could not read, or a sink could not produce, that its error handler sent to a dead-letter topic. */
+    /** Records a source could not read, an operator could not process, or a sink could not produce, sent to a dead-letter topic. */
     public static final String RECORDS_DEAD_LETTERED = "records-dead-lettered";
     /** Records a sink could not produce (serializer failure, too large) that its error handler chose to skip. */
     public static final String RECORDS_PRODUCTION_SKIPPED = "records-production-skipped";
+    /** Records an operator skipped because its user code threw and the processing error handler chose to continue. */
+    public static final String RECORDS_PROCESSING_SKIPPED = "records-processing-skipped";
     /** Records with a null key that a keyed aggregation skipped. */
     public static final String NULL_KEY_RECORDS_SKIPPED = "null-key-records-skipped";
     /** (record, window) pairs added although the watermark had passed the window's end (each makes a late change). */

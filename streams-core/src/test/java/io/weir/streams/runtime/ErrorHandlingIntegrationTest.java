@@ -14,29 +14,26 @@ import io.weir.streams.serde.JsonSerde;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import static io.weir.streams.runtime.TopicReader.header;
+import static io.weir.streams.runtime.TopicReader.keys;
+import static io.weir.streams.runtime.TopicReader.read;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -166,40 +163,5 @@ class ErrorHandlingIntegrationTest {
             assertEquals(
                     oversized.size(), metrics.get("sink:" + deadLettering + "/" + WeirMetrics.RECORDS_DEAD_LETTERED));
         }
-    }
-
-    private static String header(ConsumerRecord<?, ?> record, String name) {
-        var h = record.headers().lastHeader(name);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    private static List<String> keys(List<ConsumerRecord<String, String>> records) {
-        List<String> keys = new ArrayList<>();
-        records.forEach(r -> keys.add(r.key()));
-        keys.sort(null);
-        return keys;
-    }
-
-    /** Every record of {@code topic} a consumer with this isolation level sees, to the end. */
-    private static List<ConsumerRecord<String, String>> read(KafkaBroker broker, String topic, String isolation) {
-        List<ConsumerRecord<String, String>> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        broker.bootstrapServers(),
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        isolation),
-                new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic).forEach(pi -> partitions.add(new TopicPartition(topic, pi.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-        }
-        return out;
     }
 }

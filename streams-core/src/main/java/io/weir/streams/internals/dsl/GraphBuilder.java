@@ -1,5 +1,6 @@
 package io.weir.streams.internals.dsl;
 
+import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.topology.NodeSpec;
@@ -22,7 +23,12 @@ public final class GraphBuilder {
     private final List<NodeSpec> nodes = new ArrayList<>();
     private final Map<String, StoreSpec> stores = new LinkedHashMap<>();
     private final Map<String, String> nodeNames = new LinkedHashMap<>();
+    private ProcessingErrorHandler processingErrors = ProcessingErrorHandler.fail();
     private int counter;
+
+    public void processingErrorHandler(ProcessingErrorHandler handler) {
+        this.processingErrors = handler;
+    }
 
     /** Registers a source topic; returns its node name. */
     public String addSource(String topic, Consumed<?, ?> consumed) {
@@ -86,6 +92,6 @@ public final class GraphBuilder {
         if (sources.isEmpty()) {
             throw new IllegalStateException("The topology has no source: call builder.stream(topic, ...) first");
         }
-        return new TopologySpec(sources, nodes, stores);
+        return new TopologySpec(sources, nodes, stores, processingErrors);
     }
 }

@@ -35,7 +35,7 @@ public final class ErrorOutcome {
      * Carries out {@code decision} for one failed record.
      *
      * @param error     the failure (its message names the record's coordinates, not its payload)
-     * @param reason    the failure's reason, for the dead letter's headers
+     * @param reason    the failure's reason (an enum constant's name), for the dead letter's headers
      * @param sinkTopic the topic the record could not be produced to, or null for a read failure
      * @param source    the input record, or null when the record derives from a window result
      * @param timestamp the dead letter's timestamp
@@ -44,7 +44,7 @@ public final class ErrorOutcome {
     public void apply(
             ErrorDecision decision,
             RuntimeException error,
-            Enum<?> reason,
+            String reason,
             @Nullable String sinkTopic,
             @Nullable SourceInfo source,
             long timestamp) {
@@ -61,7 +61,8 @@ public final class ErrorOutcome {
             case DEAD_LETTER -> {
                 Throwable cause = error.getCause() != null ? error.getCause() : error;
                 DivertedRecord letter = new DivertedRecord(source)
-                        .header(DeadLetterRecord.REASON_HEADER, reason.name())
+                        .header(DeadLetterRecord.REASON_HEADER, reason)
+                        .header(DeadLetterRecord.OPERATOR_HEADER, node)
                         .header(
                                 DeadLetterRecord.EXCEPTION_HEADER,
                                 cause.getClass().getName())

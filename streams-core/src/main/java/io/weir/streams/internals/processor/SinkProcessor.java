@@ -66,7 +66,7 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
         errors.apply(
                 handler.handle(error),
                 error,
-                reason,
+                reason.name(),
                 topic,
                 source,
                 source == null ? record.timestamp() : source.kafkaTimestamp());

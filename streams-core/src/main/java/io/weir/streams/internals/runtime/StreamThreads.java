@@ -1,14 +1,21 @@
 package io.weir.streams.internals.runtime;
 
+import io.weir.streams.ProcessingError;
+import io.weir.streams.ProductionError;
+import io.weir.streams.RecordError;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.topology.TopologySpec;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +27,14 @@ import java.util.function.Consumer;
  * The stream threads of one instance: starts them, derives the instance's RUNNING / REBALANCING
  * state from theirs, applies the uncaught-exception handler when one fails (replace it, or fail the
  * instance), and stops them all. Thread-safe.
+ *
+ * <p>A thread is replaced at most once per failing record: a replacement reads again from the last
+ * commit and would meet a poison record again, so a second failure on the same input record (by
+ * coordinates, whichever thread owns it by then) fails the instance instead of looping.
  */
 public final class StreamThreads {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamThreads.class);
 
     private final StreamsConfig config;
     private final TopologySpec topology;
@@ -33,6 +46,7 @@ public final class StreamThreads {
     private final Consumer<Throwable> fatal;
     private final List<StreamThread> threads = new ArrayList<>();
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
+    private final Set<String> failedRecords = new HashSet<>();
     private int generation;
     private boolean stopping;
 
@@ -111,6 +125,19 @@ public final class StreamThreads {
             if (stopping) {
                 return;
             }
+            String record = failedRecord(e);
+            if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD
+                    && record != null
+                    && !failedRecords.add(record)) {
+                log.error(
+                        "Not replacing thread {} again: it failed twice on the input record at {}, which a "
+                                + "replacement would read again. Skip or dead-letter such records with an error "
+                                + "handler (StreamsBuilder.setProcessingErrorHandler, Consumed.withErrorHandler or "
+                                + "Produced.withErrorHandler).",
+                        failed.getName(),
+                        record);
+                response = StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
+            }
             if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD) {
                 generation++;
                 StreamThread replacement = newThread(index);
@@ -121,6 +148,20 @@ public final class StreamThreads {
             }
         }
         fatal.accept(e);
+    }
+
+    /** The coordinates of the input record {@code e} failed on, or null when it names none. */
+    private static @Nullable String failedRecord(Throwable e) {
+        if (e instanceof RecordError r) {
+            return r.topic() + "-" + r.partition() + "@" + r.offset();
+        }
+        if (e instanceof ProcessingError p && p.sourceTopic().isPresent()) {
+            return p.sourceTopic().get() + "-" + p.sourcePartition() + "@" + p.sourceOffset();
+        }
+        if (e instanceof ProductionError p && p.sourceTopic().isPresent()) {
+            return p.sourceTopic().get() + "-" + p.sourcePartition() + "@" + p.sourceOffset();
+        }
+        return null;
     }
 
     /** Asks every thread to commit and stop, and waits up to {@code timeout}; returns whether all stopped. */

@@ -87,7 +87,7 @@ final class SourceReader<K, V> {
             RawRecord raw, RecordError.Reason reason, @Nullable String detail, @Nullable Throwable cause) {
         RecordError error = new RecordError(
                 reason, raw.topic(), raw.partition(), raw.offset(), raw.key(), raw.value(), detail, cause);
-        errors.apply(handler.handle(error), error, reason, null, source(raw, false), raw.timestamp());
+        errors.apply(handler.handle(error), error, reason.name(), null, source(raw, false), raw.timestamp());
         return null;
     }
 

@@ -89,7 +89,10 @@ public final class StreamTask implements AutoCloseable {
             }
         }
         for (NodeSpec n : spec.nodes()) {
-            Node node = new Node(n.name(), n.processor().get());
+            Node node = new Node(
+                    n.name(),
+                    n.processor().get(),
+                    new ProcessingFailures(n.name(), spec.processingErrors(), collector, metrics));
             nodesByName.put(n.name(), node);
             topological.add(node);
             for (String parent : n.parents()) {
@@ -115,8 +118,21 @@ public final class StreamTask implements AutoCloseable {
         return id;
     }
 
-    /** Processes one input record at processing time {@code now} (which first advances the clock). */
+    /**
+     * Processes one input record at processing time {@code now} (which first advances the clock).
+     *
+     * @throws RuntimeException what an operator threw and did not handle: a {@code ProcessingError}, a
+     *     {@code RecordError} or {@code ProductionError} its handler decided to fail on, or a runtime failure
+     */
     public void process(RawRecord raw, long now) {
+        try {
+            processRecord(raw, now);
+        } catch (ForwardedFailure f) {
+            throw f.failure();
+        }
+    }
+
+    private void processRecord(RawRecord raw, long now) {
         advanceProcessingTime(now);
         SourceReader<?, ?> reader = readers.get(raw.topic());
         if (reader == null) {
@@ -148,17 +164,25 @@ public final class StreamTask implements AutoCloseable {
         if (now <= processingTime) {
             return;
         }
-        processingTime = now;
-        tracker.onProcessingTime(now);
-        propagate(tracker.advance());
-        for (Node node : topological) {
-            node.processor.onProcessingTime(now);
+        try {
+            processingTime = now;
+            tracker.onProcessingTime(now);
+            propagate(tracker.advance());
+            for (Node node : topological) {
+                node.onProcessingTime(now);
+            }
+        } catch (ForwardedFailure f) {
+            throw f.failure();
         }
     }
 
     /** The input is complete: the watermark jumps to +infinity and every window fires. */
     public void endOfInput() {
-        propagate(tracker.endOfInput());
+        try {
+            propagate(tracker.endOfInput());
+        } catch (ForwardedFailure f) {
+            throw f.failure();
+        }
     }
 
     private void propagate(long newWatermark) {
@@ -167,7 +191,7 @@ public final class StreamTask implements AutoCloseable {
         }
         watermark = newWatermark;
         for (Node node : topological) {
-            node.processor.onWatermark(newWatermark);
+            node.onWatermark(newWatermark);
         }
     }
 
@@ -257,29 +281,59 @@ public final class StreamTask implements AutoCloseable {
         }
     }
 
-    /** A processor in this task's graph, and its context. */
+    /**
+     * A processor in this task's graph, and its context. Each call into the processor hands what it
+     * throws to the node's {@link ProcessingFailures}; what a child threw is passed up as a {@link
+     * ForwardedFailure}, decided already.
+     */
     private final class Node implements ProcessorContext {
         final String name;
 
         @SuppressWarnings("rawtypes")
         final Processor processor;
 
+        final ProcessingFailures failures;
         final List<Node> children = new ArrayList<>();
 
-        Node(String name, Processor<?, ?> processor) {
+        Node(String name, Processor<?, ?> processor, ProcessingFailures failures) {
             this.name = name;
             this.processor = processor;
+            this.failures = failures;
         }
 
         @SuppressWarnings("unchecked")
         void process(Record<?, ?> record) {
-            processor.process(record);
+            try {
+                processor.process(record);
+            } catch (RuntimeException e) {
+                failures.failed(e, record.source(), record.timestamp());
+            }
+        }
+
+        void onWatermark(long newWatermark) {
+            try {
+                processor.onWatermark(newWatermark);
+            } catch (RuntimeException e) {
+                failures.failed(e, null, processingTime);
+            }
+        }
+
+        void onProcessingTime(long now) {
+            try {
+                processor.onProcessingTime(now);
+            } catch (RuntimeException e) {
+                failures.failed(e, null, now);
+            }
         }
 
         @Override
         public <K, V> void forward(Record<K, V> record) {
             for (Node child : children) {
-                child.process(record);
+                try {
+                    child.process(record);
+                } catch (RuntimeException e) {
+                    throw ForwardedFailure.of(e);
+                }
             }
         }
 

@@ -1,5 +1,7 @@
 package io.weir.streams.internals.topology;
 
+import io.weir.streams.ProcessingErrorHandler;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -23,12 +25,18 @@ public final class TopologySpec {
     private final List<SourceSpec> sources;
     private final List<NodeSpec> nodes;
     private final Map<String, StoreSpec> stores;
+    private final ProcessingErrorHandler processingErrors;
     private final List<SubtopologySpec> subtopologies;
 
-    public TopologySpec(List<SourceSpec> sources, List<NodeSpec> nodes, Map<String, StoreSpec> stores) {
+    public TopologySpec(
+            List<SourceSpec> sources,
+            List<NodeSpec> nodes,
+            Map<String, StoreSpec> stores,
+            ProcessingErrorHandler processingErrors) {
         this.sources = List.copyOf(sources);
         this.nodes = List.copyOf(nodes);
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
+        this.processingErrors = processingErrors;
         this.subtopologies = split();
     }
 
@@ -164,7 +172,8 @@ public final class TopologySpec {
                     storeNames.addAll(n.stores());
                 }
             }
-            result.add(new SubtopologySpec(result.size(), List.copyOf(e.getValue()), List.copyOf(members), storeNames));
+            result.add(new SubtopologySpec(
+                    result.size(), List.copyOf(e.getValue()), List.copyOf(members), storeNames, processingErrors));
         }
         return List.copyOf(result);
     }

@@ -1,0 +1,67 @@
+package io.weir.streams;
+
+import org.jspecify.annotations.Nullable;
+
+import java.util.Optional;
+
+/**
+ * An exception thrown by user code while an operator processed a record: a mapper, predicate, key
+ * selector, aggregator, merger, topic-name extractor, partitioner or {@code foreach} action, or a keyed
+ * processor's {@code process} or {@code onTimer}. The message names the operator, the coordinates of
+ * the input record the failing record derives from (never its payload) and the cause; {@link
+ * #getCause()} is the exception user code threw.
+ *
+ * <p>What counts as user code: any exception an operator throws while handling one record or one
+ * timer, except the runtime's own failures, which always fail the stream thread because skipping
+ * them could lose or corrupt state: a store failure, a Kafka client failure (a fenced producer, an
+ * aborted transaction, a timeout; a {@code SerializationException} thrown by user code is user code),
+ * and the errors the source and sink handlers already decided ({@link RecordError}, {@link
+ * ProductionError}). An exception thrown further downstream is decided by the operator that threw it,
+ * not by its upstream operators.
+ */
+public final class ProcessingError extends RuntimeException {
+
+    private final String operator;
+    private final @Nullable String sourceTopic;
+    private final int sourcePartition;
+    private final long sourceOffset;
+
+    /**
+     * @param sourceTopic the topic of the input record the failing record derives from, or null when it
+     *                    derives from a window result or a timer
+     */
+    public ProcessingError(
+            String operator, @Nullable String sourceTopic, int sourcePartition, long sourceOffset, Throwable cause) {
+        super(
+                "Operator '" + operator + "' failed on the record derived from "
+                        + (sourceTopic == null
+                                ? "a window result or timer"
+                                : sourceTopic + "-" + sourcePartition + "@" + sourceOffset)
+                        + ": " + cause,
+                cause);
+        this.operator = operator;
+        this.sourceTopic = sourceTopic;
+        this.sourcePartition = sourcePartition;
+        this.sourceOffset = sourceOffset;
+    }
+
+    /** The name of the operator whose user code threw (its {@code Named} name, or the generated one). */
+    public String operator() {
+        return operator;
+    }
+
+    /** The topic of the input record the failing record derives from; empty for a window result or timer. */
+    public Optional<String> sourceTopic() {
+        return Optional.ofNullable(sourceTopic);
+    }
+
+    /** The partition of that input record, or -1 when there is none. */
+    public int sourcePartition() {
+        return sourcePartition;
+    }
+
+    /** The offset of that input record, or -1 when there is none. */
+    public long sourceOffset() {
+        return sourceOffset;
+    }
+}
