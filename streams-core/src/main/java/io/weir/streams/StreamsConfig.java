@@ -1,5 +1,6 @@
 package io.weir.streams;
 
+import io.weir.streams.internals.config.ForeignSettings;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -19,6 +20,10 @@ import java.util.Set;
  * to those clients with the prefix removed, and common client keys without a prefix (security,
  * SASL, SSL, {@code client.dns.lookup}, ...) go to all three. Weir's own choices for its clients
  * (group id, isolation level, transactional id, ...) cannot be overridden: they carry the guarantees.
+ *
+ * <p>No setting is ignored: a key that is neither Weir's nor a client setting is refused at
+ * construction, and a Kafka Streams setting Weir does not implement is refused with what to do
+ * instead (the configuration reference lists them).
  */
 public final class StreamsConfig extends AbstractConfig {
 
@@ -34,6 +39,9 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
 
     public static final String EXACTLY_ONCE = "exactly_once";
+    /** Kafka Streams' name for {@link #EXACTLY_ONCE}, accepted so that its configurations carry over. */
+    public static final String EXACTLY_ONCE_V2 = "exactly_once_v2";
+
     public static final String AT_LEAST_ONCE = "at_least_once";
 
     public static final String CONSUMER_PREFIX = "consumer.";
@@ -64,10 +72,11 @@ public final class StreamsConfig extends AbstractConfig {
                     PROCESSING_GUARANTEE,
                     ConfigDef.Type.STRING,
                     EXACTLY_ONCE,
-                    ConfigDef.ValidString.in(EXACTLY_ONCE, AT_LEAST_ONCE),
+                    ConfigDef.ValidString.in(EXACTLY_ONCE, EXACTLY_ONCE_V2, AT_LEAST_ONCE),
                     ConfigDef.Importance.MEDIUM,
                     "exactly_once: output, changelog writes, side outputs and consumed offsets are committed in one Kafka "
-                            + "transaction per thread; read the output with isolation.level=read_committed. at_least_once: "
+                            + "transaction per thread; read the output with isolation.level=read_committed (exactly_once_v2, Kafka "
+                            + "Streams' name, means the same). at_least_once: "
                             + "plain commits, lower latency, and after a failure some output may repeat.")
             .define(
                     NUM_STREAM_THREADS,
@@ -122,10 +131,19 @@ public final class StreamsConfig extends AbstractConfig {
 
     /** Keys of client settings that go to every client without a prefix. */
     private static final Set<String> SHARED_CLIENT_KEYS = Set.of(
-            CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, CommonClientConfigs.CLIENT_DNS_LOOKUP_CONFIG,
-            CommonClientConfigs.RECONNECT_BACKOFF_MS_CONFIG, CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG,
-            CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG,
-            CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, CommonClientConfigs.METADATA_MAX_AGE_CONFIG);
+            CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
+            CommonClientConfigs.CLIENT_DNS_LOOKUP_CONFIG,
+            CommonClientConfigs.RECONNECT_BACKOFF_MS_CONFIG,
+            CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG,
+            CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG,
+            CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG,
+            CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG,
+            CommonClientConfigs.METADATA_MAX_AGE_CONFIG,
+            CommonClientConfigs.CONNECTIONS_MAX_IDLE_MS_CONFIG,
+            CommonClientConfigs.RECEIVE_BUFFER_CONFIG,
+            CommonClientConfigs.SEND_BUFFER_CONFIG,
+            CommonClientConfigs.METADATA_RECOVERY_STRATEGY_CONFIG,
+            CommonClientConfigs.METADATA_RECOVERY_REBOOTSTRAP_TRIGGER_MS_CONFIG);
 
     private final Map<String, Object> originals;
 
@@ -134,8 +152,13 @@ public final class StreamsConfig extends AbstractConfig {
         return new ConfigDef(DEFINITION);
     }
 
+    /**
+     * @throws ConfigException naming the key of a missing or invalid setting, or of a setting Weir does not
+     *     read: a Kafka Streams setting it does not implement (with what to do instead) or an unknown key
+     */
     public StreamsConfig(Map<String, ?> props) {
         super(DEFINITION, props, false);
+        ForeignSettings.check(props, DEFINITION.names(), StreamsConfig::isClientSetting);
         this.originals = new HashMap<>(props);
         if (getLong(COMMIT_INTERVAL_MS) != null && getLong(COMMIT_INTERVAL_MS) < 1) {
             throw new ConfigException(COMMIT_INTERVAL_MS, getLong(COMMIT_INTERVAL_MS), "must be at least 1");
@@ -151,7 +174,7 @@ public final class StreamsConfig extends AbstractConfig {
     }
 
     public boolean exactlyOnce() {
-        return EXACTLY_ONCE.equals(getString(PROCESSING_GUARANTEE));
+        return !AT_LEAST_ONCE.equals(getString(PROCESSING_GUARANTEE));
     }
 
     public long commitIntervalMs() {
@@ -186,12 +209,23 @@ public final class StreamsConfig extends AbstractConfig {
         return getLong(REPARTITION_PURGE_INTERVAL_MS);
     }
 
+    private static boolean isSharedClientSetting(String key) {
+        return SHARED_CLIENT_KEYS.contains(key) || key.startsWith("sasl.") || key.startsWith("ssl.");
+    }
+
+    private static boolean isClientSetting(String key) {
+        return isSharedClientSetting(key)
+                || key.startsWith(CONSUMER_PREFIX)
+                || key.startsWith(PRODUCER_PREFIX)
+                || key.startsWith(ADMIN_PREFIX);
+    }
+
     /** Settings for one client: bootstrap, shared client keys, then the client's prefixed keys. */
     public Map<String, Object> clientConfig(String prefix) {
         Map<String, Object> out = new HashMap<>();
         out.put(BOOTSTRAP_SERVERS, bootstrapServers());
         originals.forEach((key, value) -> {
-            if (SHARED_CLIENT_KEYS.contains(key) || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+            if (isSharedClientSetting(key)) {
                 out.put(key, value);
             }
         });

@@ -1,6 +1,7 @@
 package io.weir.streams;
 
 import io.weir.streams.internals.ConfigReference;
+import io.weir.streams.internals.config.ForeignSettings;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -71,9 +74,65 @@ class StreamsConfigTest {
         assertEquals(20, config.clientConfig(StreamsConfig.PRODUCER_PREFIX).get("linger.ms"));
     }
 
+    /**
+     * Every setting of the Kafka Streams release the benchmarks compare with is either read by Weir
+     * under the same name (its own setting, or a client setting passed through) or refused naming the
+     * key and what to do instead: none is accepted and ignored.
+     */
+    @Test
+    void everyKafkaStreamsSettingIsImplementedOrRefused() {
+        Set<String> weir = StreamsConfig.configDef().names();
+        Map<String, String> refused = ForeignSettings.refused();
+        for (String key :
+                new TreeSet<>(org.apache.kafka.streams.StreamsConfig.configDef().names())) {
+            Map<String, Object> m = minimal();
+            m.put(key, "not-a-value-weir-accepts");
+            if (weir.contains(key)) {
+                continue;
+            }
+            if (!refused.containsKey(key)) {
+                // A client setting: passed to every client as it is.
+                assertEquals(
+                        "not-a-value-weir-accepts",
+                        new StreamsConfig(m).clientConfig("consumer.").get(key),
+                        key);
+                continue;
+            }
+            ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(m), key);
+            assertTrue(e.getMessage().contains(key) && e.getMessage().contains("does not implement"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aRefusedSettingAtTheValueWeirImplementsIsAccepted() {
+        Map<String, Object> m = minimal();
+        m.put("num.standby.replicas", 0);
+        m.put(StreamsConfig.PROCESSING_GUARANTEE, StreamsConfig.EXACTLY_ONCE_V2);
+        assertTrue(new StreamsConfig(m).exactlyOnce());
+        m.put("num.standby.replicas", 1);
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(m));
+        assertTrue(e.getMessage().contains("num.standby.replicas"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownKeyIsRefusedNamingIt() {
+        Map<String, Object> m = minimal();
+        m.put("num.stream.thread", 2);
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(m));
+        assertTrue(
+                e.getMessage().contains("num.stream.thread") && e.getMessage().contains("does not know"),
+                e.getMessage());
+        Map<String, Object> prefixed = minimal();
+        prefixed.put("main.consumer.max.poll.records", 10);
+        assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(prefixed))
+                .getMessage()
+                .contains("use the consumer. prefix"));
+    }
+
     @Test
     void theConfigurationReferenceIsGeneratedFromTheDefinitions() throws Exception {
-        String generated = ConfigReference.markdown("Configuration reference", StreamsConfig.configDef());
+        String generated = ConfigReference.markdown(
+                "Configuration reference", StreamsConfig.configDef(), ForeignSettings.refused());
         if (Boolean.getBoolean("weir.docs.write")) {
             Files.writeString(REFERENCE, generated, StandardCharsets.UTF_8);
         }

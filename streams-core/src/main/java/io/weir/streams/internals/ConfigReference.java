@@ -3,6 +3,7 @@ package io.weir.streams.internals;
 import org.apache.kafka.common.config.ConfigDef;
 
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Renders a {@link ConfigDef} as the Markdown table of docs/reference/configuration.md, so the
@@ -12,7 +13,14 @@ public final class ConfigReference {
 
     private ConfigReference() {}
 
-    public static String markdown(String title, ConfigDef definition) {
+    /**
+     * The reference page: Weir's settings, how client settings pass through, and the refused Kafka
+     * Streams settings.
+     *
+     * @param refused Kafka Streams settings Weir refuses (a prefix ends with {@code *}), with what to do
+     *     instead
+     */
+    public static String markdown(String title, ConfigDef definition, Map<String, String> refused) {
         StringBuilder out = new StringBuilder("# ")
                 .append(title)
                 .append("\n\n")
@@ -48,6 +56,16 @@ public final class ConfigReference {
                         + "with the prefix removed; `security.protocol`, `sasl.*`, `ssl.*` and other common client keys go to "
                         + "all three. Weir's own settings for its clients (group id, isolation level, transactional id, "
                         + "assignor) always win.\n");
+        out.append("\n## Kafka Streams settings Weir refuses\n\n"
+                + "A key that is neither Weir's nor a client setting is refused when `WeirStreams` is constructed, so "
+                + "no setting is silently ignored. These Kafka Streams settings are refused with what to do instead "
+                + "(`processing.guarantee=exactly_once_v2` is accepted and means `exactly_once`):\n\n"
+                + "| Kafka Streams setting | instead |\n|---|---|\n");
+        refused.forEach((key, advice) -> out.append("| `")
+                .append(key)
+                .append("` | ")
+                .append(advice.replace("|", "\\|"))
+                .append(" |\n"));
         return out.toString();
     }
 }

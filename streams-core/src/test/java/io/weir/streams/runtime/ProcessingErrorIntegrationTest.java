@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -53,8 +54,8 @@ class ProcessingErrorIntegrationTest {
     }
 
     /** Writes {@link #RECORDS} numbers to {@code topic}, the poison ones as words; returns the good keys. */
-    private static TreeSet<String> produce(KafkaBroker broker, String topic, TreeSet<String> poisoned) {
-        TreeSet<String> good = new TreeSet<>();
+    private static Set<String> produce(KafkaBroker broker, String topic, Set<String> poisoned) {
+        Set<String> good = new TreeSet<>();
         long base = BaseTime.recentPast();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
@@ -90,8 +91,8 @@ class ProcessingErrorIntegrationTest {
         broker.createTopic(p + "in", 2);
         broker.createTopic(p + "out", 2);
         broker.createTopic(p + "dlq", 1);
-        TreeSet<String> poisoned = new TreeSet<>();
-        TreeSet<String> good = produce(broker, p + "in", poisoned);
+        Set<String> poisoned = new TreeSet<>();
+        Set<String> good = produce(broker, p + "in", poisoned);
 
         try (WeirStreams app = app(broker, dir, p, ProcessingErrorHandler.deadLetterTo(p + "dlq"))) {
             app.start();

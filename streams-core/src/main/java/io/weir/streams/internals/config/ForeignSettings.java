@@ -1,0 +1,196 @@
+package io.weir.streams.internals.config;
+
+import org.apache.kafka.common.config.ConfigException;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * The settings a user may carry over from Kafka Streams that Weir does not implement under that name,
+ * each with what to do instead, and the check that refuses them (and any other key Weir does not read)
+ * when an instance is configured: a setting is implemented or refused, never ignored.
+ */
+public final class ForeignSettings {
+
+    private ForeignSettings() {}
+
+    private static final String SERVING =
+            "not implemented yet (standbys, warm-up replicas and interactive queries come with serving and availability)";
+    private static final String SERDES =
+            "Weir has no default serdes: give them where the data is read or written (Consumed.with, "
+                    + "Produced.with, Grouped.with, Materialized.withKeySerde/withValueSerde)";
+    private static final String METRICS =
+            "Weir's metrics are read with WeirStreams.metrics(); client metrics settings go to a client with "
+                    + "the consumer., producer. or admin. prefix";
+
+    /** Kafka Streams settings Weir refuses, with what to do instead. */
+    private static final Map<String, String> REFUSED = Map.ofEntries(
+            Map.entry("num.standby.replicas", SERVING),
+            Map.entry("acceptable.recovery.lag", SERVING),
+            Map.entry("max.warmup.replicas", SERVING),
+            Map.entry("probing.rebalance.interval.ms", SERVING),
+            Map.entry("application.server", SERVING),
+            Map.entry("default.interactive.query.isolation.level", SERVING),
+            Map.entry("task.assignor.class", SERVING),
+            Map.entry("rack.aware.assignment.non_overlap_cost", SERVING),
+            Map.entry("rack.aware.assignment.strategy", SERVING),
+            Map.entry("rack.aware.assignment.tags", SERVING),
+            Map.entry("rack.aware.assignment.traffic_cost", SERVING),
+            Map.entry(
+                    "group.protocol",
+                    "Weir's instances use the classic consumer group protocol with their own assignor"),
+            Map.entry(
+                    "allow.os.group.write.access",
+                    "Weir creates its state directories with the process's umask; set permissions on state.dir instead"),
+            Map.entry(
+                    "buffered.records.per.partition",
+                    "Weir bounds what a poll returns with the consumer's max.poll.records (consumer.max.poll.records)"),
+            Map.entry("built.in.metrics.version", METRICS),
+            Map.entry("metric.reporters", METRICS),
+            Map.entry("metrics.num.samples", METRICS),
+            Map.entry("metrics.recording.level", METRICS),
+            Map.entry("metrics.sample.window.ms", METRICS),
+            Map.entry("enable.metrics.push", METRICS),
+            Map.entry(
+                    "cache.max.bytes.buffering",
+                    "Weir sizes its write-back cache per task: use cache.max.bytes.per.task"),
+            Map.entry(
+                    "statestore.cache.max.bytes",
+                    "Weir sizes its write-back cache per task: use cache.max.bytes.per.task"),
+            Map.entry(
+                    "statestore.uncommitted.max.bytes",
+                    "Weir's stores hold uncommitted writes in the write-back cache: use cache.max.bytes.per.task"),
+            Map.entry(
+                    "enable.transactional.statestores",
+                    "Weir's stores are always transactional: writes reach RocksDB only after their commit"),
+            Map.entry(
+                    "client.id",
+                    "Weir names each client after its thread (weir-<application.id>-<process>-thread-<n>); "
+                            + "set consumer.client.id or producer.client.id only with one stream thread"),
+            Map.entry(
+                    "config.providers",
+                    "resolve externalized values before building the configuration map; client config providers go "
+                            + "with the consumer., producer. or admin. prefix"),
+            Map.entry("default.client.supplier", "Weir creates its own clients; configure them with prefixed settings"),
+            Map.entry("default.key.serde", SERDES),
+            Map.entry("default.value.serde", SERDES),
+            Map.entry("default.list.key.serde.inner", SERDES),
+            Map.entry("default.list.key.serde.type", SERDES),
+            Map.entry("default.list.value.serde.inner", SERDES),
+            Map.entry("default.list.value.serde.type", SERDES),
+            Map.entry("window.size.ms", "windowed keys are read with WindowedSerdes, which knows the window"),
+            Map.entry("windowed.inner.class.serde", "windowed keys are read with WindowedSerdes.of(innerSerde)"),
+            Map.entry(
+                    "default.deserialization.exception.handler",
+                    "set a RecordErrorHandler per source with Consumed.withErrorHandler"),
+            Map.entry(
+                    "deserialization.exception.handler",
+                    "set a RecordErrorHandler per source with Consumed.withErrorHandler"),
+            Map.entry(
+                    "default.production.exception.handler",
+                    "set a ProductionErrorHandler per sink with Produced.withErrorHandler"),
+            Map.entry(
+                    "production.exception.handler",
+                    "set a ProductionErrorHandler per sink with Produced.withErrorHandler"),
+            Map.entry(
+                    "processing.exception.handler",
+                    "set a ProcessingErrorHandler with StreamsBuilder.setProcessingErrorHandler"),
+            Map.entry(
+                    "processing.exception.handler.global.enabled",
+                    "set a ProcessingErrorHandler with StreamsBuilder.setProcessingErrorHandler"),
+            Map.entry(
+                    "errors.dead.letter.queue.topic.name",
+                    "choose the dead-letter topic in the handler: RecordErrorHandler.deadLetterTo, "
+                            + "ProcessingErrorHandler.deadLetterTo, ProductionErrorHandler.deadLetterTo"),
+            Map.entry(
+                    "default.timestamp.extractor",
+                    "give each source its event time with Consumed.withTimestamps (the default is the record's timestamp)"),
+            Map.entry(
+                    "max.task.idle.ms",
+                    "Weir aligns a task's inputs by their watermarks: let a quiet source release the others with "
+                            + "WatermarkStrategy.withIdleness on its Consumed"),
+            Map.entry("default.dsl.store", "choose a store's type with Materialized.withStoreType"),
+            Map.entry("dsl.store.suppliers.class", "choose a store's type with Materialized.withStoreType"),
+            Map.entry("dsl.store.format", "choose a store's type with Materialized.withStoreType"),
+            Map.entry(
+                    "rocksdb.config.setter",
+                    "Weir's RocksDB options are fixed (docs/concepts/state.md); a setter is not implemented"),
+            Map.entry(
+                    "windowstore.changelog.additional.retention.ms",
+                    "Weir's window changelogs are compacted and purged by the watermark; there is no retention to add"),
+            Map.entry(
+                    "ensure.explicit.internal.resource.naming",
+                    "not implemented; name operators, stores and repartition topics with Named, Materialized.as and "
+                            + "Grouped.as to keep internal names stable"),
+            Map.entry("log.summary.interval.ms", "not implemented; stream threads log at start, rebalance and stop"),
+            Map.entry("metadata.cluster.check.enable", "not implemented"),
+            Map.entry("processor.wrapper.class", "not implemented"),
+            Map.entry(
+                    "state.cleanup.delay.ms",
+                    "not implemented: a task's state directory stays until the task comes back or the application is reset"),
+            Map.entry("state.cleanup.dir.max.age.ms", "not implemented"),
+            Map.entry(
+                    "task.timeout.ms",
+                    "not implemented: a task whose client call times out fails its thread (see the uncaught-exception handler)"),
+            Map.entry("topology.description.push.enabled", "not implemented"),
+            Map.entry(
+                    "topology.optimization",
+                    "Weir does not rewrite topologies; read a topic once and reuse the stream instead of a second source"),
+            Map.entry("upgrade.from", "not needed: Weir's formats carry version bytes (docs/architecture.md)"));
+
+    /** Refused settings that Weir accepts at one value, because that value is what Weir does. */
+    private static final Map<String, String> ACCEPTED_VALUE =
+            Map.of("num.standby.replicas", "0", "topology.optimization", "none");
+
+    /** Prefixes of Kafka Streams settings Weir refuses, with what to do instead. */
+    private static final Map<String, String> REFUSED_PREFIXES = Map.of(
+            "main.consumer.", "use the consumer. prefix",
+            "restore.consumer.", "use the consumer. prefix",
+            "global.consumer.", "use the consumer. prefix",
+            "topic.", "Weir configures its internal topics (docs/concepts/state.md); this prefix is not implemented",
+            "client.tag.", SERVING);
+
+    /** The refused Kafka Streams settings (a prefix ends with {@code *}), with advice: for the reference docs. */
+    public static Map<String, String> refused() {
+        Map<String, String> all = new TreeMap<>(REFUSED);
+        ACCEPTED_VALUE.forEach((key, value) -> all.put(key, REFUSED.get(key) + " (" + value + " is accepted)"));
+        REFUSED_PREFIXES.forEach((prefix, advice) -> all.put(prefix + "*", advice));
+        return all;
+    }
+
+    /**
+     * Refuses every key of {@code props} that is not one of {@code weirKeys}, not a client setting
+     * ({@code passThrough} says which are), and not a refused setting at the value Weir implements.
+     *
+     * @throws ConfigException naming the first such key and what to do instead
+     */
+    public static void check(Map<String, ?> props, Set<String> weirKeys, Predicate<String> passThrough) {
+        for (String key : new TreeSet<>(props.keySet())) {
+            if (weirKeys.contains(key) || passThrough.test(key)) {
+                continue;
+            }
+            Object value = props.get(key);
+            String accepted = ACCEPTED_VALUE.get(key);
+            if (accepted != null && accepted.equals(String.valueOf(value).trim())) {
+                continue;
+            }
+            String advice = REFUSED.get(key);
+            for (Map.Entry<String, String> p : REFUSED_PREFIXES.entrySet()) {
+                if (advice == null && key.startsWith(p.getKey())) {
+                    advice = p.getValue();
+                }
+            }
+            throw new ConfigException(
+                    key,
+                    value,
+                    advice != null
+                            ? "Weir does not implement this Kafka Streams setting: " + advice
+                            : "Weir does not know this setting. Its own settings are " + new TreeSet<>(weirKeys)
+                                    + "; client settings go to the clients with the consumer., producer. or admin. "
+                                    + "prefix (security, sasl. and ssl. settings without one)");
+        }
+    }
+}
