@@ -3,6 +3,7 @@ package io.weir.streams.test;
 import io.weir.streams.Topology;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.processor.RecordSize;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
@@ -18,6 +19,7 @@ import io.weir.streams.internals.window.WindowStoreEntries;
 import io.weir.streams.state.WindowEntry;
 import io.weir.streams.test.kafka.TempDirs;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
@@ -44,7 +46,8 @@ import java.util.TreeSet;
  * Runs a {@link Topology} deterministically, without a broker, on the same tasks, operators and state
  * stores as the Kafka runtime.
  *
- * <p>Time is virtual: processing time moves only when a piped record says it arrives later
+ * <p>Time is virtual: processing time starts at the first piped record (unless {@link
+ * TestDriverConfig#withStartTime} says otherwise) and moves only when a piped record says it arrives later
  * ({@link TestRecord#arrivingAt}) or on {@link #advanceTime}. Moving it lets idle partitions stop
  * holding the watermark back and commits every {@code commitInterval} (the caches flush to the
  * stores and changelogs). Event time comes from the records. {@link #endOfInput()} moves every
@@ -73,6 +76,8 @@ public final class TestDriver implements AutoCloseable {
     private final Set<String> writtenTopics;
     private final ArrayDeque<Map.Entry<String, TopicLog.Entry>> pending = new ArrayDeque<>();
     private long processingTime;
+    // False until the first record or time advance when no start time is configured.
+    private boolean clockStarted;
     private long lastCommit;
     private boolean closed;
 
@@ -83,7 +88,8 @@ public final class TestDriver implements AutoCloseable {
     public TestDriver(Topology topology, TestDriverConfig config) {
         this.topology = TopologyAccess.spec(topology);
         this.config = config;
-        this.processingTime = config.startTime().toEpochMilli();
+        this.processingTime = config.startTime().map(Instant::toEpochMilli).orElse(0L);
+        this.clockStarted = config.startTime().isPresent();
         this.lastCommit = processingTime;
         this.ownsStateDir = config.stateDir().isEmpty();
         this.stateDir = config.stateDir().orElseGet(TestDriver::tempDir);
@@ -205,14 +211,36 @@ public final class TestDriver implements AutoCloseable {
             @Nullable Long timestamp,
             @Nullable Long arrivesAt) {
         checkOpen();
+        Headers h = headers == null ? new RecordHeaders() : headers;
+        checkSize("piped to", topic, key, value, h);
+        if (!clockStarted) {
+            startClock(arrivesAt != null ? arrivesAt : timestamp != null ? timestamp : 0L);
+        }
         if (arrivesAt != null) {
             advanceTo(arrivesAt);
         }
         long ts = timestamp != null ? timestamp : processingTime;
-        TopicLog.Entry entry =
-                topic(topic).append(partition, key, value, headers == null ? new RecordHeaders() : headers, ts);
+        TopicLog.Entry entry = topic(topic).append(partition, key, value, h, ts);
         deliver(topic, entry);
         drain();
+    }
+
+    /** Starts the processing clock at {@code time}, before anything was processed (see {@link TestDriverConfig#withStartTime}). */
+    private void startClock(long time) {
+        clockStarted = true;
+        processingTime = time;
+        lastCommit = time;
+        tasks.values().forEach(task -> task.startClock(time));
+    }
+
+    /** Refuses a record larger than {@link TestDriverConfig#maxRecordBytes()}, as Kafka's producer would. */
+    private void checkSize(String verb, String topic, byte @Nullable [] key, byte @Nullable [] value, Headers headers) {
+        long size = RecordSize.batchUpperBound(key, value, headers);
+        if (size > config.maxRecordBytes()) {
+            throw new RecordTooLargeException("The record " + verb + " topic '" + topic + "' is up to " + size
+                    + " bytes in a batch, more than the " + config.maxRecordBytes() + " bytes Kafka's producer accepts "
+                    + "by default (max.request.size; see TestDriverConfig.withMaxRecordBytes)");
+        }
     }
 
     /** Processes a record of an input or repartition topic in the task reading its partition. */
@@ -248,6 +276,7 @@ public final class TestDriver implements AutoCloseable {
             byte @Nullable [] value,
             Headers headers,
             long timestamp) {
+        checkSize("sent to", topic, key, value, headers);
         // The only topics a topology writes without declaring them are dead-letter topics, which error
         // handlers choose at run time: they exist from their first record on.
         TopicLog log = topics.computeIfAbsent(topic, t -> {
@@ -272,6 +301,7 @@ public final class TestDriver implements AutoCloseable {
 
     private void advanceTo(long time) {
         checkOpen();
+        clockStarted = true;
         if (time <= processingTime) {
             return;
         }

@@ -14,40 +14,42 @@ import java.util.Optional;
  * Settings of a {@link TestDriver}. Immutable; start from {@link #defaults()}.
  *
  * <p>Defaults: every topic has 1 partition; commits every 100 ms of processing time (the runtime's
- * exactly-once default); 10 MiB of write-back cache per task; processing time starts at the epoch;
- * state in a fresh temp dir deleted on close; application id {@code test-driver}; every record written
- * to a topic kept until the driver closes.
+ * exactly-once default); 10 MiB of write-back cache per task; the processing clock starts at the first
+ * piped record (see {@link #withStartTime}); a record is refused above the producer's default
+ * {@code max.request.size} (1 MiB); state in a fresh temp dir deleted on close; application id {@code
+ * test-driver}; every record written to a topic kept until the driver closes.
  */
 public final class TestDriverConfig {
 
-    private final Map<String, Integer> partitions;
-    private final Duration commitInterval;
-    private final long cacheMaxBytesPerTask;
-    private final Instant startTime;
-    private final @Nullable Path stateDir;
-    private final String applicationId;
-    private final boolean keepReadRecords;
+    /** Kafka's producer default for {@code max.request.size}, the first limit a record meets. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
-    private TestDriverConfig(
-            Map<String, Integer> partitions,
-            Duration commitInterval,
-            long cacheMaxBytesPerTask,
-            Instant startTime,
-            @Nullable Path stateDir,
-            String applicationId,
-            boolean keepReadRecords) {
-        this.partitions = Map.copyOf(partitions);
-        this.commitInterval = commitInterval;
-        this.cacheMaxBytesPerTask = cacheMaxBytesPerTask;
-        this.startTime = startTime;
-        this.stateDir = stateDir;
-        this.applicationId = applicationId;
-        this.keepReadRecords = keepReadRecords;
+    private Map<String, Integer> partitions = Map.of();
+    private Duration commitInterval = Duration.ofMillis(100);
+    private long cacheMaxBytesPerTask = 10L * 1024 * 1024;
+    private @Nullable Instant startTime;
+    private @Nullable Path stateDir;
+    private String applicationId = "test-driver";
+    private boolean keepReadRecords = true;
+    private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
+
+    private TestDriverConfig() {}
+
+    private TestDriverConfig copy() {
+        TestDriverConfig c = new TestDriverConfig();
+        c.partitions = partitions;
+        c.commitInterval = commitInterval;
+        c.cacheMaxBytesPerTask = cacheMaxBytesPerTask;
+        c.startTime = startTime;
+        c.stateDir = stateDir;
+        c.applicationId = applicationId;
+        c.keepReadRecords = keepReadRecords;
+        c.maxRecordBytes = maxRecordBytes;
+        return c;
     }
 
     public static TestDriverConfig defaults() {
-        return new TestDriverConfig(
-                Map.of(), Duration.ofMillis(100), 10L * 1024 * 1024, Instant.EPOCH, null, "test-driver", true);
+        return new TestDriverConfig();
     }
 
     /** Gives {@code topic} (input, output or side output) {@code count} partitions. */
@@ -57,50 +59,50 @@ public final class TestDriverConfig {
         }
         Map<String, Integer> next = new HashMap<>(partitions);
         next.put(Require.name("topic", topic), count);
-        return new TestDriverConfig(
-                next, commitInterval, cacheMaxBytesPerTask, startTime, stateDir, applicationId, keepReadRecords);
+        TestDriverConfig c = copy();
+        c.partitions = Map.copyOf(next);
+        return c;
     }
 
     public TestDriverConfig withCommitInterval(Duration interval) {
-        return new TestDriverConfig(
-                partitions,
-                Require.positive("commitInterval", interval),
-                cacheMaxBytesPerTask,
-                startTime,
-                stateDir,
-                applicationId,
-                keepReadRecords);
+        TestDriverConfig c = copy();
+        c.commitInterval = Require.positive("commitInterval", interval);
+        return c;
     }
 
     public TestDriverConfig withCacheMaxBytesPerTask(long bytes) {
         if (bytes <= 0) {
             throw new IllegalArgumentException("cacheMaxBytesPerTask must be positive, was " + bytes);
         }
-        return new TestDriverConfig(
-                partitions, commitInterval, bytes, startTime, stateDir, applicationId, keepReadRecords);
+        TestDriverConfig c = copy();
+        c.cacheMaxBytesPerTask = bytes;
+        return c;
     }
 
-    /** The processing time the driver starts at. */
+    /**
+     * The processing time the driver starts at. Without it, the clock starts at the first piped record:
+     * at the time it arrives ({@link TestRecord#arrivingAt}) if given, else at its event time (the epoch
+     * for a record without one), as an application reading fresh data would; an {@link
+     * TestDriver#advanceTime} before any record starts it at the epoch. So a maximum future skew judges
+     * records against the time the test's data starts at, not against 1970.
+     */
     public TestDriverConfig withStartTime(Instant time) {
-        return new TestDriverConfig(
-                partitions, commitInterval, cacheMaxBytesPerTask, time, stateDir, applicationId, keepReadRecords);
+        TestDriverConfig c = copy();
+        c.startTime = time;
+        return c;
     }
 
     /** Keep RocksDB state under {@code dir} (the caller owns and deletes it). */
     public TestDriverConfig withStateDir(Path dir) {
-        return new TestDriverConfig(
-                partitions, commitInterval, cacheMaxBytesPerTask, startTime, dir, applicationId, keepReadRecords);
+        TestDriverConfig c = copy();
+        c.stateDir = dir;
+        return c;
     }
 
     public TestDriverConfig withApplicationId(String id) {
-        return new TestDriverConfig(
-                partitions,
-                commitInterval,
-                cacheMaxBytesPerTask,
-                startTime,
-                stateDir,
-                Require.name("applicationId", id),
-                keepReadRecords);
+        TestDriverConfig c = copy();
+        c.applicationId = Require.name("applicationId", id);
+        return c;
     }
 
     /**
@@ -111,8 +113,25 @@ public final class TestDriverConfig {
      * record either way.
      */
     public TestDriverConfig withKeepReadRecords(boolean keep) {
-        return new TestDriverConfig(
-                partitions, commitInterval, cacheMaxBytesPerTask, startTime, stateDir, applicationId, keep);
+        TestDriverConfig c = copy();
+        c.keepReadRecords = keep;
+        return c;
+    }
+
+    /**
+     * The largest record, measured as Kafka's producer measures it (a batch holding the record alone),
+     * that any topic accepts: the smallest of the producer's {@code max.request.size} and the topics'
+     * {@code max.message.bytes} of the deployment the test stands for. A larger piped record is refused
+     * with Kafka's {@code RecordTooLargeException}, as the producer would; a larger output goes to its
+     * sink's production error handler ({@code RECORD_TOO_LARGE}), as on a broker.
+     */
+    public TestDriverConfig withMaxRecordBytes(int bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("maxRecordBytes must be positive, was " + bytes);
+        }
+        TestDriverConfig c = copy();
+        c.maxRecordBytes = bytes;
+        return c;
     }
 
     public int partitions(String topic) {
@@ -127,8 +146,9 @@ public final class TestDriverConfig {
         return cacheMaxBytesPerTask;
     }
 
-    public Instant startTime() {
-        return startTime;
+    /** The configured start of processing time; empty when the clock starts at the first record. */
+    public Optional<Instant> startTime() {
+        return Optional.ofNullable(startTime);
     }
 
     public Optional<Path> stateDir() {
@@ -141,5 +161,9 @@ public final class TestDriverConfig {
 
     public boolean keepReadRecords() {
         return keepReadRecords;
+    }
+
+    public int maxRecordBytes() {
+        return maxRecordBytes;
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.runtime;
 
+import io.weir.streams.internals.processor.RecordSize;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -7,10 +8,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,13 +39,6 @@ import java.util.concurrent.TimeoutException;
 final class RecordSizeLimits {
 
     private static final Logger log = LoggerFactory.getLogger(RecordSizeLimits.class);
-    /** A record batch's header (format v2). */
-    private static final int BATCH_OVERHEAD = 61;
-    /** Length, attributes, timestamp delta and offset delta of a record, at their largest varint sizes. */
-    private static final int RECORD_OVERHEAD = 21;
-
-    private static final int VARINT_MAX = 5;
-
     private final Admin admin;
     private final long producerLimit;
     private final Map<String, Long> limits = new HashMap<>();
@@ -65,7 +57,7 @@ final class RecordSizeLimits {
 
     /** @throws RecordTooLargeException when the record is larger than {@code topic} accepts */
     void check(String topic, byte @Nullable [] key, byte @Nullable [] value, Headers headers) {
-        long size = batchSizeUpperBound(key, value, headers);
+        long size = RecordSize.batchUpperBound(key, value, headers);
         long limit = limits.computeIfAbsent(topic, this::limitOf);
         if (size > limit) {
             throw new RecordTooLargeException("The record for topic '" + topic + "' is up to " + size
@@ -103,25 +95,5 @@ final class RecordSizeLimits {
             throw new IllegalStateException("Interrupted while reading the config of topic " + topic, e);
         }
         return producerLimit;
-    }
-
-    /** The size of a v2 record batch holding only this record, uncompressed, with every varint at its largest. */
-    static long batchSizeUpperBound(byte @Nullable [] key, byte @Nullable [] value, Headers headers) {
-        long size = (long) BATCH_OVERHEAD
-                + RECORD_OVERHEAD
-                + VARINT_MAX
-                + (key == null ? 0 : key.length)
-                + VARINT_MAX
-                + (value == null ? 0 : value.length)
-                + VARINT_MAX;
-        if (headers != null) {
-            for (Header h : headers) {
-                size += VARINT_MAX
-                        + Utils.utf8Length(h.key())
-                        + VARINT_MAX
-                        + (h.value() == null ? 0 : h.value().length);
-            }
-        }
-        return size;
     }
 }

@@ -159,6 +159,15 @@ public final class StreamTask implements AutoCloseable {
         propagate(tracker.advance());
     }
 
+    /**
+     * Sets processing time to {@code now} before the task processed anything, for a clock that starts
+     * with the first record (the TestDriver's): idleness counts from here, not from the creation time.
+     */
+    public void startClock(long now) {
+        processingTime = now;
+        tracker.startClock(now);
+    }
+
     /** Moves processing time forward; partitions whose idleness elapsed stop holding the watermark back. */
     public void advanceProcessingTime(long now) {
         if (now <= processingTime) {

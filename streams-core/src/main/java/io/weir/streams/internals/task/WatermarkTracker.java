@@ -102,6 +102,15 @@ public final class WatermarkTracker {
         inputs.put(partition, new EventTimeInput(strategy, now));
     }
 
+    /** Processing time starts at {@code now}, before any record: idleness counts from here. */
+    public void startClock(long now) {
+        for (InputTime input : inputs.values()) {
+            if (input instanceof EventTimeInput p) {
+                p.lastActivity = now;
+            }
+        }
+    }
+
     /** Tracks a repartition-topic partition written by {@code upstreamTasks} tasks. */
     public void addUpstream(TopicPartition partition, int upstreamTasks) {
         inputs.put(partition, new UpstreamInput(upstreamTasks));

@@ -7,11 +7,13 @@ import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.TestDriver;
+import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.WatermarkStrategy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 /** One task reading partition 0 of two topics, "left" and "right", merged into one windowed count. */
@@ -32,7 +34,8 @@ final class MultiInputFixture implements AutoCloseable {
                 .count(Materialized.as("counts"))
                 .toStream()
                 .to("out");
-        driver = new TestDriver(builder.build());
+        // Idleness counts from the epoch: the tests give arrival times from there.
+        driver = new TestDriver(builder.build(), TestDriverConfig.defaults().withStartTime(Instant.EPOCH));
         inputs = Map.of(
                 "left",
                 driver.input("left", Serdes.String(), Serdes.String()),
