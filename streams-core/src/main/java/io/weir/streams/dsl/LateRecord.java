@@ -1,19 +1,32 @@
 package io.weir.streams.dsl;
 
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
 /**
  * The shape of records on a late-data side-output topic ({@code lateRecordsTo(topic)}): the original
  * input record's key and value bytes and headers, exactly as consumed, plus these headers:
  * <ul>
- *   <li>{@value #REASON_HEADER}: {@code LATE} (its window was past its allowed lateness) or
- *       {@code FUTURE_TIMESTAMP} (its event time was beyond the maximum future skew);</li>
- *   <li>{@value #WINDOW_START_HEADER} and {@value #WINDOW_END_HEADER}: the window it was refused
- *       from (LATE only; a record refused from several hopping windows appears once per window);</li>
+ *   <li>{@value #REASON_HEADER}: {@code LATE} (every window it belongs to was past its allowed
+ *       lateness) or {@code FUTURE_TIMESTAMP} (its event time was beyond the maximum future skew);</li>
+ *   <li>{@value #WINDOW_START_HEADER} and {@value #WINDOW_END_HEADER}: one pair per window that refused
+ *       it, ordered by start then end (LATE only; read them with {@link #refusedWindows});</li>
  *   <li>{@value #WATERMARK_HEADER}: the operator's watermark when the record arrived;</li>
  *   <li>{@value #EVENT_TIME_HEADER}: the record's event time;</li>
  *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER},
  *       {@value #SOURCE_TIMESTAMP_HEADER}: where it was read, and its Kafka timestamp.</li>
  * </ul>
- * Numbers are decimal strings in UTF-8. The record's timestamp is its event time. A record derived
+ * Numbers are decimal strings in UTF-8. The record's timestamp is its event time.
+ *
+ * <p>Each refused record is written once: a record in several hopping windows is written only when
+ * every one of them refused it, naming them all; a record that one of its windows took is not written,
+ * though each window that refused it counts it in {@code late-records-dropped} (as Flink's window
+ * operator sends an element to its late side output only when no window took it). A record derived
  * from another operator's window result has no input record: it is written with a null key and value
  * and without the source headers.
  */
@@ -36,4 +49,19 @@ public final class LateRecord {
     public static final String SOURCE_PARTITION_HEADER = "weir.source.partition";
     public static final String SOURCE_OFFSET_HEADER = "weir.source.offset";
     public static final String SOURCE_TIMESTAMP_HEADER = "weir.source.timestamp";
+
+    /** The windows that refused a side-output record, from its headers; empty for FUTURE_TIMESTAMP. */
+    public static List<Window> refusedWindows(Headers headers) {
+        List<Window> windows = new ArrayList<>();
+        Iterator<Header> starts = headers.headers(WINDOW_START_HEADER).iterator();
+        Iterator<Header> ends = headers.headers(WINDOW_END_HEADER).iterator();
+        while (starts.hasNext() && ends.hasNext()) {
+            windows.add(new Window(number(starts.next()), number(ends.next())));
+        }
+        return windows;
+    }
+
+    private static long number(Header header) {
+        return Long.parseLong(new String(header.value(), StandardCharsets.UTF_8));
+    }
 }

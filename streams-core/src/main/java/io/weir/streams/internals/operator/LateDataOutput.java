@@ -7,12 +7,18 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.DivertedRecord;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.SourceInfo;
 import org.jspecify.annotations.Nullable;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * Refuses records for an event-time operator: counts each refusal and, when the operator has a
- * late-data topic, writes the input record's original bytes there with headers saying why (see
- * {@link LateRecord} and {@link DivertedRecord}).
+ * late-data topic, writes the input record's original bytes there once, with headers saying why and
+ * naming every window that refused it (see {@link LateRecord} and {@link DivertedRecord}); without a
+ * topic, a record that nothing kept is logged at WARN, rate-limited ({@link DropWarning}).
  */
 public final class LateDataOutput {
 
@@ -21,6 +27,8 @@ public final class LateDataOutput {
     private final TaskMetrics.Counter lateDropped;
     private final TaskMetrics.Counter futureDropped;
     private final TaskMetrics.Counter written;
+    private final DropWarning lateWarning;
+    private final DropWarning futureWarning;
 
     /** @param topic the late-data topic, or null to count refusals only */
     public LateDataOutput(@Nullable String topic, ProcessorContext context) {
@@ -30,26 +38,55 @@ public final class LateDataOutput {
         this.lateDropped = metrics.counter(context.nodeName(), WeirMetrics.LATE_RECORDS_DROPPED);
         this.futureDropped = metrics.counter(context.nodeName(), WeirMetrics.FUTURE_RECORDS_DROPPED);
         this.written = metrics.counter(context.nodeName(), WeirMetrics.SIDE_OUTPUT_RECORDS);
+        this.lateWarning = new DropWarning(
+                context.nodeName(),
+                "late records (every window of theirs was past its allowed lateness)",
+                "Keep them with lateRecordsTo(topic) or take them with withAllowedLateness; counted as "
+                        + WeirMetrics.LATE_RECORDS_DROPPED + ".");
+        this.futureWarning = new DropWarning(
+                context.nodeName(),
+                "records beyond the maximum future skew",
+                "Check the producers' clocks or the skew limit; counted as " + WeirMetrics.FUTURE_RECORDS_DROPPED
+                        + ".");
     }
 
-    /** The record came too late for {@code window}: past its end plus the allowed lateness. */
-    public void late(Record<?, ?> record, Window window, long watermark) {
-        lateDropped.increment();
-        write(record, LateRecord.Reason.LATE, window, watermark);
+    /**
+     * Windows of the record were past their allowed lateness: each counts as a drop; the record goes to
+     * the late-data topic once, naming them all, unless another of its windows took it.
+     *
+     * @param refused the windows that refused the record; not empty
+     * @param taken   whether another window of the record took it
+     */
+    public void late(Record<?, ?> record, List<Window> refused, boolean taken, long watermark) {
+        lateDropped.increment(refused.size());
+        if (taken) {
+            return;
+        }
+        if (topic == null) {
+            lateWarning.dropped(describe(record, watermark));
+            return;
+        }
+        List<Window> ordered = new ArrayList<>(refused);
+        ordered.sort(Comparator.comparingLong(Window::start).thenComparingLong(Window::end));
+        write(record, LateRecord.Reason.LATE, ordered, watermark);
     }
 
     /** The record's event time is beyond the maximum future skew. */
     public void future(Record<?, ?> record, long watermark) {
         futureDropped.increment();
-        write(record, LateRecord.Reason.FUTURE_TIMESTAMP, null, watermark);
+        if (topic == null) {
+            futureWarning.dropped(describe(record, watermark));
+            return;
+        }
+        write(record, LateRecord.Reason.FUTURE_TIMESTAMP, List.of(), watermark);
     }
 
-    private void write(Record<?, ?> record, LateRecord.Reason reason, @Nullable Window window, long watermark) {
+    private void write(Record<?, ?> record, LateRecord.Reason reason, List<Window> windows, long watermark) {
         if (topic == null) {
             return;
         }
         DivertedRecord out = new DivertedRecord(record.source()).header(LateRecord.REASON_HEADER, reason.name());
-        if (window != null) {
+        for (Window window : windows) {
             out.header(LateRecord.WINDOW_START_HEADER, Long.toString(window.start()))
                     .header(LateRecord.WINDOW_END_HEADER, Long.toString(window.end()));
         }
@@ -57,5 +94,11 @@ public final class LateDataOutput {
                 .header(LateRecord.EVENT_TIME_HEADER, Long.toString(record.timestamp()))
                 .sendTo(context.collector(), topic, record.timestamp());
         written.increment();
+    }
+
+    static String describe(Record<?, ?> record, long watermark) {
+        SourceInfo source = record.source();
+        return (source == null ? "derived from a window result" : "at " + source.coordinates()) + " with event time "
+                + record.timestamp() + " (watermark " + watermark + ")";
     }
 }

@@ -24,6 +24,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -138,12 +140,18 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         }
         K key = record.key();
         byte[] keyBytes = keySerializer.serialize(storeName, key);
+        List<Window> refused = null;
+        boolean taken = false;
         for (WindowAssignment assignment : assigner.assign(key, keyBytes, record.timestamp())) {
             Window window = assignment.window();
             if (watermark >= closeTime(window)) {
-                lateOutput.late(record, window, watermark);
+                if (refused == null) {
+                    refused = new ArrayList<>(2);
+                }
+                refused.add(window);
                 continue;
             }
+            taken = true;
             assigner.accepted(keyBytes, assignment);
             byte[] storeKey = WindowKeys.encode(window.end(), window.start(), keyBytes);
             WindowState<A> state = assignment.mayExist() ? stored(storeKey) : null;
@@ -158,6 +166,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 openWindows.add(window.end());
             }
             add(record, window, storeKey, state);
+        }
+        if (refused != null) {
+            lateOutput.late(record, refused, taken, watermark);
         }
         for (Window window : assigner.windowsCreatedBy(record.timestamp())) {
             createIfAbsent(key, keyBytes, window);

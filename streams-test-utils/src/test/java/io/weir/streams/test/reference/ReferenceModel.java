@@ -6,11 +6,11 @@ import io.weir.streams.dsl.Window;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -60,7 +60,7 @@ import java.util.Set;
  * <ol start="8">
  *   <li>A future record is refused with reason FUTURE_TIMESTAMP ({@code future-records-dropped}).</li>
  *   <li>For each window containing a valid record: if {@code W >= purge} the record is refused for
- *       that window, reason LATE ({@code late-records-dropped}, one per window); otherwise it is added
+ *       that window ({@code late-records-dropped}, one per window); otherwise it is added
  *       and the window exists from then on; if moreover {@code W >= last} it is late: counted
  *       ({@code late-records-added}) and the window emits a LATE pane at once.</li>
  *   <li>Sliding windows only: a record's right window does not contain it, but the record may be the
@@ -75,8 +75,10 @@ import java.util.Set;
  *       timestamp is {@code last}; its index counts the window's panes from 0; it is final when
  *       emitted while {@code W >= purge} (at the end of input every remaining ON_TIME pane is).</li>
  * </ol>
- * Every refused record goes to the late-data side output when the scenario has one, with the
- * window it was refused from (LATE), the watermark it was judged against and its event time.
+ * A record refused by every window containing it goes to the late-data side output once when the
+ * scenario has one, reason LATE, naming each of those windows; a record some window took does not,
+ * even if other windows refused it. A future record goes there too (reason FUTURE_TIMESTAMP). Each
+ * carries the watermark it was judged against and its event time.
  *
  * <p><b>Sessions</b> with gap {@code G} and an optional cap {@code M} on a session's length, in place
  * of rules 6, 7 and 9 to 12 (rules 1 to 5 and 8 hold for them too)
@@ -269,7 +271,7 @@ final class ReferenceModel {
         judged.add(judgedRecord);
         if (future) {
             futureRecordsDropped++;
-            refuse(judgedRecord, LateRecord.Reason.FUTURE_TIMESTAMP, null);
+            refuse(judgedRecord, LateRecord.Reason.FUTURE_TIMESTAMP, List.of());
         } else if (scenario.windows() instanceof WindowShape.Session session) {
             assignToSession(judgedRecord, session);
         } else {
@@ -324,18 +326,25 @@ final class ReferenceModel {
     /** Rules 9 and 10. */
     private void assignToWindows(JudgedRecord record) {
         long watermark = record.watermark();
+        List<Window> refusedBy = new ArrayList<>();
+        boolean taken = false;
         for (Window window : windowsContaining(record)) {
             if (refusedFor(record, window)) {
                 lateRecordsDropped++;
-                refuse(record, LateRecord.Reason.LATE, window);
+                refusedBy.add(window);
                 continue;
             }
+            taken = true;
             WindowId id = windowId(record, window);
             paneCounts.putIfAbsent(id, 0L);
             if (watermark >= lastInstant(window)) {
                 lateRecordsAdded++;
                 emit(id, PaneInfo.Timing.LATE, watermark);
             }
+        }
+        if (!taken && !refusedBy.isEmpty()) {
+            refusedBy.sort(Comparator.comparingLong(Window::start).thenComparingLong(Window::end));
+            refuse(record, LateRecord.Reason.LATE, refusedBy);
         }
         if (scenario.windows() instanceof WindowShape.Sliding sliding) {
             createRightWindow(record, sliding.difference());
@@ -364,7 +373,7 @@ final class ReferenceModel {
         long watermark = record.watermark();
         if (watermark >= purgeTime(merged)) {
             lateRecordsDropped++;
-            refuse(record, LateRecord.Reason.LATE, merged);
+            refuse(record, LateRecord.Reason.LATE, List.of(merged));
             return;
         }
         List<Session> merging = candidates;
@@ -538,9 +547,8 @@ final class ReferenceModel {
         return record.watermark() >= purgeTime(window);
     }
 
-    private void refuse(JudgedRecord judgedRecord, LateRecord.Reason reason, Window window) {
+    private void refuse(JudgedRecord judgedRecord, LateRecord.Reason reason, List<Window> windows) {
         InputRecord r = judgedRecord.record();
-        Optional<Window> w = Optional.ofNullable(window);
         refused.add(new RefusedRecord(
                 r.key(),
                 r.value(),
@@ -548,8 +556,7 @@ final class ReferenceModel {
                 r.partition(),
                 judgedRecord.offset(),
                 reason,
-                w.map(Window::start).orElse(null),
-                w.map(Window::end).orElse(null),
+                List.copyOf(windows),
                 judgedRecord.watermark(),
                 r.eventTime(),
                 r.eventTime()));

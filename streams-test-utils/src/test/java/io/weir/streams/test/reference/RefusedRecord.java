@@ -1,12 +1,15 @@
 package io.weir.streams.test.reference;
 
 import io.weir.streams.dsl.LateRecord;
+import io.weir.streams.dsl.Window;
 
 import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A record on the late-data side output: the input record (key, value, where it was read), why it
- * was refused, the window it was refused from ({@code null} bounds for FUTURE_TIMESTAMP), the
+ * was refused, every window that refused it, ordered by start (none for FUTURE_TIMESTAMP), the
  * watermark it was judged against, its event time as the header says it and the side-output
  * record's timestamp.
  */
@@ -17,8 +20,7 @@ record RefusedRecord(
         int partition,
         long offset,
         LateRecord.Reason reason,
-        Long windowStart,
-        Long windowEnd,
+        List<Window> windows,
         long watermark,
         long eventTime,
         long timestamp) {
@@ -32,7 +34,12 @@ record RefusedRecord(
     @Override
     public String toString() {
         return key + "=" + value + " from " + topic + "[" + partition + "]@" + offset + " " + reason
-                + (windowStart == null ? "" : " window [" + windowStart + "," + windowEnd + ")")
+                + (windows.isEmpty()
+                        ? ""
+                        : " window "
+                                + windows.stream()
+                                        .map(w -> "[" + w.start() + "," + w.end() + ")")
+                                        .collect(Collectors.joining(" ")))
                 + " W=" + watermark + " t=" + eventTime + " ts=" + timestamp;
     }
 }

@@ -163,8 +163,6 @@ final class WeirRun {
     }
 
     private static RefusedRecord refused(OutputRecord<String, Long> record) {
-        String start = record.header(LateRecord.WINDOW_START_HEADER);
-        String end = record.header(LateRecord.WINDOW_END_HEADER);
         return new RefusedRecord(
                 record.key(),
                 record.value(),
@@ -172,8 +170,7 @@ final class WeirRun {
                 Integer.parseInt(record.header(LateRecord.SOURCE_PARTITION_HEADER)),
                 Long.parseLong(record.header(LateRecord.SOURCE_OFFSET_HEADER)),
                 LateRecord.Reason.valueOf(record.header(LateRecord.REASON_HEADER)),
-                start == null ? null : Long.valueOf(start),
-                end == null ? null : Long.valueOf(end),
+                LateRecord.refusedWindows(record.headers()),
                 Long.parseLong(record.header(LateRecord.WATERMARK_HEADER)),
                 Long.parseLong(record.header(LateRecord.EVENT_TIME_HEADER)),
                 record.timestamp());
