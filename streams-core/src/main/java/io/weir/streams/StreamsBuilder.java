@@ -18,7 +18,14 @@ public final class StreamsBuilder {
 
     private final GraphBuilder graph = new GraphBuilder();
 
-    /** The records of {@code topic}, read as {@code consumed} says. Each topic may be read once. */
+    /**
+     * The records of {@code topic}, read as {@code consumed} says. A topic may be read more than once,
+     * with other serdes, timestamps or error handler: each read is a source node of its own ({@code
+     * source:<topic>}, then {@code source:<topic>-2}, ...) in the same tasks, which read each record once
+     * and hand it to every read. All reads of a topic must give the same watermark strategy, since its
+     * partitions have one watermark; a record one read cannot read is handled by that read's error
+     * handler only.
+     */
     public <K, V> EventStream<K, V> stream(String topic, Consumed<K, V> consumed) {
         Require.name("topic", topic);
         Objects.requireNonNull(consumed, "consumed");

@@ -71,6 +71,7 @@ public final class WeirStreams implements AutoCloseable {
         this.topology = TopologyAccess.spec(Objects.requireNonNull(topology, "topology"));
         this.config = new StreamsConfig(config);
         this.processId = ProcessId.load(this.config.stateDir().resolve(this.config.applicationId()));
+        this.topology.idlenessWarnings().forEach(log::warn);
     }
 
     public void setStateListener(StateListener listener) {

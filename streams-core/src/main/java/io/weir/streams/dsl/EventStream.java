@@ -17,26 +17,51 @@ public interface EventStream<K, V> {
     /** Keeps the records for which {@code predicate} holds. */
     EventStream<K, V> filter(BiPredicate<? super K, ? super V> predicate);
 
+    /** {@link #filter(BiPredicate)} as the operator {@code named}. */
+    EventStream<K, V> filter(BiPredicate<? super K, ? super V> predicate, Named named);
+
     /** Drops the records for which {@code predicate} holds. */
     EventStream<K, V> filterNot(BiPredicate<? super K, ? super V> predicate);
+
+    /** {@link #filterNot(BiPredicate)} as the operator {@code named}. */
+    EventStream<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Named named);
 
     /** Replaces key and value. Changes the key: a later grouping repartitions. */
     <K2, V2> EventStream<K2, V2> map(BiFunction<? super K, ? super V, KeyValue<K2, V2>> mapper);
 
+    /** {@link #map(BiFunction)} as the operator {@code named}. */
+    <K2, V2> EventStream<K2, V2> map(BiFunction<? super K, ? super V, KeyValue<K2, V2>> mapper, Named named);
+
     /** Replaces the value, keeping the key. */
     <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper);
+
+    /** {@link #mapValues(Function)} as the operator {@code named}. */
+    <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Named named);
 
     /** Replaces each record with zero or more records. Changes the key. */
     <K2, V2> EventStream<K2, V2> flatMap(BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<K2, V2>>> mapper);
 
+    /** {@link #flatMap(BiFunction)} as the operator {@code named}. */
+    <K2, V2> EventStream<K2, V2> flatMap(
+            BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<K2, V2>>> mapper, Named named);
+
     /** Replaces each value with zero or more values, keeping the key. */
     <V2> EventStream<K, V2> flatMapValues(Function<? super V, ? extends Iterable<? extends V2>> mapper);
+
+    /** {@link #flatMapValues(Function)} as the operator {@code named}. */
+    <V2> EventStream<K, V2> flatMapValues(Function<? super V, ? extends Iterable<? extends V2>> mapper, Named named);
 
     /** Runs {@code action} on each record and passes it on unchanged. */
     EventStream<K, V> peek(BiConsumer<? super K, ? super V> action);
 
+    /** {@link #peek(BiConsumer)} as the operator {@code named}. */
+    EventStream<K, V> peek(BiConsumer<? super K, ? super V> action, Named named);
+
     /** Computes a new key from key and value. */
     <K2> EventStream<K2, V> selectKey(BiFunction<? super K, ? super V, ? extends K2> keyMapper);
+
+    /** {@link #selectKey(BiFunction)} as the operator {@code named}. */
+    <K2> EventStream<K2, V> selectKey(BiFunction<? super K, ? super V, ? extends K2> keyMapper, Named named);
 
     /**
      * Splits the stream by predicates: each record goes to the first branch whose predicate holds.
@@ -51,11 +76,32 @@ public interface EventStream<K, V> {
     /** The records of this stream and {@code other}, interleaved in arrival order. */
     EventStream<K, V> merge(EventStream<K, V> other);
 
+    /** {@link #merge(EventStream)} as the operator {@code named}. */
+    EventStream<K, V> merge(EventStream<K, V> other, Named named);
+
     /** Writes the records to {@code topic} with the stream's serdes (fails at build time if they are unknown). */
     void to(String topic);
 
     /** Writes the records to {@code topic}. */
     void to(String topic, Produced<K, V> produced);
+
+    /**
+     * Writes each record to the topic {@code topics} chooses for it. The topics must exist; Weir
+     * learns them from the data, so it cannot check them at start, and a missing one fails the thread
+     * when the first record for it is produced.
+     */
+    void to(TopicNameExtractor<? super K, ? super V> topics, Produced<K, V> produced);
+
+    /**
+     * Runs {@code action} on each record; a terminal operation (nothing downstream). The action runs
+     * when the record is processed, before the task commits: under exactly-once, after a failure it may
+     * run again for records whose processing was not committed, so make its effects idempotent, or
+     * write to a topic instead.
+     */
+    void foreach(BiConsumer<? super K, ? super V> action);
+
+    /** {@link #foreach(BiConsumer)} as the operator {@code named}. */
+    void foreach(BiConsumer<? super K, ? super V> action, Named named);
 
     /**
      * Groups by the current key, for a windowed aggregation. After an operator that changed the key,
@@ -66,4 +112,27 @@ public interface EventStream<K, V> {
 
     /** {@link #groupByKey()} with the serdes and name of the repartition topic, if one is needed. */
     GroupedStream<K, V> groupByKey(Grouped<K, V> grouped);
+
+    /**
+     * Groups by the key {@code keySelector} computes: a {@code selectKey} then {@link #groupByKey()},
+     * so records are repartitioned by the new key (the stream's value serde must be known, and the new
+     * key's serde given with {@link #groupBy(BiFunction, Grouped)} unless the selector keeps the type).
+     */
+    <K2> GroupedStream<K2, V> groupBy(BiFunction<? super K, ? super V, ? extends K2> keySelector);
+
+    /**
+     * {@link #groupBy(BiFunction)} with the repartition topic's serdes and name; a name also names the
+     * key-selecting operator {@code <name>-select-key}.
+     */
+    <K2> GroupedStream<K2, V> groupBy(
+            BiFunction<? super K, ? super V, ? extends K2> keySelector, Grouped<K2, V> grouped);
+
+    /**
+     * Writes the stream through an internal repartition topic, partitioned by its current key, and
+     * reads it back: what follows runs in the tasks of that topic. Needs the stream's serdes.
+     */
+    EventStream<K, V> repartition();
+
+    /** {@link #repartition()} with the topic's serdes, name and partition count. */
+    EventStream<K, V> repartition(Repartitioned<K, V> repartitioned);
 }

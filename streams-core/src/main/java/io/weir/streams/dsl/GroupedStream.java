@@ -18,4 +18,12 @@ public interface GroupedStream<K, V> {
      */
     <KOut, VOut> EventStream<KOut, VOut> process(
             Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Materialized<?, ?>... stores);
+
+    /**
+     * {@link #process(Supplier, Materialized[])} as the operator {@code named}: its timer store is then
+     * {@code <name>-timers} whatever else changes in the topology, so a restarted or upgraded application
+     * keeps its timers.
+     */
+    <KOut, VOut> EventStream<KOut, VOut> process(
+            Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Named named, Materialized<?, ?>... stores);
 }

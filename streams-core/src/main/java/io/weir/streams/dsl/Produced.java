@@ -19,26 +19,46 @@ public final class Produced<K, V> {
     private final @Nullable Serde<K> keySerde;
     private final @Nullable Serde<V> valueSerde;
     private final ProductionErrorHandler errorHandler;
+    private final @Nullable StreamPartitioner<? super K, ? super V> partitioner;
 
-    private Produced(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde, ProductionErrorHandler errorHandler) {
+    private Produced(
+            @Nullable Serde<K> keySerde,
+            @Nullable Serde<V> valueSerde,
+            ProductionErrorHandler errorHandler,
+            @Nullable StreamPartitioner<? super K, ? super V> partitioner) {
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.errorHandler = errorHandler;
+        this.partitioner = partitioner;
     }
 
     /** These serdes (null: taken from the stream). */
     public static <K, V> Produced<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
-        return new Produced<>(keySerde, valueSerde, ProductionErrorHandler.fail());
+        return new Produced<>(keySerde, valueSerde, ProductionErrorHandler.fail(), null);
     }
 
     /** Serdes from the stream. */
     public static <K, V> Produced<K, V> inferred() {
-        return new Produced<>(null, null, ProductionErrorHandler.fail());
+        return new Produced<>(null, null, ProductionErrorHandler.fail(), null);
     }
 
     /** What to do with records this sink cannot produce, e.g. {@code ProductionErrorHandler.deadLetterTo("alerts-dlq")}. */
     public Produced<K, V> withErrorHandler(ProductionErrorHandler handler) {
-        return new Produced<>(keySerde, valueSerde, Objects.requireNonNull(handler, "handler"));
+        return new Produced<>(keySerde, valueSerde, Objects.requireNonNull(handler, "handler"), partitioner);
+    }
+
+    /**
+     * Chooses each record's partition with {@code partitioner} instead of Kafka's default (murmur2 of
+     * the serialized key). A stream grouped or joined downstream expects its key's partition: use this
+     * only for topics read by others, or partition as the default would.
+     */
+    public Produced<K, V> withPartitioner(StreamPartitioner<? super K, ? super V> partitioner) {
+        return new Produced<>(keySerde, valueSerde, errorHandler, Objects.requireNonNull(partitioner, "partitioner"));
+    }
+
+    /** The partitioner; empty for Kafka's default. */
+    public Optional<StreamPartitioner<? super K, ? super V>> partitioner() {
+        return Optional.ofNullable(partitioner);
     }
 
     /** The key serde; empty when it is taken from the stream. */

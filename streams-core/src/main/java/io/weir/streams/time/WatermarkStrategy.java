@@ -4,6 +4,7 @@ import io.weir.streams.internals.Require;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -75,6 +76,19 @@ public final class WatermarkStrategy {
 
     public Optional<Duration> maxFutureSkew() {
         return Optional.ofNullable(maxFutureSkew);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WatermarkStrategy w
+                && w.delay.equals(delay)
+                && Objects.equals(w.idleness, idleness)
+                && Objects.equals(w.maxFutureSkew, maxFutureSkew);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(delay, idleness, maxFutureSkew);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.testdriver.CommittedTimes;
 import io.weir.streams.internals.testdriver.TopicLog;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
@@ -24,6 +25,8 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,6 +61,12 @@ import java.util.TreeSet;
  * ({@code <application.id>-<store>-changelog}) are topics like any other, and so are dead-letter topics,
  * from the first record an error handler sends there.
  *
+ * <p>State: a driver given a state directory ({@link TestDriverConfig#withStateDir}) that an earlier
+ * driver of the same topology committed to restores from it as a restarted instance does: its stores
+ * hold what was committed, and each task's watermark starts from the event time committed with its
+ * inputs (so lateness is judged as before), not from -infinity. Every output record carries the
+ * watermark of the task that wrote it ({@link OutputRecord#watermark()}).
+ *
  * <p>Single-threaded. Owns its tasks, stores and state dir: {@link #close()} releases them all.
  *
  * <p>Why one class: it is the whole public face of a deterministic run (topics, virtual time, commits,
@@ -66,11 +75,14 @@ import java.util.TreeSet;
  */
 public final class TestDriver implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(TestDriver.class);
+
     private final TopologySpec topology;
     private final TestDriverConfig config;
     private final Path stateDir;
     private final boolean ownsStateDir;
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
+    private final Map<TaskId, CommittedTimes> committedTimes = new HashMap<>();
     private final Map<String, SubtopologySpec> subtopologyOfSource = new HashMap<>();
     private final Map<String, TopicLog> topics = new LinkedHashMap<>();
     private final Set<String> writtenTopics;
@@ -88,6 +100,7 @@ public final class TestDriver implements AutoCloseable {
     public TestDriver(Topology topology, TestDriverConfig config) {
         this.topology = TopologyAccess.spec(topology);
         this.config = config;
+        this.topology.idlenessWarnings().forEach(log::warn);
         this.processingTime = config.startTime().map(Instant::toEpochMilli).orElse(0L);
         this.clockStarted = config.startTime().isPresent();
         this.lastCommit = processingTime;
@@ -95,23 +108,6 @@ public final class TestDriver implements AutoCloseable {
         this.stateDir = config.stateDir().orElseGet(TestDriver::tempDir);
         this.writtenTopics = new TreeSet<>(this.topology.outputTopics());
         String app = config.applicationId();
-        RecordCollector collector = new RecordCollector() {
-            @Override
-            public void send(
-                    String topic,
-                    @Nullable Integer partition,
-                    byte @Nullable [] key,
-                    byte @Nullable [] value,
-                    Headers headers,
-                    long timestamp) {
-                collect(topic, partition, key, value, headers, timestamp);
-            }
-
-            @Override
-            public int partitionsFor(String topic) {
-                return topic(topic).partitions();
-            }
-        };
         try {
             Map<Integer, Integer> taskCounts = this.topology.taskCounts(config::partitions);
             for (SubtopologySpec sub : this.topology.subtopologies()) {
@@ -148,25 +144,50 @@ public final class TestDriver implements AutoCloseable {
                 List<StoreSpec> stores = this.topology.storesOf(sub);
                 for (int p = 0; p < taskCount(taskCounts, sub); p++) {
                     TaskId id = new TaskId(sub.id(), p);
-                    TaskStores taskStores = new TaskStores(
-                            stores, stateDir.resolve(app).resolve(id.toString()), config.cacheMaxBytesPerTask());
-                    tasks.put(
+                    Path taskDir = stateDir.resolve(app).resolve(id.toString());
+                    TaskStores taskStores = new TaskStores(stores, taskDir, config.cacheMaxBytesPerTask());
+                    TaskCollector collector = new TaskCollector();
+                    CommittedTimes committed = new CommittedTimes(taskDir);
+                    committedTimes.put(id, committed);
+                    StreamTask task = new StreamTask(
                             id,
-                            new StreamTask(
-                                    id,
-                                    app,
-                                    sub,
-                                    taskStores,
-                                    collector,
-                                    new TaskMetrics(),
-                                    processingTime,
-                                    upstream,
-                                    Map.of()));
+                            app,
+                            sub,
+                            taskStores,
+                            collector,
+                            new TaskMetrics(),
+                            processingTime,
+                            upstream,
+                            committed.read());
+                    collector.task = task;
+                    tasks.put(id, task);
                 }
             }
         } catch (RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /** One task's collector: what it writes is stamped with the task's watermark at that moment. */
+    private final class TaskCollector implements RecordCollector {
+        @Nullable
+        StreamTask task;
+
+        @Override
+        public void send(
+                String topic,
+                @Nullable Integer partition,
+                byte @Nullable [] key,
+                byte @Nullable [] value,
+                Headers headers,
+                long timestamp) {
+            collect(topic, partition, key, value, headers, timestamp, task == null ? Long.MIN_VALUE : task.watermark());
+        }
+
+        @Override
+        public int partitionsFor(String topic) {
+            return topic(topic).partitions();
         }
     }
 
@@ -220,7 +241,7 @@ public final class TestDriver implements AutoCloseable {
             advanceTo(arrivesAt);
         }
         long ts = timestamp != null ? timestamp : processingTime;
-        TopicLog.Entry entry = topic(topic).append(partition, key, value, h, ts);
+        TopicLog.Entry entry = topic(topic).append(partition, key, value, h, ts, Long.MIN_VALUE);
         deliver(topic, entry);
         drain();
     }
@@ -275,7 +296,8 @@ public final class TestDriver implements AutoCloseable {
             byte @Nullable [] key,
             byte @Nullable [] value,
             Headers headers,
-            long timestamp) {
+            long timestamp,
+            long watermark) {
         checkSize("sent to", topic, key, value, headers);
         // The only topics a topology writes without declaring them are dead-letter topics, which error
         // handlers choose at run time: they exist from their first record on.
@@ -283,7 +305,8 @@ public final class TestDriver implements AutoCloseable {
             writtenTopics.add(t);
             return writtenLog(t, config.partitions(t));
         });
-        TopicLog.Entry entry = log.append(partition, key, value, new RecordHeaders(headers.toArray()), timestamp);
+        TopicLog.Entry entry =
+                log.append(partition, key, value, new RecordHeaders(headers.toArray()), timestamp, watermark);
         if (subtopologyOfSource.containsKey(topic)) {
             pending.add(Map.entry(topic, entry));
         }
@@ -324,6 +347,8 @@ public final class TestDriver implements AutoCloseable {
 
     private void commit(StreamTask task) {
         task.completeCommit(task.prepareCommit(), Map.of());
+        Objects.requireNonNull(committedTimes.get(task.id()), "every task has its committed times")
+                .write(task.committedTime());
     }
 
     /** The input is complete: every watermark moves to +infinity (every window fires), then all tasks commit. */

@@ -88,6 +88,6 @@ public final class TestOutputTopic<K, V> {
                             + valueDeserializer.getClass().getName() + ": is it the right serde? " + ex.getMessage(),
                     ex);
         }
-        return new OutputRecord<>(key, value, e.timestamp(), e.headers(), e.partition());
+        return new OutputRecord<>(key, value, e.timestamp(), e.headers(), e.partition(), e.watermark());
     }
 }

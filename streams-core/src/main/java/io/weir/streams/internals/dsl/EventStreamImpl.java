@@ -6,7 +6,11 @@ import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
+import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.dsl.Repartitioned;
+import io.weir.streams.dsl.StreamPartitioner;
+import io.weir.streams.dsl.TopicNameExtractor;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RepartitionSinkProcessor;
@@ -56,22 +60,38 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         return new EventStreamImpl<>(graph, List.of(node), keySerde, valueSerde, false);
     }
 
+    /** {@code named}'s name, or a generated {@code <kind>-<n>}. */
+    private String nameOf(@Nullable Named named, String kind) {
+        return named != null ? named.name() : graph.newName(kind);
+    }
+
     private <K2, V2> EventStreamImpl<K2, V2> step(
             String kind,
+            @Nullable Named named,
             StatelessProcessor.Step<K, V, K2, V2> step,
             @Nullable Serde<K2> newKeySerde,
             @Nullable Serde<V2> newValueSerde,
             boolean changesKey) {
         String name =
-                graph.addNode(graph.newName(kind), nodes, () -> new StatelessProcessor<>(step), Set.of(), Set.of());
+                graph.addNode(nameOf(named, kind), nodes, () -> new StatelessProcessor<>(step), Set.of(), Set.of());
         return new EventStreamImpl<>(graph, List.of(name), newKeySerde, newValueSerde, keyChanged || changesKey);
     }
 
     @Override
     public EventStream<K, V> filter(BiPredicate<? super K, ? super V> predicate) {
+        return filterAs(predicate, null);
+    }
+
+    @Override
+    public EventStream<K, V> filter(BiPredicate<? super K, ? super V> predicate, Named named) {
+        return filterAs(predicate, Objects.requireNonNull(named, "named"));
+    }
+
+    private EventStream<K, V> filterAs(BiPredicate<? super K, ? super V> predicate, @Nullable Named named) {
         Objects.requireNonNull(predicate, "predicate");
         return step(
                 "filter",
+                named,
                 (r, out) -> {
                     if (predicate.test(r.key(), r.value())) {
                         out.accept(r);
@@ -84,9 +104,19 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public EventStream<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
+        return filterNotAs(predicate, null);
+    }
+
+    @Override
+    public EventStream<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Named named) {
+        return filterNotAs(predicate, Objects.requireNonNull(named, "named"));
+    }
+
+    private EventStream<K, V> filterNotAs(BiPredicate<? super K, ? super V> predicate, @Nullable Named named) {
         Objects.requireNonNull(predicate, "predicate");
         return step(
                 "filter-not",
+                named,
                 (r, out) -> {
                     if (!predicate.test(r.key(), r.value())) {
                         out.accept(r);
@@ -99,9 +129,20 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public <K2, V2> EventStream<K2, V2> map(BiFunction<? super K, ? super V, KeyValue<K2, V2>> mapper) {
+        return mapAs(mapper, null);
+    }
+
+    @Override
+    public <K2, V2> EventStream<K2, V2> map(BiFunction<? super K, ? super V, KeyValue<K2, V2>> mapper, Named named) {
+        return mapAs(mapper, Objects.requireNonNull(named, "named"));
+    }
+
+    private <K2, V2> EventStream<K2, V2> mapAs(
+            BiFunction<? super K, ? super V, KeyValue<K2, V2>> mapper, @Nullable Named named) {
         Objects.requireNonNull(mapper, "mapper");
         return step(
                 "map",
+                named,
                 (r, out) -> {
                     KeyValue<K2, V2> kv = mapper.apply(r.key(), r.value());
                     out.accept(r.with(kv.key(), kv.value()));
@@ -113,9 +154,19 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper) {
+        return mapValuesAs(mapper, null);
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Named named) {
+        return mapValuesAs(mapper, Objects.requireNonNull(named, "named"));
+    }
+
+    private <V2> EventStream<K, V2> mapValuesAs(Function<? super V, ? extends V2> mapper, @Nullable Named named) {
         Objects.requireNonNull(mapper, "mapper");
         return step(
                 "map-values",
+                named,
                 (Record<K, V> r, Consumer<Record<K, V2>> out) -> out.accept(r.withValue(mapper.apply(r.value()))),
                 keySerde,
                 null,
@@ -125,9 +176,21 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public <K2, V2> EventStream<K2, V2> flatMap(
             BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<K2, V2>>> mapper) {
+        return flatMapAs(mapper, null);
+    }
+
+    @Override
+    public <K2, V2> EventStream<K2, V2> flatMap(
+            BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<K2, V2>>> mapper, Named named) {
+        return flatMapAs(mapper, Objects.requireNonNull(named, "named"));
+    }
+
+    private <K2, V2> EventStream<K2, V2> flatMapAs(
+            BiFunction<? super K, ? super V, ? extends Iterable<KeyValue<K2, V2>>> mapper, @Nullable Named named) {
         Objects.requireNonNull(mapper, "mapper");
         return step(
                 "flat-map",
+                named,
                 (r, out) -> {
                     for (KeyValue<K2, V2> kv : mapper.apply(r.key(), r.value())) {
                         out.accept(r.with(kv.key(), kv.value()));
@@ -140,9 +203,21 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public <V2> EventStream<K, V2> flatMapValues(Function<? super V, ? extends Iterable<? extends V2>> mapper) {
+        return flatMapValuesAs(mapper, null);
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> flatMapValues(
+            Function<? super V, ? extends Iterable<? extends V2>> mapper, Named named) {
+        return flatMapValuesAs(mapper, Objects.requireNonNull(named, "named"));
+    }
+
+    private <V2> EventStream<K, V2> flatMapValuesAs(
+            Function<? super V, ? extends Iterable<? extends V2>> mapper, @Nullable Named named) {
         Objects.requireNonNull(mapper, "mapper");
         return step(
                 "flat-map-values",
+                named,
                 (Record<K, V> r, Consumer<Record<K, V2>> out) -> {
                     for (V2 v : mapper.apply(r.value())) {
                         out.accept(r.withValue(v));
@@ -155,9 +230,19 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public EventStream<K, V> peek(BiConsumer<? super K, ? super V> action) {
+        return peekAs(action, null);
+    }
+
+    @Override
+    public EventStream<K, V> peek(BiConsumer<? super K, ? super V> action, Named named) {
+        return peekAs(action, Objects.requireNonNull(named, "named"));
+    }
+
+    private EventStream<K, V> peekAs(BiConsumer<? super K, ? super V> action, @Nullable Named named) {
         Objects.requireNonNull(action, "action");
         return step(
                 "peek",
+                named,
                 (r, out) -> {
                     action.accept(r.key(), r.value());
                     out.accept(r);
@@ -169,9 +254,20 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public <K2> EventStream<K2, V> selectKey(BiFunction<? super K, ? super V, ? extends K2> keyMapper) {
+        return selectKeyAs(keyMapper, null);
+    }
+
+    @Override
+    public <K2> EventStream<K2, V> selectKey(BiFunction<? super K, ? super V, ? extends K2> keyMapper, Named named) {
+        return selectKeyAs(keyMapper, Objects.requireNonNull(named, "named"));
+    }
+
+    private <K2> EventStream<K2, V> selectKeyAs(
+            BiFunction<? super K, ? super V, ? extends K2> keyMapper, @Nullable Named named) {
         Objects.requireNonNull(keyMapper, "keyMapper");
         return step(
                 "select-key",
+                named,
                 (Record<K, V> r, Consumer<Record<K2, V>> out) ->
                         out.accept(r.withKey(keyMapper.apply(r.key(), r.value()))),
                 null,
@@ -186,6 +282,15 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
 
     @Override
     public EventStream<K, V> merge(EventStream<K, V> other) {
+        return mergeAs(other, null);
+    }
+
+    @Override
+    public EventStream<K, V> merge(EventStream<K, V> other, Named named) {
+        return mergeAs(other, Objects.requireNonNull(named, "named"));
+    }
+
+    private EventStream<K, V> mergeAs(EventStream<K, V> other, @Nullable Named named) {
         EventStreamImpl<K, V> o = (EventStreamImpl<K, V>) Objects.requireNonNull(other, "other");
         if (o.graph != graph) {
             throw new IllegalArgumentException("merge: the other stream belongs to another StreamsBuilder");
@@ -193,7 +298,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         List<String> parents = new ArrayList<>(nodes);
         parents.addAll(o.nodes);
         String name = graph.addNode(
-                graph.newName("merge"),
+                nameOf(named, "merge"),
                 parents,
                 () -> new StatelessProcessor<K, V, K, V>((r, out) -> out.accept(r)),
                 Set.of(),
@@ -227,19 +332,71 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public void to(String topic, Produced<K, V> produced) {
         Require.name("topic", topic);
+        sink(graph.sinkName(topic), "to(\"" + topic + "\")", (k, v) -> topic, produced, Set.of(topic));
+    }
+
+    @Override
+    public void to(TopicNameExtractor<? super K, ? super V> topics, Produced<K, V> produced) {
+        Objects.requireNonNull(topics, "topics");
+        String name = graph.newName("sink-extracted");
+        sink(name, "to(TopicNameExtractor) '" + name + "'", topics, produced, Set.of());
+    }
+
+    private void sink(
+            String name,
+            String what,
+            TopicNameExtractor<? super K, ? super V> topics,
+            Produced<K, V> produced,
+            Set<String> outputTopics) {
         Serde<K> k = produced.keySerde().orElse(keySerde);
         Serde<V> v = produced.valueSerde().orElse(valueSerde);
         if (k == null || v == null) {
-            throw new IllegalStateException("to(\"" + topic + "\"): the stream's " + (k == null ? "key" : "value")
+            throw new IllegalStateException(what + ": the stream's " + (k == null ? "key" : "value")
                     + " serde is unknown (after a map, or a merge of streams with different serdes); "
                     + "pass Produced.with(keySerde, valueSerde)");
         }
+        StreamPartitioner<? super K, ? super V> partitioner =
+                produced.partitioner().orElse(null);
         graph.addNode(
-                graph.sinkName(topic),
+                name,
                 nodes,
-                () -> new SinkProcessor<>(topic, k.serializer(), v.serializer(), produced.errorHandler()),
+                () -> new SinkProcessor<>(topics, k.serializer(), v.serializer(), produced.errorHandler(), partitioner),
                 Set.of(),
-                Set.of(topic));
+                outputTopics);
+    }
+
+    @Override
+    public void foreach(BiConsumer<? super K, ? super V> action) {
+        foreachAs(action, null);
+    }
+
+    @Override
+    public void foreach(BiConsumer<? super K, ? super V> action, Named named) {
+        foreachAs(action, Objects.requireNonNull(named, "named"));
+    }
+
+    private void foreachAs(BiConsumer<? super K, ? super V> action, @Nullable Named named) {
+        Objects.requireNonNull(action, "action");
+        step(
+                "foreach",
+                named,
+                (Record<K, V> r, Consumer<Record<K, V>> out) -> action.accept(r.key(), r.value()),
+                keySerde,
+                valueSerde,
+                false);
+    }
+
+    @Override
+    public <K2> GroupedStream<K2, V> groupBy(BiFunction<? super K, ? super V, ? extends K2> keySelector) {
+        return groupBy(keySelector, Grouped.with(null, null));
+    }
+
+    @Override
+    public <K2> GroupedStream<K2, V> groupBy(
+            BiFunction<? super K, ? super V, ? extends K2> keySelector, Grouped<K2, V> grouped) {
+        Objects.requireNonNull(grouped, "grouped");
+        Named named = grouped.name().map(n -> Named.as(n + "-select-key")).orElse(null);
+        return this.<K2>selectKeyAs(keySelector, named).groupByKey(grouped);
     }
 
     @Override
@@ -261,6 +418,32 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                     + "repartitioned through a topic, and the stream's " + (k == null ? "key" : "value")
                     + " serde is unknown; pass Grouped.with(keySerde, valueSerde)");
         }
+        return new GroupedStreamImpl<>(through(base, k, v, -1));
+    }
+
+    @Override
+    public EventStream<K, V> repartition() {
+        return repartition(Repartitioned.with(null, null));
+    }
+
+    @Override
+    public EventStream<K, V> repartition(Repartitioned<K, V> repartitioned) {
+        Objects.requireNonNull(repartitioned, "repartitioned");
+        Serde<K> k = repartitioned.keySerde().orElse(keySerde);
+        Serde<V> v = repartitioned.valueSerde().orElse(valueSerde);
+        String base = repartitioned.name().orElseGet(() -> graph.newName("repartition"));
+        if (k == null || v == null) {
+            throw new IllegalStateException("repartition '" + base + "': the stream's " + (k == null ? "key" : "value")
+                    + " serde is unknown; pass Repartitioned.with(keySerde, valueSerde)");
+        }
+        return through(base, k, v, repartitioned.numberOfPartitions().orElse(-1));
+    }
+
+    /**
+     * This stream written to the repartition topic {@code <base>-repartition} (partitioned by key, with
+     * {@code partitions} partitions, -1 for this stream's task count) and read back: the stream downstream.
+     */
+    private EventStreamImpl<K, V> through(String base, Serde<K> k, Serde<V> v, int partitions) {
         String topic = base + "-repartition";
         graph.addNode(
                 base + "-repartition-sink",
@@ -268,7 +451,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                 () -> new RepartitionSinkProcessor<>(topic, k.serializer(), v.serializer()),
                 Set.of(),
                 Set.of(topic));
-        String source = graph.addRepartitionSource(topic, Consumed.with(k, v));
-        return new GroupedStreamImpl<>(new EventStreamImpl<>(graph, List.of(source), k, v, false));
+        String source = graph.addRepartitionSource(topic, Consumed.with(k, v), partitions);
+        return new EventStreamImpl<>(graph, List.of(source), k, v, false);
     }
 }

@@ -32,22 +32,40 @@ public final class GraphBuilder {
 
     /** Registers a source topic; returns its node name. */
     public String addSource(String topic, Consumed<?, ?> consumed) {
-        return addSource(topic, consumed, false);
+        return addSource(topic, consumed, false, -1);
     }
 
-    /** Registers the reading side of repartition topic {@code logicalTopic}; returns its node name. */
-    public String addRepartitionSource(String logicalTopic, Consumed<?, ?> consumed) {
-        return addSource(logicalTopic, consumed, true);
+    /**
+     * Registers the reading side of repartition topic {@code logicalTopic} with {@code partitions}
+     * partitions (-1: its writers' task count); returns its node name.
+     */
+    public String addRepartitionSource(String logicalTopic, Consumed<?, ?> consumed, int partitions) {
+        return addSource(logicalTopic, consumed, true, partitions);
     }
 
-    private String addSource(String topic, Consumed<?, ?> consumed, boolean repartition) {
-        String name = SourceNames.of(topic);
+    private String addSource(String topic, Consumed<?, ?> consumed, boolean repartition, int partitions) {
+        int n = 1;
+        for (SourceSpec earlier : sources) {
+            if (!earlier.topic().equals(topic)) {
+                continue;
+            }
+            if (repartition || earlier.repartition()) {
+                throw new IllegalArgumentException("Repartition topic '" + topic + "' is read once");
+            }
+            if (!earlier.consumed().watermarkStrategy().equals(consumed.watermarkStrategy())) {
+                throw new IllegalArgumentException("Topic '" + topic + "' is read twice with different watermark "
+                        + "strategies (" + earlier.consumed().watermarkStrategy() + " and "
+                        + consumed.watermarkStrategy() + "): its partitions have one watermark, so give both reads "
+                        + "the same strategy");
+            }
+            n++;
+        }
+        String name = SourceNames.of(topic, n);
         if (nodeNames.containsKey(name)) {
-            throw new IllegalArgumentException("Topic '" + topic + "' is already a source of this topology; "
-                    + "read it once and use the stream in several places");
+            throw new IllegalArgumentException("The name '" + name + "' is used twice in this topology");
         }
         nodeNames.put(name, name);
-        sources.add(new SourceSpec(name, topic, consumed, repartition));
+        sources.add(new SourceSpec(name, topic, consumed, repartition, partitions));
         return name;
     }
 

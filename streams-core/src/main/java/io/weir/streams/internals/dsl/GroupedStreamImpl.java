@@ -4,6 +4,7 @@ import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GroupedStream;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.processor.KeyedProcessorNode;
@@ -34,9 +35,19 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     @Override
     public <KOut, VOut> EventStream<KOut, VOut> process(
             Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Materialized<?, ?>... stores) {
+        return addProcessor(processor, stream.graph.newName("process"), stores);
+    }
+
+    @Override
+    public <KOut, VOut> EventStream<KOut, VOut> process(
+            Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Named named, Materialized<?, ?>... stores) {
+        return addProcessor(processor, Objects.requireNonNull(named, "named").name(), stores);
+    }
+
+    private <KOut, VOut> EventStream<KOut, VOut> addProcessor(
+            Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, String node, Materialized<?, ?>... stores) {
         Objects.requireNonNull(processor, "processor");
         GraphBuilder graph = stream.graph;
-        String node = graph.newName("process");
         Serde<K> keySerde = stream.keySerde;
         if (keySerde == null) {
             throw new IllegalStateException("process '" + node + "': the key serde is unknown, and timers are kept by "

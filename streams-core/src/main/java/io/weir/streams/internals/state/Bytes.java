@@ -21,4 +21,20 @@ final class Bytes {
     static byte[] successor(byte[] key) {
         return Arrays.copyOf(key, key.length + 1);
     }
+
+    /**
+     * The smallest key greater than every key starting with {@code prefix}: the prefix with its last
+     * byte below 0xFF incremented and what follows dropped; null (open) when every byte is 0xFF or the
+     * prefix is empty.
+     */
+    static byte @Nullable [] prefixEnd(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xFF) {
+                byte[] end = Arrays.copyOf(prefix, i + 1);
+                end[i]++;
+                return end;
+            }
+        }
+        return null;
+    }
 }

@@ -2,6 +2,7 @@ package io.weir.streams.internals.state;
 
 import io.weir.streams.state.KeyValueStore;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
 import java.util.function.BiConsumer;
@@ -41,7 +42,22 @@ public final class SerdeKeyValueStore<K, V> implements KeyValueStore<K, V> {
 
     @Override
     public void forEach(BiConsumer<? super K, ? super V> action) {
-        try (KeyValueIterator it = cache.range(null, null)) {
+        scan(null, null, action);
+    }
+
+    @Override
+    public void range(@Nullable K from, @Nullable K to, BiConsumer<? super K, ? super V> action) {
+        scan(from == null ? null : keyBytes(from), to == null ? null : keyBytes(to), action);
+    }
+
+    @Override
+    public <P> void prefixScan(P prefix, Serializer<P> prefixSerializer, BiConsumer<? super K, ? super V> action) {
+        byte[] from = prefixSerializer.serialize(cache.name(), prefix);
+        scan(from, Bytes.prefixEnd(from), action);
+    }
+
+    private void scan(byte @Nullable [] from, byte @Nullable [] to, BiConsumer<? super K, ? super V> action) {
+        try (KeyValueIterator it = cache.range(from, to)) {
             while (it.hasNext()) {
                 ByteEntry entry = it.next();
                 action.accept(

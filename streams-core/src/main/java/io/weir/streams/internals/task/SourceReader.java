@@ -48,6 +48,11 @@ final class SourceReader<K, V> {
         this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED);
     }
 
+    /** The name of the source node this reader is. */
+    String nodeName() {
+        return spec.nodeName();
+    }
+
     /**
      * The typed record, or null when the record could not be read and the handler chose to skip it or
      * dead-letter it.

@@ -40,8 +40,9 @@ public final class StreamTask implements AutoCloseable {
     private final RecordCollector collector;
     private final TaskMetrics metrics;
     private final WatermarkTracker tracker = new WatermarkTracker();
-    private final Map<String, SourceReader<?, ?>> readers = new HashMap<>();
-    private final Map<String, String> sourceNodeOfTopic = new HashMap<>();
+    /** Per topic (as named in Kafka), its reads: usually one; more when the topology reads it twice. */
+    private final Map<String, List<SourceReader<?, ?>>> readers = new HashMap<>();
+
     private final Map<String, Node> nodesByName = new HashMap<>();
     private final Map<String, List<Node>> sourceChildren = new HashMap<>();
     private final List<Node> topological = new ArrayList<>();
@@ -75,8 +76,7 @@ public final class StreamTask implements AutoCloseable {
         this.processingTime = processingTime;
         for (SourceSpec source : spec.sources()) {
             String topic = source.topic(applicationId);
-            readers.put(topic, new SourceReader<>(source, metrics, collector));
-            sourceNodeOfTopic.put(topic, source.nodeName());
+            readers.computeIfAbsent(topic, t -> new ArrayList<>()).add(new SourceReader<>(source, metrics, collector));
             TopicPartition tp = new TopicPartition(topic, id.partition());
             if (source.repartition()) {
                 Integer writers = upstreamTasks.get(topic);
@@ -134,8 +134,8 @@ public final class StreamTask implements AutoCloseable {
 
     private void processRecord(RawRecord raw, long now) {
         advanceProcessingTime(now);
-        SourceReader<?, ?> reader = readers.get(raw.topic());
-        if (reader == null) {
+        List<SourceReader<?, ?>> reads = readers.get(raw.topic());
+        if (reads == null) {
             throw new IllegalArgumentException("Task " + id + " does not read topic '" + raw.topic() + "'");
         }
         TopicPartition tp = new TopicPartition(raw.topic(), raw.partition());
@@ -146,15 +146,17 @@ public final class StreamTask implements AutoCloseable {
             return;
         }
         tracker.markActive(tp, processingTime);
-        Record<?, ?> record = reader.read(raw, processingTime);
-        if (record == null) {
-            return;
-        }
-        for (Node child : sourceChildren.getOrDefault(sourceNodeOfTopic.get(raw.topic()), List.of())) {
-            child.process(record);
-        }
-        if (!record.beyondFutureSkew()) {
-            tracker.observe(tp, record.timestamp());
+        for (SourceReader<?, ?> reader : reads) {
+            Record<?, ?> record = reader.read(raw, processingTime);
+            if (record == null) {
+                continue;
+            }
+            for (Node child : sourceChildren.getOrDefault(reader.nodeName(), List.of())) {
+                child.process(record);
+            }
+            if (!record.beyondFutureSkew()) {
+                tracker.observe(tp, record.timestamp());
+            }
         }
         propagate(tracker.advance());
     }

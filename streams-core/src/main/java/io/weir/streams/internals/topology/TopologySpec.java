@@ -93,6 +93,36 @@ public final class TopologySpec {
         return topics;
     }
 
+    /**
+     * One warning per user topic whose watermark holds back others: a topic read by the same tasks as
+     * another user topic, with no idleness. While such a topic gets no records, its partitions'
+     * watermarks stand still and so does every window of those tasks, however much the other topics
+     * move. Logged at start by the runtime and the TestDriver (docs/concepts/watermarks.md).
+     */
+    public List<String> idlenessWarnings() {
+        List<String> warnings = new ArrayList<>();
+        for (SubtopologySpec sub : subtopologies) {
+            List<SourceSpec> user =
+                    sub.sources().stream().filter(s -> !s.repartition()).toList();
+            if (user.size() < 2) {
+                continue;
+            }
+            for (SourceSpec source : user) {
+                if (source.consumed().watermarkStrategy().idleness().isEmpty()) {
+                    warnings.add("Topic '" + source.topic() + "' is read by the same tasks as "
+                            + user.stream()
+                                    .map(SourceSpec::topic)
+                                    .filter(t -> !t.equals(source.topic()))
+                                    .toList()
+                            + " and has no idleness: while it gets no records it holds back the watermark, and "
+                            + "every window, of those tasks. If it can go quiet, give its Consumed "
+                            + "withWatermarks(...withIdleness(...)).");
+                }
+            }
+        }
+        return warnings;
+    }
+
     /** The sub-topology whose tasks write repartition topic {@code logicalName}. */
     public SubtopologySpec writerOf(String logicalName) {
         for (SubtopologySpec sub : subtopologies) {
@@ -107,8 +137,8 @@ public final class TopologySpec {
 
     /**
      * The number of tasks of each sub-topology, by id: the partition count of its user source topics
-     * (which must agree: co-partitioning), or for one reading only repartition topics, the task count
-     * of their writers.
+     * (which must agree: co-partitioning), or for one reading only repartition topics, their chosen
+     * partition count or else the task count of their writers.
      *
      * @param partitionsOfUserTopic the partition count of a user topic, or null if it does not exist
      * @throws IllegalStateException naming the topic when one is missing or counts disagree
@@ -129,9 +159,11 @@ public final class TopologySpec {
         }
         Map<String, Integer> perTopic = new TreeMap<>();
         for (SourceSpec source : sub.sources()) {
-            Integer n = source.repartition()
-                    ? Integer.valueOf(taskCount(writerOf(source.topic()), partitionsOfUserTopic, counts))
-                    : partitionsOfUserTopic.apply(source.topic());
+            Integer n = !source.repartition()
+                    ? partitionsOfUserTopic.apply(source.topic())
+                    : source.partitions() > 0
+                            ? Integer.valueOf(source.partitions())
+                            : Integer.valueOf(taskCount(writerOf(source.topic()), partitionsOfUserTopic, counts));
             if (n == null) {
                 throw new IllegalStateException("Source topic '" + source.topic() + "' does not exist");
             }
@@ -150,6 +182,14 @@ public final class TopologySpec {
     private List<SubtopologySpec> split() {
         Map<String, String> parent = new HashMap<>();
         sources.forEach(s -> parent.put(s.nodeName(), s.nodeName()));
+        // Reads of one topic share its partitions, so they run in the same tasks.
+        Map<String, String> firstReadOfTopic = new HashMap<>();
+        for (SourceSpec s : sources) {
+            String first = firstReadOfTopic.putIfAbsent(s.topic(), s.nodeName());
+            if (first != null) {
+                union(parent, s.nodeName(), first);
+            }
+        }
         for (NodeSpec n : nodes) {
             parent.putIfAbsent(n.name(), n.name());
             for (String p : n.parents()) {

@@ -355,7 +355,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         panes.emit(new Windowed<>(key, window), state.emitted(), state.aggregate(), timestamp, pane);
         return state.afterPane(
                 panes.discards() ? aggregation.initial() : state.aggregate(),
-                panes.retracts() ? state.aggregate() : null);
+                panes.retracts() ? state.aggregate() : null,
+                panes.discards());
     }
 
     /** {@code end - 1 + L}: from this watermark on, the window is closed and its state gone. */

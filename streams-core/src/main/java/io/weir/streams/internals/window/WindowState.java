@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param emitted       the value of its last pane, kept only under retracting refinement (else null)
  * @param panes         how many panes it has emitted: the next pane's index
  * @param sinceLastPane records added since its last pane (for count triggers)
- * @param maxEventTime  the largest event time added; stored only for global windows, whose panes it stamps
+ * @param maxEventTime  the largest event time added (since the last pane under discarding refinement);
+ *                      stored only for global windows, whose panes it stamps
  * @param flags         {@link #PENDING} and {@link #HAS_EMITTED}
  */
 record WindowState<A>(
@@ -62,9 +63,12 @@ record WindowState<A>(
     /**
      * After a pane: {@code next} is the aggregate it keeps (the full value, or the initial value under
      * discarding refinement), {@code emittedValue} what it must remember having emitted (retracting only).
+     * Under discarding refinement the largest event time starts again too, so that the next pane of a
+     * global window is stamped from its own records only.
      */
-    WindowState<A> afterPane(@Nullable A next, @Nullable A emittedValue) {
+    WindowState<A> afterPane(@Nullable A next, @Nullable A emittedValue, boolean discarding) {
         int newFlags = (flags & ~(PENDING | HAS_EMITTED)) | (emittedValue != null ? HAS_EMITTED : 0);
-        return new WindowState<>(next, emittedValue, panes + 1, 0, maxEventTime, newFlags);
+        return new WindowState<>(
+                next, emittedValue, panes + 1, 0, discarding ? Long.MIN_VALUE : maxEventTime, newFlags);
     }
 }

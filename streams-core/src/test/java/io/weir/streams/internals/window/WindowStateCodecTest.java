@@ -26,8 +26,8 @@ class WindowStateCodecTest {
                 fresh,
                 fresh.added(5L, 1_000),
                 WindowState.<Long>empty(null),
-                fresh.added(7L, 2_000).afterPane(7L, 7L),
-                fresh.added(7L, 2_000).afterPane(null, null).with(WindowState.PENDING),
+                fresh.added(7L, 2_000).afterPane(7L, 7L, false),
+                fresh.added(7L, 2_000).afterPane(null, null, true).with(WindowState.PENDING),
                 new WindowState<>(
                         Long.MAX_VALUE, Long.MIN_VALUE, 300, 70_000, -5, WindowState.PENDING | WindowState.HAS_EMITTED),
                 new WindowState<>(1L, null, Integer.MAX_VALUE, Integer.MAX_VALUE, 9, WindowState.PENDING));
@@ -81,7 +81,7 @@ class WindowStateCodecTest {
                 (topic, value) -> value.isEmpty() ? null : value.getBytes(StandardCharsets.UTF_8),
                 (topic, bytes) -> bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8));
         WindowStateCodec<String> strings = new WindowStateCodec<>("s", emptyAsNull);
-        WindowState<String> state = WindowState.empty("x").added("ab", 1).afterPane("ab", "");
+        WindowState<String> state = WindowState.empty("x").added("ab", 1).afterPane("ab", "", false);
         WindowState<String> read = strings.decode(strings.encode(state, false));
         assertEquals("ab", read.aggregate(), "the aggregate after it is read right");
         assertNull(read.emitted());

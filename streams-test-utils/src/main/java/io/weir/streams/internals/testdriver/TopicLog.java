@@ -24,14 +24,18 @@ import java.util.NoSuchElementException;
  */
 public final class TopicLog {
 
-    /** A record as written, with its partition and offset. */
+    /**
+     * A record as written, with its partition and offset, and the watermark of the task that wrote it
+     * when it wrote it ({@code Long.MIN_VALUE} for a piped record or before the task's first watermark).
+     */
     public record Entry(
             int partition,
             long offset,
             byte @Nullable [] key,
             byte @Nullable [] value,
             Headers headers,
-            long timestamp) {}
+            long timestamp,
+            long watermark) {}
 
     private enum Retention {
         ALL,
@@ -73,19 +77,22 @@ public final class TopicLog {
     /**
      * Appends a record; a null partition is chosen from the key as Kafka's default partitioner does
      * (murmur2 of the key bytes), and keyless records go to partition 0 so runs are reproducible.
+     *
+     * @param watermark the writing task's watermark, or {@code Long.MIN_VALUE}
      */
     public Entry append(
             @Nullable Integer partition,
             byte @Nullable [] key,
             byte @Nullable [] value,
             Headers headers,
-            long timestamp) {
+            long timestamp,
+            long watermark) {
         int p = partition != null ? partition : key == null ? 0 : Utils.toPositive(Utils.murmur2(key)) % partitions;
         if (p < 0 || p >= partitions) {
             throw new IllegalArgumentException(
                     "Topic '" + name + "' has partitions 0.." + (partitions - 1) + ", not " + p);
         }
-        Entry entry = new Entry(p, nextOffsets[p]++, key, value, headers, timestamp);
+        Entry entry = new Entry(p, nextOffsets[p]++, key, value, headers, timestamp, watermark);
         if (retention != Retention.NONE) {
             held.add(entry);
         }

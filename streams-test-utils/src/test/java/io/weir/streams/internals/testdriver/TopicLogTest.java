@@ -49,15 +49,24 @@ class TopicLogTest {
     @Test
     void offsetsOnlyNumbersRecordsButKeepsNone() {
         TopicLog log = TopicLog.offsetsOnly("in", 2);
-        assertEquals(0, log.append(1, null, null, new RecordHeaders(), 0).offset());
-        assertEquals(1, log.append(1, null, null, new RecordHeaders(), 0).offset());
-        assertEquals(0, log.append(0, null, null, new RecordHeaders(), 0).offset());
+        assertEquals(
+                0,
+                log.append(1, null, null, new RecordHeaders(), 0, Long.MIN_VALUE)
+                        .offset());
+        assertEquals(
+                1,
+                log.append(1, null, null, new RecordHeaders(), 0, Long.MIN_VALUE)
+                        .offset());
+        assertEquals(
+                0,
+                log.append(0, null, null, new RecordHeaders(), 0, Long.MIN_VALUE)
+                        .offset());
         assertThrows(IllegalStateException.class, log::newReader);
     }
 
     private static void append(TopicLog log, int from, int to) {
         for (int i = from; i < to; i++) {
-            log.append(0, null, null, new RecordHeaders(), i);
+            log.append(0, null, null, new RecordHeaders(), i, Long.MIN_VALUE);
         }
     }
 

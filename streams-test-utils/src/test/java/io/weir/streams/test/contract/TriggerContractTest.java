@@ -2,6 +2,7 @@ package io.weir.streams.test.contract;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.GlobalWindows;
+import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.TumblingWindows;
 import org.junit.jupiter.api.Test;
@@ -192,6 +193,22 @@ class TriggerContractTest {
             var out = f.records();
             assertEquals(1, out.size());
             assertEquals(5_000, out.get(0).timestamp());
+        }
+    }
+
+    @Test
+    void globalWindows_aDiscardingPaneIsStampedWithTheLatestEventTimeOfItsOwnRecords() {
+        try (PaneFixture f = PaneFixture.of(
+                GlobalWindows.create(),
+                w -> w.withTrigger(Trigger.afterCount(2)).withRefinement(Refinement.DISCARDING))) {
+            f.pipe("a", 9_000, 1, 0);
+            f.pipe("a", 3_000, 1, 0);
+            f.pipe("a", 4_000, 1, 0);
+            f.pipe("a", 2_000, 1, 0);
+            var out = f.records();
+            assertEquals(2, out.size());
+            assertEquals(9_000, out.get(0).timestamp());
+            assertEquals(4_000, out.get(1).timestamp(), "the second pane holds the records at 4 s and 2 s only");
         }
     }
 }

@@ -1,0 +1,13 @@
+package io.weir.streams.dsl;
+
+/**
+ * Chooses, per record, the topic a sink writes it to ({@link EventStream#to(TopicNameExtractor,
+ * Produced)}). The topics must exist: Weir does not create them, and cannot check them at start since
+ * it learns them from the data. An extractor that throws is user code ({@code ProcessingError}).
+ */
+@FunctionalInterface
+public interface TopicNameExtractor<K, V> {
+
+    /** The topic for this record. */
+    String extract(K key, V value);
+}
