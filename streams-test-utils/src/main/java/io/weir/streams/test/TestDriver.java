@@ -5,6 +5,7 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.RecordSize;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
+import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
@@ -17,6 +18,7 @@ import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.internals.window.WindowStoreEntries;
+import io.weir.streams.state.StoreType;
 import io.weir.streams.state.WindowEntry;
 import io.weir.streams.test.kafka.TempDirs;
 import org.apache.kafka.common.TopicPartition;
@@ -86,6 +88,7 @@ public final class TestDriver implements AutoCloseable {
     private final Map<String, SubtopologySpec> subtopologyOfSource = new HashMap<>();
     private final Map<String, TopicLog> topics = new LinkedHashMap<>();
     private final Set<String> writtenTopics;
+    private Map<Integer, Integer> taskCounts = Map.of();
     private final ArrayDeque<Map.Entry<String, TopicLog.Entry>> pending = new ArrayDeque<>();
     private long processingTime;
     // False until the first record or time advance when no start time is configured.
@@ -133,40 +136,81 @@ public final class TestDriver implements AutoCloseable {
             for (String topic : this.topology.outputTopics()) {
                 topics.computeIfAbsent(topic, t -> writtenLog(t, config.partitions(t)));
             }
-            for (SubtopologySpec sub : this.topology.subtopologies()) {
-                Map<String, Integer> upstream = new HashMap<>();
-                sub.sources().stream()
-                        .filter(SourceSpec::repartition)
-                        .forEach(source -> upstream.put(
-                                source.topic(app),
-                                taskCounts.get(
-                                        this.topology.writerOf(source.topic()).id())));
-                List<StoreSpec> stores = this.topology.storesOf(sub);
-                for (int p = 0; p < taskCount(taskCounts, sub); p++) {
-                    TaskId id = new TaskId(sub.id(), p);
-                    Path taskDir = stateDir.resolve(app).resolve(id.toString());
-                    TaskStores taskStores = new TaskStores(stores, taskDir, config.cacheMaxBytesPerTask());
-                    TaskCollector collector = new TaskCollector();
-                    CommittedTimes committed = new CommittedTimes(taskDir);
-                    committedTimes.put(id, committed);
-                    StreamTask task = new StreamTask(
-                            id,
-                            app,
-                            sub,
-                            taskStores,
-                            collector,
-                            new TaskMetrics(),
-                            processingTime,
-                            upstream,
-                            committed.read());
-                    collector.task = task;
-                    tasks.put(id, task);
-                }
-            }
+            this.taskCounts = taskCounts;
+            openTasks();
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    /**
+     * Opens every task on the state directory: stores as they were committed there (in-memory stores
+     * replayed from their changelogs), watermarks from the event times of the last commit.
+     */
+    private void openTasks() {
+        String app = config.applicationId();
+        for (SubtopologySpec sub : topology.subtopologies()) {
+            Map<String, Integer> upstream = new HashMap<>();
+            sub.sources().stream()
+                    .filter(SourceSpec::repartition)
+                    .forEach(source -> upstream.put(
+                            source.topic(app),
+                            taskCounts.get(topology.writerOf(source.topic()).id())));
+            List<StoreSpec> stores = topology.storesOf(sub);
+            for (int p = 0; p < taskCount(taskCounts, sub); p++) {
+                TaskId id = new TaskId(sub.id(), p);
+                Path taskDir = stateDir.resolve(app).resolve(id.toString());
+                TaskStores taskStores = new TaskStores(stores, taskDir, config.cacheMaxBytesPerTask());
+                for (StoreSpec spec : stores) {
+                    if (spec.type() == StoreType.IN_MEMORY && spec.logged()) {
+                        replayChangelog(taskStores, spec, p);
+                    }
+                }
+                TaskCollector collector = new TaskCollector();
+                CommittedTimes committed = new CommittedTimes(taskDir);
+                committedTimes.put(id, committed);
+                StreamTask task = new StreamTask(
+                        id,
+                        app,
+                        sub,
+                        taskStores,
+                        collector,
+                        new TaskMetrics(),
+                        processingTime,
+                        upstream,
+                        committed.read());
+                collector.task = task;
+                tasks.put(id, task);
+            }
+        }
+    }
+
+    /** Restores an in-memory store from its changelog partition, as the runtime does on start. */
+    private void replayChangelog(TaskStores stores, StoreSpec spec, int partition) {
+        StoreBatch batch = new StoreBatch();
+        for (TopicLog.Entry e :
+                topic(spec.changelogTopic(config.applicationId())).all(partition)) {
+            batch.put(Objects.requireNonNull(e.key(), "changelog records have keys"), e.value());
+        }
+        stores.cache(spec.name()).store().restore(batch);
+    }
+
+    /**
+     * Restarts the application as after a clean shutdown: every task commits and closes, then opens
+     * again on the state directory, as a restarted instance would: RocksDB stores as committed,
+     * in-memory stores restored from their changelogs, each task's watermark from its last commit.
+     * Topics, their records and processing time carry on; metrics start from zero, as in a new process.
+     * Snapshot and restore in one call, for tests of what survives a restart.
+     */
+    public void restart() {
+        checkOpen();
+        commit();
+        RuntimeException failure = closeTasks();
+        if (failure != null) {
+            throw failure;
+        }
+        openTasks();
     }
 
     /** One task's collector: what it writes is stamped with the task's watermark at that moment. */
@@ -475,12 +519,8 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    /** Closes every task and forgets it; returns the first failure, if any, after trying them all. */
+    private @Nullable RuntimeException closeTasks() {
         RuntimeException failure = null;
         for (StreamTask task : tasks.values()) {
             try {
@@ -489,6 +529,18 @@ public final class TestDriver implements AutoCloseable {
                 failure = failure == null ? e : failure;
             }
         }
+        tasks.clear();
+        committedTimes.clear();
+        return failure;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = closeTasks();
         if (ownsStateDir) {
             TempDirs.deleteRecursively(stateDir);
         }

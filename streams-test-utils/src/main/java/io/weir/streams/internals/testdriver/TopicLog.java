@@ -107,6 +107,19 @@ public final class TopicLog {
         return partitions;
     }
 
+    /**
+     * Every record ever written to {@code partition}, in offset order, for replaying a changelog.
+     *
+     * @throws IllegalStateException when the log no longer holds them all (it forgets read records)
+     */
+    public List<Entry> all(int partition) {
+        if (retention == Retention.NONE || dropped > 0) {
+            throw new IllegalStateException("Topic '" + name + "' no longer holds every record written to it; "
+                    + "keep them with TestDriverConfig.withKeepReadRecords(true)");
+        }
+        return held.stream().filter(e -> e.partition() == partition).toList();
+    }
+
     /** A reader positioned at the oldest record held. */
     public Reader newReader() {
         if (retention == Retention.NONE) {

@@ -10,6 +10,7 @@ import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.state.StoreType;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
@@ -17,6 +18,8 @@ import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.time.WatermarkStrategy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,6 +80,36 @@ class TestDriverFidelityTest {
             assertEquals(1, out.size());
             assertEquals(11_999, out.get(0).watermark());
             assertEquals(9_999, out.get(0).timestamp());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreType.class)
+    void restartKeepsCommittedStateAndTheWatermark(StoreType type) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(
+                        "clicks",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+                .groupByKey()
+                .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
+                .count(Materialized.<String, Long>as("counts").withStoreType(type))
+                .toStream()
+                .to("out", Produced.with(WindowedSerdes.string(), Serdes.Long()));
+        try (TestDriver driver = new TestDriver(builder.build())) {
+            TestInputTopic<String, String> clicks = driver.input("clicks", Serdes.String(), Serdes.String());
+            clicks.pipe("u", "c", 21_000);
+            clicks.pipe("u", "c", 22_000);
+            driver.restart();
+            assertEquals(21_999, driver.watermark("clicks", 0), "restored from the last commit");
+            clicks.pipe("u", "c", 5_000);
+            assertEquals(1, driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_DROPPED), "judged as before");
+            clicks.pipe("u", "c", 23_000);
+            driver.endOfInput();
+            assertEquals(
+                    List.of(3L),
+                    driver.output("out", WindowedSerdes.string(), Serdes.Long()).readValues(),
+                    "the two records before the restart and the one after, in one window");
         }
     }
 }
