@@ -1,6 +1,7 @@
 package io.weir.streams.dsl;
 
 import io.weir.streams.state.KeyValueStore;
+import io.weir.streams.state.WindowStore;
 import io.weir.streams.time.TimeDomain;
 
 /**
@@ -40,6 +41,14 @@ public interface KeyedProcessorContext<K, KOut, VOut> {
      * @throws IllegalArgumentException for any other name
      */
     <KS, VS> KeyValueStore<KS, VS> store(String name);
+
+    /**
+     * The window store {@code name}: one of those given to {@code process} declared with {@code
+     * Materialized...withRetention(retention)}. Its entries are purged by the watermark.
+     *
+     * @throws IllegalArgumentException when the processor has no window store of that name
+     */
+    <KS, VS> WindowStore<KS, VS> windowStore(String name);
 
     /**
      * A timer of the current key at {@code time}: an event-time timer fires once the watermark reaches

@@ -5,6 +5,7 @@ import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,32 +22,36 @@ public final class Materialized<K, V> {
     private final @Nullable Serde<K> keySerde;
     private final @Nullable Serde<V> valueSerde;
     private final boolean logged;
+    private final @Nullable Duration retention;
 
     private Materialized(
             @Nullable String storeName,
             StoreType storeType,
             @Nullable Serde<K> keySerde,
             @Nullable Serde<V> valueSerde,
-            boolean logged) {
+            boolean logged,
+            @Nullable Duration retention) {
         this.storeName = storeName;
         this.storeType = storeType;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.logged = logged;
+        this.retention = retention;
     }
 
     /** A RocksDB store named {@code storeName}. */
     public static <K, V> Materialized<K, V> as(String storeName) {
-        return new Materialized<>(Require.name("storeName", storeName), StoreType.ROCKSDB, null, null, true);
+        return new Materialized<>(Require.name("storeName", storeName), StoreType.ROCKSDB, null, null, true, null);
     }
 
     /** A store with a generated name and these serdes (null: taken from the stream). */
     public static <K, V> Materialized<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
-        return new Materialized<>(null, StoreType.ROCKSDB, keySerde, valueSerde, true);
+        return new Materialized<>(null, StoreType.ROCKSDB, keySerde, valueSerde, true, null);
     }
 
     public Materialized<K, V> withStoreType(StoreType type) {
-        return new Materialized<>(storeName, Objects.requireNonNull(type, "storeType"), keySerde, valueSerde, logged);
+        return new Materialized<>(
+                storeName, Objects.requireNonNull(type, "storeType"), keySerde, valueSerde, logged, retention);
     }
 
     /** Shorthand for {@code withStoreType(StoreType.IN_MEMORY)}. */
@@ -55,11 +60,11 @@ public final class Materialized<K, V> {
     }
 
     public Materialized<K, V> withKeySerde(Serde<K> serde) {
-        return new Materialized<>(storeName, storeType, serde, valueSerde, logged);
+        return new Materialized<>(storeName, storeType, serde, valueSerde, logged, retention);
     }
 
     public Materialized<K, V> withValueSerde(Serde<V> serde) {
-        return new Materialized<>(storeName, storeType, keySerde, serde, logged);
+        return new Materialized<>(storeName, storeType, keySerde, serde, logged, retention);
     }
 
     /**
@@ -71,7 +76,23 @@ public final class Materialized<K, V> {
      * state that may be lost or rebuilt, such as a cache.
      */
     public Materialized<K, V> withLoggingDisabled() {
-        return new Materialized<>(storeName, storeType, keySerde, valueSerde, false);
+        return new Materialized<>(storeName, storeType, keySerde, valueSerde, false, retention);
+    }
+
+    /**
+     * Makes a keyed processor's store a {@link io.weir.streams.state.WindowStore}: values by key and
+     * time, each kept until the watermark reaches its time plus {@code retention}, then purged (read it
+     * with {@code KeyedProcessorContext.windowStore}). Only for keyed processors: a windowed aggregation
+     * keeps its windows for their allowed lateness, and refuses this at build time.
+     */
+    public Materialized<K, V> withRetention(Duration retention) {
+        return new Materialized<>(
+                storeName, storeType, keySerde, valueSerde, logged, Require.positive("retention", retention));
+    }
+
+    /** A window store's retention; empty for a key-value store. */
+    public Optional<Duration> retention() {
+        return Optional.ofNullable(retention);
     }
 
     /** The store's name; empty when it is to be generated. */

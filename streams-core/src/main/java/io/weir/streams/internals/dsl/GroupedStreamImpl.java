@@ -7,11 +7,13 @@ import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.KeyedProcessorNode;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -65,10 +67,16 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                                 + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
             }
             String name = store.storeName().get();
-            graph.addStore(new StoreSpec(name, store.storeType(), store.loggingEnabled(), -1));
+            long retention = store.retention().map(Duration::toMillis).orElse(-1L);
+            // A window store's purges are range deletes, which leave no tombstone in the changelog: its
+            // changelog deletes by time too, a day after the retention, as for window aggregations.
+            long changelogRetention = retention < 0
+                    ? -1
+                    : TimeMath.plus(retention, Duration.ofDays(1).toMillis());
+            graph.addStore(new StoreSpec(name, store.storeType(), store.loggingEnabled(), changelogRetention));
             storeNames.add(name);
             declared.add(new KeyedProcessorNode.StoreSerdes(
-                    name, store.keySerde().get(), store.valueSerde().get()));
+                    name, store.keySerde().get(), store.valueSerde().get(), retention));
         }
         // Timers live where the processor's state does: in-memory stores get in-memory timers. They always
         // have a changelog, even beside unlogged stores: a timer lost when its task moves never fires.

@@ -223,6 +223,11 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
 
     private static void addStore(
             GraphBuilder graph, Set<String> stores, String name, Materialized<?, ?> materialized, long retention) {
+        if (materialized.retention().isPresent()) {
+            throw new IllegalStateException("Store '" + name + "': withRetention is for keyed processors' window "
+                    + "stores; a windowed aggregation keeps each window until its allowed lateness has passed "
+                    + "(Windows.withAllowedLateness)");
+        }
         graph.addStore(new StoreSpec(name, materialized.storeType(), materialized.loggingEnabled(), retention));
         stores.add(name);
     }

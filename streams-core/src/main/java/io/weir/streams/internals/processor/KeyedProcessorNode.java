@@ -7,7 +7,9 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
+import io.weir.streams.internals.state.SerdeWindowStore;
 import io.weir.streams.state.KeyValueStore;
+import io.weir.streams.state.WindowStore;
 import io.weir.streams.time.TimeDomain;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -28,8 +30,13 @@ import java.util.Map;
 public final class KeyedProcessorNode<K, V, KOut, VOut>
         implements Processor<K, V>, KeyedProcessorContext<K, KOut, VOut> {
 
-    /** A store the processor declared, with its serdes. */
-    public record StoreSerdes(String name, Serde<?> keySerde, Serde<?> valueSerde) {}
+    /**
+     * A store the processor declared, with its serdes.
+     *
+     * @param retention for a window store, how long its entries are kept after their time (ms); -1 for
+     *                  a key-value store
+     */
+    public record StoreSerdes(String name, Serde<?> keySerde, Serde<?> valueSerde, long retention) {}
 
     private static final Headers NO_HEADERS = new RecordHeaders();
 
@@ -38,6 +45,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     private final List<StoreSerdes> storeSerdes;
     private final String timerStore;
     private final Map<String, KeyValueStore<?, ?>> stores = new LinkedHashMap<>();
+    private final Map<String, SerdeWindowStore<?, ?>> windowStores = new LinkedHashMap<>();
 
     private ProcessorContext context;
     private KeyedTimers timers;
@@ -64,8 +72,14 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     public void init(ProcessorContext context) {
         this.context = context;
         for (StoreSerdes s : storeSerdes) {
-            stores.put(s.name(), typed(s));
+            if (s.retention() < 0) {
+                stores.put(s.name(), typed(s));
+            } else {
+                windowStores.put(s.name(), windowed(s));
+            }
         }
+        // Restored state may hold entries an earlier owner had purged (a range delete leaves no tombstone).
+        purgeWindowStores(context.watermark());
         timers = new KeyedTimers(context.stores().cache(timerStore));
         TaskMetrics metrics = context.metrics();
         // A keyed processor has no late-data topic: future-skewed records are counted and dropped.
@@ -77,6 +91,17 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     @SuppressWarnings({"unchecked", "rawtypes"})
     private KeyValueStore<?, ?> typed(StoreSerdes s) {
         return new SerdeKeyValueStore(context.stores().cache(s.name()), s.keySerde(), s.valueSerde());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private SerdeWindowStore<?, ?> windowed(StoreSerdes s) {
+        return new SerdeWindowStore(context.stores().cache(s.name()), s.keySerde(), s.valueSerde(), s.retention());
+    }
+
+    private void purgeWindowStores(long watermark) {
+        for (SerdeWindowStore<?, ?> store : windowStores.values()) {
+            store.purge(watermark);
+        }
     }
 
     @Override
@@ -95,6 +120,8 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @Override
     public void onWatermark(long watermark) {
+        // Purged first: an entry whose retention the watermark reached is never read again, not even by a timer.
+        purgeWindowStores(watermark);
         fireDue(TimeDomain.EVENT_TIME, watermark);
     }
 
@@ -192,10 +219,23 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     public <KS, VS> KeyValueStore<KS, VS> store(String name) {
         KeyValueStore<?, ?> store = stores.get(name);
         if (store == null) {
-            throw new IllegalArgumentException("Processor '" + context.nodeName() + "' has no store named '" + name
-                    + "'; it was given " + stores.keySet());
+            throw new IllegalArgumentException("Processor '" + context.nodeName() + "' has no key-value store named '"
+                    + name + "'; its key-value stores are " + stores.keySet() + " and its window stores "
+                    + windowStores.keySet() + " (read those with windowStore(name))");
         }
         return (KeyValueStore<KS, VS>) store;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <KS, VS> WindowStore<KS, VS> windowStore(String name) {
+        SerdeWindowStore<?, ?> store = windowStores.get(name);
+        if (store == null) {
+            throw new IllegalArgumentException("Processor '" + context.nodeName() + "' has no window store named '"
+                    + name + "'; its window stores (declared withRetention) are " + windowStores.keySet()
+                    + " and its key-value stores " + stores.keySet());
+        }
+        return (WindowStore<KS, VS>) store;
     }
 
     @Override

@@ -209,8 +209,8 @@ class KeyedProcessorContractTest {
         try (Fixture f = new Fixture(() -> undeclared, StoreType.IN_MEMORY)) {
             RuntimeException e = assertThrows(RuntimeException.class, () -> f.pipe("a", "x", 1));
             assertTrue(
-                    String.valueOf(e.getMessage()).contains("has no store named 'other'")
-                            || String.valueOf(e.getCause()).contains("has no store named 'other'"),
+                    String.valueOf(e.getMessage()).contains("has no key-value store named 'other'")
+                            || String.valueOf(e.getCause()).contains("has no key-value store named 'other'"),
                     String.valueOf(e));
         }
     }

@@ -1,0 +1,41 @@
+package io.weir.streams.state;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A keyed processor's store of values by key and event time, declared with {@code
+ * Materialized.as(name)...withRetention(retention)}: local to its task, backed by a changelog topic,
+ * committed with the task (exactly-once), like a {@link KeyValueStore}. An entry at time {@code t} is
+ * kept until the task's watermark reaches {@code t + retention}, then purged, before any read can see
+ * it again; a put whose time has already expired is dropped. So state follows event time: a processor
+ * that keeps, say, the clicks of the last 30 minutes per user never deletes them by hand.
+ *
+ * <p>Reads see the task's own uncommitted writes. Entries are ordered by time, then by the key's
+ * serialized bytes: {@link #fetchAll} scans a time range; {@link #fetch(Object, long, long, Entries)}
+ * scans the same range and keeps one key's entries, so its cost grows with the range, not with the key.
+ * Single-threaded, like the processor that uses it; the runtime owns and closes it.
+ */
+public interface WindowStore<K, V> {
+
+    /** What a scan calls for each entry, in time order. */
+    @FunctionalInterface
+    interface Entries<K, V> {
+        void accept(K key, long time, V value);
+    }
+
+    /** Sets the value of {@code key} at {@code time}; a null value deletes it. */
+    void put(K key, @Nullable V value, long time);
+
+    /** The value of {@code key} at {@code time}, or null. */
+    @Nullable
+    V fetch(K key, long time);
+
+    /** Calls {@code action} for the entries of {@code key} with a time in {@code [timeFrom, timeTo]}. */
+    void fetch(K key, long timeFrom, long timeTo, Entries<? super K, ? super V> action);
+
+    /** Calls {@code action} for every entry with a time in {@code [timeFrom, timeTo]}. */
+    void fetchAll(long timeFrom, long timeTo, Entries<? super K, ? super V> action);
+
+    /** Deletes the value of {@code key} at {@code time}. */
+    void delete(K key, long time);
+}
