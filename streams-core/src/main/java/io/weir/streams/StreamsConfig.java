@@ -47,6 +47,12 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String CONSUMER_PREFIX = "consumer.";
     public static final String PRODUCER_PREFIX = "producer.";
     public static final String ADMIN_PREFIX = "admin.";
+    /**
+     * Settings for the topology's serdes: when any is given, Weir calls {@code configure(settings, isKey)},
+     * prefix removed, on every serde instance of the topology once, at construction (e.g. {@code
+     * serde.schema.registry.url} for Confluent's serdes). Without any, serdes are used as given.
+     */
+    public static final String SERDE_PREFIX = "serde.";
 
     private static final long EXACTLY_ONCE_COMMIT_INTERVAL_MS = 100;
     private static final long AT_LEAST_ONCE_COMMIT_INTERVAL_MS = 30_000;
@@ -217,7 +223,19 @@ public final class StreamsConfig extends AbstractConfig {
         return isSharedClientSetting(key)
                 || key.startsWith(CONSUMER_PREFIX)
                 || key.startsWith(PRODUCER_PREFIX)
-                || key.startsWith(ADMIN_PREFIX);
+                || key.startsWith(ADMIN_PREFIX)
+                || key.startsWith(SERDE_PREFIX);
+    }
+
+    /** The {@code serde.}-prefixed settings, prefix removed; empty when none is given. */
+    public Map<String, Object> serdeConfig() {
+        Map<String, Object> out = new HashMap<>();
+        originals.forEach((key, value) -> {
+            if (key.startsWith(SERDE_PREFIX)) {
+                out.put(key.substring(SERDE_PREFIX.length()), value);
+            }
+        });
+        return out;
     }
 
     /** Settings for one client: bootstrap, shared client keys, then the client's prefixed keys. */

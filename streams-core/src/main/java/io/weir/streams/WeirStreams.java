@@ -72,6 +72,7 @@ public final class WeirStreams implements AutoCloseable {
         this.config = new StreamsConfig(config);
         this.processId = ProcessId.load(this.config.stateDir().resolve(this.config.applicationId()));
         this.topology.idlenessWarnings().forEach(log::warn);
+        this.topology.configureSerdes(this.config.serdeConfig());
     }
 
     public void setStateListener(StateListener listener) {

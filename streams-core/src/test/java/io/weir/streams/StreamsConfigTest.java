@@ -1,14 +1,22 @@
 package io.weir.streams;
 
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Produced;
 import io.weir.streams.internals.ConfigReference;
 import io.weir.streams.internals.config.ForeignSettings;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -127,6 +135,28 @@ class StreamsConfigTest {
         assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(prefixed))
                 .getMessage()
                 .contains("use the consumer. prefix"));
+    }
+
+    @Test
+    void serdeSettingsReachEverySerdeOfTheTopologyOnce(@TempDir Path dir) {
+        List<String> configured = new ArrayList<>();
+        Serde<String> recording =
+                new org.apache.kafka.common.serialization.Serdes.WrapperSerde<>(
+                        new StringSerializer(), new StringDeserializer()) {
+                    @Override
+                    public void configure(Map<String, ?> configs, boolean isKey) {
+                        configured.add(configs + (isKey ? " key" : " value"));
+                    }
+                };
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in", Consumed.with(recording, io.weir.streams.serde.Serdes.String()))
+                .to("out", Produced.with(recording, io.weir.streams.serde.Serdes.String()));
+        Map<String, Object> m = minimal();
+        m.put(StreamsConfig.STATE_DIR, dir.toString());
+        m.put("serde.schema.registry.url", "http://registry:8081");
+        assertEquals(Map.of("schema.registry.url", "http://registry:8081"), new StreamsConfig(m).serdeConfig());
+        new WeirStreams(builder.build(), m).close();
+        assertEquals(List.of("{schema.registry.url=http://registry:8081} key"), configured);
     }
 
     @Test

@@ -55,7 +55,9 @@ public final class ConfigReference {
                 "\nClient settings pass through: keys prefixed `consumer.`, `producer.` or `admin.` go to that client "
                         + "with the prefix removed; `security.protocol`, `sasl.*`, `ssl.*` and other common client keys go to "
                         + "all three. Weir's own settings for its clients (group id, isolation level, transactional id, "
-                        + "assignor) always win.\n");
+                        + "assignor) always win. Keys prefixed `serde.` go, prefix removed, to `configure(settings, isKey)` "
+                        + "of every serde instance of the topology, once, at construction (for example "
+                        + "`serde.schema.registry.url`); without any, serdes are used as given.\n");
         out.append("\n## Kafka Streams settings Weir refuses\n\n"
                 + "A key that is neither Weir's nor a client setting is refused when `WeirStreams` is constructed, so "
                 + "no setting is silently ignored. These Kafka Streams settings are refused with what to do instead "

@@ -104,6 +104,7 @@ public final class TestDriver implements AutoCloseable {
         this.topology = TopologyAccess.spec(topology);
         this.config = config;
         this.topology.idlenessWarnings().forEach(log::warn);
+        this.topology.configureSerdes(config.serdeConfig());
         this.processingTime = config.startTime().map(Instant::toEpochMilli).orElse(0L);
         this.clockStarted = config.startTime().isPresent();
         this.lastCommit = processingTime;

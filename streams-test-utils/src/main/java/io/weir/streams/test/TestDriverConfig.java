@@ -32,6 +32,7 @@ public final class TestDriverConfig {
     private String applicationId = "test-driver";
     private boolean keepReadRecords = true;
     private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
+    private Map<String, Object> serdeConfig = Map.of();
 
     private TestDriverConfig() {}
 
@@ -45,6 +46,7 @@ public final class TestDriverConfig {
         c.applicationId = applicationId;
         c.keepReadRecords = keepReadRecords;
         c.maxRecordBytes = maxRecordBytes;
+        c.serdeConfig = serdeConfig;
         return c;
     }
 
@@ -134,6 +136,17 @@ public final class TestDriverConfig {
         return c;
     }
 
+    /**
+     * Settings for the topology's serdes, as the runtime's {@code serde.}-prefixed settings (give them
+     * here without the prefix): the driver calls {@code configure(settings, isKey)} on every serde of the
+     * topology once when it starts. Empty by default: serdes are used as given.
+     */
+    public TestDriverConfig withSerdeConfig(Map<String, ?> settings) {
+        TestDriverConfig c = copy();
+        c.serdeConfig = Map.copyOf(settings);
+        return c;
+    }
+
     public int partitions(String topic) {
         return partitions.getOrDefault(topic, 1);
     }
@@ -165,5 +178,9 @@ public final class TestDriverConfig {
 
     public int maxRecordBytes() {
         return maxRecordBytes;
+    }
+
+    public Map<String, Object> serdeConfig() {
+        return serdeConfig;
     }
 }

@@ -21,7 +21,8 @@ public final class ForeignSettings {
             "not implemented yet (standbys, warm-up replicas and interactive queries come with serving and availability)";
     private static final String SERDES =
             "Weir has no default serdes: give them where the data is read or written (Consumed.with, "
-                    + "Produced.with, Grouped.with, Materialized.withKeySerde/withValueSerde)";
+                    + "Produced.with, Grouped.with, Materialized.withKeySerde/withValueSerde); settings for them go with the "
+                    + "serde. prefix";
     private static final String METRICS =
             "Weir's metrics are read with WeirStreams.metrics(); client metrics settings go to a client with "
                     + "the consumer., producer. or admin. prefix";

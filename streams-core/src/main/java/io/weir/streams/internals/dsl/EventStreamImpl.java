@@ -355,6 +355,8 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                     + " serde is unknown (after a map, or a merge of streams with different serdes); "
                     + "pass Produced.with(keySerde, valueSerde)");
         }
+        graph.useSerde(k, true);
+        graph.useSerde(v, false);
         StreamPartitioner<? super K, ? super V> partitioner =
                 produced.partitioner().orElse(null);
         graph.addNode(

@@ -4,10 +4,12 @@ import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.topology.NodeSpec;
+import io.weir.streams.internals.topology.SerdeUse;
 import io.weir.streams.internals.topology.SourceNames;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.TopologySpec;
+import org.apache.kafka.common.serialization.Serde;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,8 +25,19 @@ public final class GraphBuilder {
     private final List<NodeSpec> nodes = new ArrayList<>();
     private final Map<String, StoreSpec> stores = new LinkedHashMap<>();
     private final Map<String, String> nodeNames = new LinkedHashMap<>();
+    private final List<SerdeUse> serdes = new ArrayList<>();
     private ProcessingErrorHandler processingErrors = ProcessingErrorHandler.fail();
     private int counter;
+
+    /**
+     * Notes that the topology uses {@code serde} (for keys when {@code isKey}), so that it can be
+     * configured; an instance is noted once, in the role it was first used in.
+     */
+    public void useSerde(Serde<?> serde, boolean isKey) {
+        if (serdes.stream().noneMatch(u -> u.serde() == serde)) {
+            serdes.add(new SerdeUse(serde, isKey));
+        }
+    }
 
     public void processingErrorHandler(ProcessingErrorHandler handler) {
         this.processingErrors = handler;
@@ -65,6 +78,8 @@ public final class GraphBuilder {
             throw new IllegalArgumentException("The name '" + name + "' is used twice in this topology");
         }
         nodeNames.put(name, name);
+        useSerde(consumed.keySerde(), true);
+        useSerde(consumed.valueSerde(), false);
         sources.add(new SourceSpec(name, topic, consumed, repartition, partitions));
         return name;
     }
@@ -110,6 +125,6 @@ public final class GraphBuilder {
         if (sources.isEmpty()) {
             throw new IllegalStateException("The topology has no source: call builder.stream(topic, ...) first");
         }
-        return new TopologySpec(sources, nodes, stores, processingErrors);
+        return new TopologySpec(sources, nodes, stores, processingErrors, serdes);
     }
 }

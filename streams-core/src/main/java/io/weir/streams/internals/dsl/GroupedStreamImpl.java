@@ -55,6 +55,7 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
             throw new IllegalStateException("process '" + node + "': the key serde is unknown, and timers are kept by "
                     + "key; give it with groupByKey(Grouped.with(keySerde, valueSerde))");
         }
+        graph.useSerde(keySerde, true);
         List<KeyedProcessorNode.StoreSerdes> declared = new ArrayList<>();
         Set<String> storeNames = new HashSet<>();
         for (int i = 0; i < stores.length; i++) {
@@ -75,6 +76,8 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                     : TimeMath.plus(retention, Duration.ofDays(1).toMillis());
             graph.addStore(new StoreSpec(name, store.storeType(), store.loggingEnabled(), changelogRetention));
             storeNames.add(name);
+            graph.useSerde(store.keySerde().get(), true);
+            graph.useSerde(store.valueSerde().get(), false);
             declared.add(new KeyedProcessorNode.StoreSerdes(
                     name, store.keySerde().get(), store.valueSerde().get(), retention));
         }

@@ -151,6 +151,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     operator + ": the value serde is unknown; give it with Materialized.withValueSerde(...)");
         }
         checkTriggerAndRefinement(operator, aggregation);
+        graph.useSerde(keySerde, true);
+        graph.useSerde(aggSerde, false);
         long lateness = windows.allowedLateness().toMillis();
         WindowAggregateProcessor.Settings<K, V, A> settings = new WindowAggregateProcessor.Settings<>(
                 aggregation, lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde);
@@ -264,6 +266,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "aggregate a stream whose value serde is known");
         }
         long difference = sliding.timeDifference().toMillis();
+        stream.graph.useSerde(valueSerde, false);
         return () -> WindowAssigners.sliding(difference, lateness, recordStore, valueSerde);
     }
 }

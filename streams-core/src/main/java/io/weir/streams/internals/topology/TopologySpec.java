@@ -26,17 +26,21 @@ public final class TopologySpec {
     private final List<NodeSpec> nodes;
     private final Map<String, StoreSpec> stores;
     private final ProcessingErrorHandler processingErrors;
+    private final List<SerdeUse> serdes;
     private final List<SubtopologySpec> subtopologies;
 
+    /** @param serdes every serde instance the topology uses, once each (see {@link #configureSerdes}) */
     public TopologySpec(
             List<SourceSpec> sources,
             List<NodeSpec> nodes,
             Map<String, StoreSpec> stores,
-            ProcessingErrorHandler processingErrors) {
+            ProcessingErrorHandler processingErrors,
+            List<SerdeUse> serdes) {
         this.sources = List.copyOf(sources);
         this.nodes = List.copyOf(nodes);
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
         this.processingErrors = processingErrors;
+        this.serdes = List.copyOf(serdes);
         this.subtopologies = split();
     }
 
@@ -50,6 +54,20 @@ public final class TopologySpec {
 
     public Map<String, StoreSpec> stores() {
         return stores;
+    }
+
+    /**
+     * Calls {@code configure(settings, isKey)} on every serde instance the topology uses, once, in the
+     * role it was first used in; nothing when {@code settings} is empty, so serdes a user configured
+     * before building are left alone.
+     */
+    public void configureSerdes(Map<String, ?> settings) {
+        if (settings.isEmpty()) {
+            return;
+        }
+        for (SerdeUse use : serdes) {
+            use.serde().configure(settings, use.isKey());
+        }
     }
 
     /** The stores of {@code sub}, in the order it declares them: what each of its tasks opens. */

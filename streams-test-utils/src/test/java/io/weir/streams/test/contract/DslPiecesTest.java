@@ -22,6 +22,8 @@ import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.time.WatermarkStrategy;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -263,5 +265,34 @@ class DslPiecesTest {
                         Consumed.with(Serdes.String(), Serdes.String())
                                 .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(Duration.ofSeconds(5)))));
         assertTrue(e.getMessage().contains("different watermark strategies"), e.getMessage());
+    }
+
+    /** A String serde that records how it was configured. */
+    static final class RecordingSerde extends org.apache.kafka.common.serialization.Serdes.WrapperSerde<String> {
+        final List<String> configured = new ArrayList<>();
+
+        RecordingSerde() {
+            super(new StringSerializer(), new StringDeserializer());
+        }
+
+        @Override
+        public void configure(Map<String, ?> configs, boolean isKey) {
+            configured.add(configs + (isKey ? " key" : " value"));
+        }
+    }
+
+    @Test
+    void serdeSettingsConfigureEverySerdeOnceInItsRole() {
+        RecordingSerde keys = new RecordingSerde();
+        RecordingSerde values = new RecordingSerde();
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("words", Consumed.with(keys, values)).to("out", Produced.with(keys, values));
+        Topology topology = builder.build();
+        new TestDriver(topology, TestDriverConfig.defaults().withSerdeConfig(Map.of("schema.registry.url", "mock://x")))
+                .close();
+        assertEquals(List.of("{schema.registry.url=mock://x} key"), keys.configured);
+        assertEquals(List.of("{schema.registry.url=mock://x} value"), values.configured);
+        new TestDriver(topology).close();
+        assertEquals(1, keys.configured.size(), "without serde settings, serdes are used as given");
     }
 }
