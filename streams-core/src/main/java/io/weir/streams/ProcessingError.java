@@ -2,8 +2,6 @@ package io.weir.streams;
 
 import org.jspecify.annotations.Nullable;
 
-import java.util.Optional;
-
 /**
  * An exception thrown by user code while an operator processed a record: a mapper, predicate, key
  * selector, aggregator, merger, topic-name extractor, partitioner or {@code foreach} action, or a keyed
@@ -19,12 +17,9 @@ import java.util.Optional;
  * ProductionError}). An exception thrown further downstream is decided by the operator that threw it,
  * not by its upstream operators.
  */
-public final class ProcessingError extends RuntimeException {
+public final class ProcessingError extends DerivedRecordError {
 
     private final String operator;
-    private final @Nullable String sourceTopic;
-    private final int sourcePartition;
-    private final long sourceOffset;
 
     /**
      * @param sourceTopic the topic of the input record the failing record derives from, or null when it
@@ -34,34 +29,17 @@ public final class ProcessingError extends RuntimeException {
             String operator, @Nullable String sourceTopic, int sourcePartition, long sourceOffset, Throwable cause) {
         super(
                 "Operator '" + operator + "' failed on the record derived from "
-                        + (sourceTopic == null
-                                ? "a window result or timer"
-                                : sourceTopic + "-" + sourcePartition + "@" + sourceOffset)
-                        + ": " + cause,
+                        + coordinates(sourceTopic, sourcePartition, sourceOffset, "a window result or timer") + ": "
+                        + cause,
+                sourceTopic,
+                sourcePartition,
+                sourceOffset,
                 cause);
         this.operator = operator;
-        this.sourceTopic = sourceTopic;
-        this.sourcePartition = sourcePartition;
-        this.sourceOffset = sourceOffset;
     }
 
     /** The name of the operator whose user code threw (its {@code Named} name, or the generated one). */
     public String operator() {
         return operator;
-    }
-
-    /** The topic of the input record the failing record derives from; empty for a window result or timer. */
-    public Optional<String> sourceTopic() {
-        return Optional.ofNullable(sourceTopic);
-    }
-
-    /** The partition of that input record, or -1 when there is none. */
-    public int sourcePartition() {
-        return sourcePartition;
-    }
-
-    /** The offset of that input record, or -1 when there is none. */
-    public long sourceOffset() {
-        return sourceOffset;
     }
 }

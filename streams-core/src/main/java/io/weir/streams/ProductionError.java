@@ -2,8 +2,6 @@ package io.weir.streams;
 
 import org.jspecify.annotations.Nullable;
 
-import java.util.Optional;
-
 /**
  * A record a sink could not produce, before any of it reached Kafka: its key or value did not
  * serialize, or it is larger than its topic accepts. The message names the sink topic, the reason and
@@ -15,7 +13,7 @@ import java.util.Optional;
  * never offered: under exactly-once it has made the open transaction abortable, so skipping the
  * record could only be done by losing the transaction's other records; the stream thread fails instead.
  */
-public final class ProductionError extends RuntimeException {
+public final class ProductionError extends DerivedRecordError {
 
     /** Why the record could not be produced. */
     public enum Reason {
@@ -31,9 +29,6 @@ public final class ProductionError extends RuntimeException {
 
     private final Reason reason;
     private final String sinkTopic;
-    private final @Nullable String sourceTopic;
-    private final int sourcePartition;
-    private final long sourceOffset;
 
     /**
      * @param sourceTopic the topic of the input record the failed record derives from, or null when it
@@ -48,16 +43,13 @@ public final class ProductionError extends RuntimeException {
             Throwable cause) {
         super(
                 reason + " producing to topic '" + sinkTopic + "' the record derived from "
-                        + (sourceTopic == null
-                                ? "a window result"
-                                : sourceTopic + "-" + sourcePartition + "@" + sourceOffset)
-                        + ": " + cause,
+                        + coordinates(sourceTopic, sourcePartition, sourceOffset, "a window result") + ": " + cause,
+                sourceTopic,
+                sourcePartition,
+                sourceOffset,
                 cause);
         this.reason = reason;
         this.sinkTopic = sinkTopic;
-        this.sourceTopic = sourceTopic;
-        this.sourcePartition = sourcePartition;
-        this.sourceOffset = sourceOffset;
     }
 
     public Reason reason() {
@@ -67,20 +59,5 @@ public final class ProductionError extends RuntimeException {
     /** The topic the record was to be written to. */
     public String sinkTopic() {
         return sinkTopic;
-    }
-
-    /** The topic of the input record this record derives from; empty for a window result. */
-    public Optional<String> sourceTopic() {
-        return Optional.ofNullable(sourceTopic);
-    }
-
-    /** The partition of that input record, or -1 for a window result. */
-    public int sourcePartition() {
-        return sourcePartition;
-    }
-
-    /** The offset of that input record, or -1 for a window result. */
-    public long sourceOffset() {
-        return sourceOffset;
     }
 }

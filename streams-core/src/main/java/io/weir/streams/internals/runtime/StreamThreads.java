@@ -1,7 +1,6 @@
 package io.weir.streams.internals.runtime;
 
-import io.weir.streams.ProcessingError;
-import io.weir.streams.ProductionError;
+import io.weir.streams.DerivedRecordError;
 import io.weir.streams.RecordError;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
@@ -155,11 +154,8 @@ public final class StreamThreads {
         if (e instanceof RecordError r) {
             return r.topic() + "-" + r.partition() + "@" + r.offset();
         }
-        if (e instanceof ProcessingError p && p.sourceTopic().isPresent()) {
-            return p.sourceTopic().get() + "-" + p.sourcePartition() + "@" + p.sourceOffset();
-        }
-        if (e instanceof ProductionError p && p.sourceTopic().isPresent()) {
-            return p.sourceTopic().get() + "-" + p.sourcePartition() + "@" + p.sourceOffset();
+        if (e instanceof DerivedRecordError d && d.sourceTopic().isPresent()) {
+            return d.sourceTopic().get() + "-" + d.sourcePartition() + "@" + d.sourceOffset();
         }
         return null;
     }

@@ -36,6 +36,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class TestDriverFidelityTest {
 
     private static Topology counting() {
+        return counting(StoreType.ROCKSDB);
+    }
+
+    private static Topology counting(StoreType type) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(
                         "clicks",
@@ -43,7 +47,7 @@ class TestDriverFidelityTest {
                                 .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
-                .count(Materialized.as("counts"))
+                .count(Materialized.<String, Long>as("counts").withStoreType(type))
                 .toStream()
                 .to("out", Produced.with(WindowedSerdes.string(), Serdes.Long()));
         return builder.build();
@@ -86,17 +90,7 @@ class TestDriverFidelityTest {
     @ParameterizedTest
     @EnumSource(StoreType.class)
     void restartKeepsCommittedStateAndTheWatermark(StoreType type) {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(
-                        "clicks",
-                        Consumed.with(Serdes.String(), Serdes.String())
-                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
-                .groupByKey()
-                .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
-                .count(Materialized.<String, Long>as("counts").withStoreType(type))
-                .toStream()
-                .to("out", Produced.with(WindowedSerdes.string(), Serdes.Long()));
-        try (TestDriver driver = new TestDriver(builder.build())) {
+        try (TestDriver driver = new TestDriver(counting(type))) {
             TestInputTopic<String, String> clicks = driver.input("clicks", Serdes.String(), Serdes.String());
             clicks.pipe("u", "c", 21_000);
             clicks.pipe("u", "c", 22_000);
