@@ -207,7 +207,7 @@ public final class TestDriver implements AutoCloseable {
     public void restart() {
         checkOpen();
         commit();
-        RuntimeException failure = closeTasks();
+        RuntimeException failure = closeTasks(true);
         if (failure != null) {
             throw failure;
         }
@@ -393,7 +393,7 @@ public final class TestDriver implements AutoCloseable {
     private void commit(StreamTask task) {
         task.completeCommit(task.prepareCommit(), Map.of());
         Objects.requireNonNull(committedTimes.get(task.id()), "every task has its committed times")
-                .write(task.committedTime());
+                .committed(task.committedTime());
     }
 
     /** The input is complete: every watermark moves to +infinity (every window fires), then all tasks commit. */
@@ -520,14 +520,26 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    /** Closes every task and forgets it; returns the first failure, if any, after trying them all. */
-    private @Nullable RuntimeException closeTasks() {
+    /**
+     * Closes every task and forgets it, writing each task's committed event times to its directory when
+     * {@code keepTimes}; returns the first failure, if any, after trying them all.
+     */
+    private @Nullable RuntimeException closeTasks(boolean keepTimes) {
         RuntimeException failure = null;
         for (StreamTask task : tasks.values()) {
             try {
                 task.close();
             } catch (RuntimeException e) {
                 failure = failure == null ? e : failure;
+            }
+        }
+        if (keepTimes) {
+            for (CommittedTimes times : committedTimes.values()) {
+                try {
+                    times.write();
+                } catch (RuntimeException e) {
+                    failure = failure == null ? e : failure;
+                }
             }
         }
         tasks.clear();
@@ -541,7 +553,8 @@ public final class TestDriver implements AutoCloseable {
             return;
         }
         closed = true;
-        RuntimeException failure = closeTasks();
+        // A state directory the driver owns is deleted now: nothing will read the times.
+        RuntimeException failure = closeTasks(!ownsStateDir);
         if (ownsStateDir) {
             TempDirs.deleteRecursively(stateDir);
         }

@@ -16,9 +16,11 @@ import java.util.Properties;
 
 /**
  * The TestDriver's stand-in for the event time the runtime commits with each input partition's offset
- * (docs/architecture.md, "Offset metadata"): kept in a file in the task's state directory, written at
- * each commit, read when a driver opens the same state directory, so a reopened driver judges lateness
- * from the restored watermark as a restarted instance does. One instance per task; single-threaded.
+ * (docs/architecture.md, "Offset metadata"): noted at each commit, kept in a file in the task's state
+ * directory when the task closes, read when a driver opens the same state directory, so a reopened
+ * driver judges lateness from the restored watermark as a restarted instance does. Written at close
+ * only, since a commit comes every 100 ms of virtual time and a file per commit would cost more than
+ * the commit. One instance per task; single-threaded.
  */
 public final class CommittedTimes {
 
@@ -26,6 +28,7 @@ public final class CommittedTimes {
 
     private final Path file;
     private Map<TopicPartition, String> written = Map.of();
+    private Map<TopicPartition, String> committed = Map.of();
 
     public CommittedTimes(Path taskDir) {
         this.file = taskDir.resolve(FILE);
@@ -50,11 +53,17 @@ public final class CommittedTimes {
                     props.getProperty(key));
         }
         written = Map.copyOf(out);
+        committed = written;
         return out;
     }
 
-    /** Records a commit's event times, replacing the file atomically when they changed. */
-    public void write(Map<TopicPartition, String> committed) {
+    /** Notes a commit's event times. */
+    public void committed(Map<TopicPartition, String> times) {
+        committed = times;
+    }
+
+    /** Writes the last commit's event times, replacing the file atomically, when they changed. */
+    public void write() {
         if (committed.equals(written)) {
             return;
         }
@@ -70,6 +79,6 @@ public final class CommittedTimes {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + file, e);
         }
-        written = Map.copyOf(committed);
+        written = committed;
     }
 }
