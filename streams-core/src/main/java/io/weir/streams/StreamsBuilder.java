@@ -7,6 +7,7 @@ import io.weir.streams.internals.dsl.EventStreamImpl;
 import io.weir.streams.internals.dsl.GraphBuilder;
 
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Builds a {@link Topology} with the DSL: start from {@link #stream(String, Consumed)}, chain
@@ -30,6 +31,21 @@ public final class StreamsBuilder {
         Require.name("topic", topic);
         Objects.requireNonNull(consumed, "consumed");
         String node = graph.addSource(topic, consumed);
+        return EventStreamImpl.source(graph, node, consumed.keySerde(), consumed.valueSerde());
+    }
+
+    /**
+     * The records of every topic whose name matches {@code pattern} in full, read as {@code consumed}
+     * says, as one stream: one source node ({@code source:/<pattern>/}) in the same tasks, so the
+     * matching topics must have the same number of partitions. The pattern is resolved when the
+     * application starts (or the TestDriver is made): a topic created later that matches is read from
+     * the next start; a pattern that matches nothing fails the start naming it. Topics the topology reads
+     * by name and its own internal topics never match.
+     */
+    public <K, V> EventStream<K, V> stream(Pattern pattern, Consumed<K, V> consumed) {
+        Objects.requireNonNull(pattern, "pattern");
+        Objects.requireNonNull(consumed, "consumed");
+        String node = graph.addPatternSource(pattern, consumed);
         return EventStreamImpl.source(graph, node, consumed.keySerde(), consumed.valueSerde());
     }
 

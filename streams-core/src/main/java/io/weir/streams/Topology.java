@@ -28,7 +28,9 @@ public final class Topology {
         for (SubtopologySpec sub : spec.subtopologies()) {
             out.append("Sub-topology ").append(sub.id()).append('\n');
             for (SourceSpec source : sub.sources()) {
-                out.append("  source ").append(source.topic()).append('\n');
+                out.append("  source ")
+                        .append(source.pattern() != null ? "/" + source.topic() + "/" : source.topic())
+                        .append('\n');
             }
             for (NodeSpec node : sub.nodes()) {
                 out.append("  ").append(node.name()).append(" <- ").append(String.join(", ", node.parents()));

@@ -108,9 +108,9 @@ public final class WeirStreams implements AutoCloseable {
     }
 
     private void prepareAndRun() {
-        Map<Integer, Integer> taskCounts;
+        InternalTopicManager.Prepared prepared;
         try (InternalTopicManager topics = new InternalTopicManager(config)) {
-            taskCounts = topics.prepare(topology, this::stopping);
+            prepared = topics.prepare(topology, this::stopping);
         } catch (RuntimeException e) {
             if (!stopping()) {
                 fail(e);
@@ -123,8 +123,8 @@ public final class WeirStreams implements AutoCloseable {
             }
             threads = new StreamThreads(
                     config,
-                    topology,
-                    taskCounts,
+                    prepared.topology(),
+                    prepared.taskCounts(),
                     processId,
                     restoreListener,
                     handler,

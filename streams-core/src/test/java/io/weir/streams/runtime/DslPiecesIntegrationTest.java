@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 import static io.weir.streams.runtime.TopicReader.keys;
 import static io.weir.streams.runtime.TopicReader.read;
@@ -107,6 +108,40 @@ class DslPiecesIntegrationTest {
                             .get(repartition)
                             .partitions()
                             .size());
+        }
+    }
+
+    @Test
+    void aPatternSourceReadsEveryTopicMatchingAtStart(KafkaBroker broker, @TempDir Path dir) {
+        String p = "dsl-pattern-";
+        broker.createTopic(p + "eu", 2);
+        broker.createTopic(p + "us", 2);
+        broker.createTopic(p + "out", 1);
+        Set<String> expected = new TreeSet<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < 10; i++) {
+                String region = i % 2 == 0 ? "eu" : "us";
+                producer.send(new ProducerRecord<>(p + region, null, BaseTime.recentPast() + i, region + i, "x"));
+                expected.add(region + i);
+            }
+        }
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(Pattern.compile(p + "(eu|us)"), Consumed.with(Serdes.String(), Serdes.String()))
+                .to(p + "out", Produced.with(Serdes.String(), Serdes.String()));
+        Map<String, Object> config = new HashMap<>();
+        config.put(StreamsConfig.APPLICATION_ID, p + "app");
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+        config.put(StreamsConfig.STATE_DIR, dir.toString());
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS, 200);
+        try (WeirStreams app = new WeirStreams(builder.build(), config)) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(
+                            () -> assertEquals(List.copyOf(expected), keys(read(broker, p + "out", "read_committed"))));
+            assertTrue(app.error().isEmpty());
         }
     }
 }

@@ -101,7 +101,7 @@ public final class TestDriver implements AutoCloseable {
     }
 
     public TestDriver(Topology topology, TestDriverConfig config) {
-        this.topology = TopologyAccess.spec(topology);
+        this.topology = TopologyAccess.spec(topology).resolvePatterns(config.topics(), config.applicationId());
         this.config = config;
         this.topology.idlenessWarnings().forEach(log::warn);
         this.topology.configureSerdes(config.serdeConfig());

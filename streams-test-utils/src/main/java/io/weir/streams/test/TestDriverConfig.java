@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Settings of a {@link TestDriver}. Immutable; start from {@link #defaults()}.
@@ -33,6 +35,7 @@ public final class TestDriverConfig {
     private boolean keepReadRecords = true;
     private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
     private Map<String, Object> serdeConfig = Map.of();
+    private Set<String> topics = Set.of();
 
     private TestDriverConfig() {}
 
@@ -47,6 +50,7 @@ public final class TestDriverConfig {
         c.keepReadRecords = keepReadRecords;
         c.maxRecordBytes = maxRecordBytes;
         c.serdeConfig = serdeConfig;
+        c.topics = topics;
         return c;
     }
 
@@ -145,6 +149,28 @@ public final class TestDriverConfig {
         TestDriverConfig c = copy();
         c.serdeConfig = Map.copyOf(settings);
         return c;
+    }
+
+    /**
+     * Topics that exist beside those the topology names, for its source patterns ({@code
+     * StreamsBuilder.stream(Pattern, ...)}) to match when the driver starts; topics given {@link
+     * #withPartitions} exist too.
+     */
+    public TestDriverConfig withTopics(String... names) {
+        Set<String> next = new HashSet<>(topics);
+        for (String name : names) {
+            next.add(Require.name("topic", name));
+        }
+        TestDriverConfig c = copy();
+        c.topics = Set.copyOf(next);
+        return c;
+    }
+
+    /** The topics a source pattern may match: those of {@link #withTopics} and {@link #withPartitions}. */
+    public Set<String> topics() {
+        Set<String> all = new HashSet<>(topics);
+        all.addAll(partitions.keySet());
+        return all;
     }
 
     public int partitions(String topic) {

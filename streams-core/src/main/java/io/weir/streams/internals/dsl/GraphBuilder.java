@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /** The mutable graph behind a {@code StreamsBuilder}: names nodes, checks names, and builds the spec. */
 public final class GraphBuilder {
@@ -59,7 +60,7 @@ public final class GraphBuilder {
     private String addSource(String topic, Consumed<?, ?> consumed, boolean repartition, int partitions) {
         int n = 1;
         for (SourceSpec earlier : sources) {
-            if (!earlier.topic().equals(topic)) {
+            if (earlier.pattern() != null || !earlier.topic().equals(topic)) {
                 continue;
             }
             if (repartition || earlier.repartition()) {
@@ -81,6 +82,20 @@ public final class GraphBuilder {
         useSerde(consumed.keySerde(), true);
         useSerde(consumed.valueSerde(), false);
         sources.add(new SourceSpec(name, topic, consumed, repartition, partitions));
+        return name;
+    }
+
+    /** Registers a source reading every topic matching {@code pattern}; returns its node name. */
+    public String addPatternSource(Pattern pattern, Consumed<?, ?> consumed) {
+        String name = "source:/" + pattern.pattern() + "/";
+        if (nodeNames.containsKey(name)) {
+            throw new IllegalArgumentException("The pattern /" + pattern.pattern() + "/ is already a source of this "
+                    + "topology; read it once and use the stream in several places");
+        }
+        nodeNames.put(name, name);
+        useSerde(consumed.keySerde(), true);
+        useSerde(consumed.valueSerde(), false);
+        sources.add(new SourceSpec(name, pattern.pattern(), consumed, false, -1, pattern));
         return name;
     }
 

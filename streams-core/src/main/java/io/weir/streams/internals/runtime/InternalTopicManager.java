@@ -46,13 +46,22 @@ public final class InternalTopicManager implements AutoCloseable {
     }
 
     /** Returns the task count of every sub-topology, by id, once every internal topic exists. */
-    public Map<Integer, Integer> prepare(TopologySpec topology, BooleanSupplier stopping) {
+    public Prepared prepare(TopologySpec topology, BooleanSupplier stopping) {
         long backoff = 500;
         while (true) {
             try {
-                Map<Integer, Integer> taskCounts = topology.taskCounts(partitionCounts(topology.sourceTopics())::get);
-                createInternalTopics(topology, taskCounts);
-                return taskCounts;
+                TopologySpec resolved = topology.hasPatterns()
+                        ? topology.resolvePatterns(listTopics(), config.applicationId())
+                        : topology;
+                if (resolved != topology) {
+                    log.info(
+                            "Source patterns of application {} resolved: it reads {}",
+                            config.applicationId(),
+                            resolved.sourceTopics());
+                }
+                Map<Integer, Integer> taskCounts = resolved.taskCounts(partitionCounts(resolved.sourceTopics())::get);
+                createInternalTopics(resolved, taskCounts);
+                return new Prepared(resolved, taskCounts);
             } catch (RetryLater e) {
                 if (stopping.getAsBoolean()) {
                     throw new IllegalStateException("Stopped while waiting for Kafka", e.getCause());
@@ -66,6 +75,22 @@ public final class InternalTopicManager implements AutoCloseable {
                 sleep(backoff);
                 backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
             }
+        }
+    }
+
+    /** The topology as it runs (patterns resolved) and the task count of each sub-topology. */
+    public record Prepared(TopologySpec topology, Map<Integer, Integer> taskCounts) {}
+
+    private Set<String> listTopics() {
+        try {
+            return admin.listTopics().names().get(15, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new RetryLater(Causes.of(e));
+        } catch (TimeoutException e) {
+            throw new RetryLater(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while listing topics", e);
         }
     }
 

@@ -3,6 +3,7 @@ package io.weir.streams.internals.topology;
 import io.weir.streams.ProcessingErrorHandler;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The graph a {@code StreamsBuilder} built: sources, processor nodes (in the order they were added,
@@ -97,11 +99,49 @@ public final class TopologySpec {
         return topics;
     }
 
-    /** The user topics the topology reads (not repartition topics). */
+    /** The user topics the topology reads (not repartition topics), once its patterns are resolved. */
     public Set<String> sourceTopics() {
         Set<String> topics = new TreeSet<>();
-        sources.stream().filter(s -> !s.repartition()).forEach(s -> topics.add(s.topic()));
+        sources.stream().filter(s -> !s.repartition() && s.pattern() == null).forEach(s -> topics.add(s.topic()));
         return topics;
+    }
+
+    /** Whether a source is given by a pattern, so {@link #resolvePatterns} must run before tasks are made. */
+    public boolean hasPatterns() {
+        return sources.stream().anyMatch(s -> s.pattern() != null);
+    }
+
+    /**
+     * This topology with each pattern source replaced by one source per topic of {@code existing} it
+     * matches (in full, as {@link java.util.regex.Matcher#matches}), all under the pattern's node name, so
+     * they run in the same tasks. Internal topics ({@code <application.id>-...}) and topics the topology
+     * reads by name never match.
+     *
+     * @throws IllegalStateException naming the pattern when it matches no topic
+     */
+    public TopologySpec resolvePatterns(Collection<String> existing, String applicationId) {
+        if (!hasPatterns()) {
+            return this;
+        }
+        Set<String> named = sourceTopics();
+        List<SourceSpec> resolved = new ArrayList<>();
+        for (SourceSpec source : sources) {
+            Pattern pattern = source.pattern();
+            if (pattern == null) {
+                resolved.add(source);
+                continue;
+            }
+            List<String> matching = existing.stream()
+                    .filter(t -> pattern.matcher(t).matches())
+                    .filter(t -> !named.contains(t) && !t.startsWith(applicationId + "-"))
+                    .sorted()
+                    .toList();
+            if (matching.isEmpty()) {
+                throw new IllegalStateException("No topic matches the source pattern /" + pattern.pattern() + "/");
+            }
+            matching.forEach(t -> resolved.add(new SourceSpec(source.nodeName(), t, source.consumed(), false, -1)));
+        }
+        return new TopologySpec(resolved, nodes, stores, processingErrors, serdes);
     }
 
     /** The logical names of the repartition topics (see {@link SourceSpec#topic(String)}). */

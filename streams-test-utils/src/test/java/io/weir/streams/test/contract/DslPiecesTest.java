@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -294,5 +295,30 @@ class DslPiecesTest {
         assertEquals(List.of("{schema.registry.url=mock://x} value"), values.configured);
         new TestDriver(topology).close();
         assertEquals(1, keys.configured.size(), "without serde settings, serdes are used as given");
+    }
+
+    @Test
+    void aPatternSourceReadsEveryMatchingTopicInOneTask() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(Pattern.compile("orders-[a-z]+"), Consumed.with(Serdes.String(), Serdes.String()))
+                .mapValues(String::toUpperCase)
+                .to("all-orders", Produced.with(Serdes.String(), Serdes.String()));
+        Topology topology = builder.build();
+        assertTrue(topology.describe().contains("source /orders-[a-z]+/"), topology.describe());
+        try (TestDriver driver = new TestDriver(
+                topology, TestDriverConfig.defaults().withTopics("orders-eu", "orders-us", "orders-1", "other"))) {
+            driver.input("orders-eu", Serdes.String(), Serdes.String()).pipe("a", "croissant", 1_000);
+            driver.input("orders-us", Serdes.String(), Serdes.String()).pipe("b", "bagel", 2_000);
+            assertEquals(
+                    List.of("CROISSANT", "BAGEL"),
+                    driver.output("all-orders", Serdes.String(), Serdes.String())
+                            .readValues());
+            assertEquals(1, driver.watermarks().size(), "both topics in one task");
+            assertThrows(
+                    IllegalArgumentException.class, () -> driver.input("orders-1", Serdes.String(), Serdes.String()));
+        }
+        IllegalStateException none = assertThrows(IllegalStateException.class, () -> new TestDriver(topology));
+        assertTrue(
+                none.getMessage().contains("No topic matches the source pattern /orders-[a-z]+/"), none.getMessage());
     }
 }
