@@ -64,10 +64,12 @@ import java.util.TreeSet;
  * from the first record an error handler sends there.
  *
  * <p>State: a driver given a state directory ({@link TestDriverConfig#withStateDir}) that an earlier
- * driver of the same topology committed to restores from it as a restarted instance does: its stores
- * hold what was committed, and each task's watermark starts from the event time committed with its
- * inputs (so lateness is judged as before), not from -infinity. Every output record carries the
- * watermark of the task that wrote it ({@link OutputRecord#watermark()}).
+ * driver of the same topology committed to and closed restores from it as a restarted instance does:
+ * its RocksDB stores hold what was committed, and each task's watermark starts from the event time
+ * committed with its inputs (so lateness is judged as before), not from -infinity. In-memory stores
+ * start empty there, since their changelogs were the earlier driver's topics; {@link #restart()} keeps
+ * them, replaying those changelogs. Every output record carries the watermark of the task that wrote it
+ * ({@link OutputRecord#watermark()}).
  *
  * <p>Single-threaded. Owns its tasks, stores and state dir: {@link #close()} releases them all.
  *
