@@ -23,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,10 +76,7 @@ class DslPiecesIntegrationTest {
                 .to(
                         p + "copies",
                         Produced.with(Serdes.String(), Serdes.Integer()).withPartitioner((t, k, v, n) -> v % n));
-        Map<String, Object> config = new HashMap<>();
-        config.put(StreamsConfig.APPLICATION_ID, p + "app");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-        config.put(StreamsConfig.STATE_DIR, dir.toString());
+        Map<String, Object> config = WindowedCountApp.config(broker, p + "app", dir);
         config.put(StreamsConfig.COMMIT_INTERVAL_MS, 200);
 
         try (WeirStreams app = new WeirStreams(builder.build(), config)) {
@@ -131,10 +127,7 @@ class DslPiecesIntegrationTest {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(Pattern.compile(p + "(eu|us)"), Consumed.with(Serdes.String(), Serdes.String()))
                 .to(p + "out", Produced.with(Serdes.String(), Serdes.String()));
-        Map<String, Object> config = new HashMap<>();
-        config.put(StreamsConfig.APPLICATION_ID, p + "app");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-        config.put(StreamsConfig.STATE_DIR, dir.toString());
+        Map<String, Object> config = WindowedCountApp.config(broker, p + "app", dir);
         config.put(StreamsConfig.COMMIT_INTERVAL_MS, 200);
         try (WeirStreams app = new WeirStreams(builder.build(), config)) {
             app.start();

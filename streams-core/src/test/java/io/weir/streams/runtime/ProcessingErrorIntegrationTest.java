@@ -24,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,10 +76,7 @@ class ProcessingErrorIntegrationTest {
                 .mapValues(Long::parseLong)
                 .mapValues(n -> Long.toString(n * 2))
                 .to(p + "out", Produced.with(Serdes.String(), Serdes.String()));
-        Map<String, Object> config = new HashMap<>();
-        config.put(StreamsConfig.APPLICATION_ID, p + "app");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
-        config.put(StreamsConfig.STATE_DIR, dir.toString());
+        Map<String, Object> config = WindowedCountApp.config(broker, p + "app", dir);
         config.put(StreamsConfig.COMMIT_INTERVAL_MS, 200);
         return new WeirStreams(builder.build(), config);
     }
