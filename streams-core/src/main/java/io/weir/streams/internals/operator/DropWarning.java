@@ -1,5 +1,7 @@
 package io.weir.streams.internals.operator;
 
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.SourceInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,21 +35,28 @@ final class DropWarning {
         this.advice = advice;
     }
 
-    /** One more record dropped; {@code latest} says which (coordinates and times, no payload). */
-    void dropped(String latest) {
+    /**
+     * One more record dropped, judged against {@code watermark}; the line, when one is due, names its
+     * coordinates and times, never its payload. Nothing is formatted for a drop that logs nothing.
+     */
+    void dropped(Record<?, ?> record, long watermark) {
         sinceLastLine++;
         total++;
         long now = System.nanoTime();
         if (logged && now - lastLine < INTERVAL_NANOS) {
             return;
         }
+        SourceInfo source = record.source();
         log.warn(
-                "Operator '{}' dropped {} {} since its last warning ({} in total), the latest {}. {}",
+                "Operator '{}' dropped {} {} since its last warning ({} in total), the latest {} with event time {} "
+                        + "(watermark {}). {}",
                 operator,
                 sinceLastLine,
                 what,
                 total,
-                latest,
+                source == null ? "derived from a window result" : "at " + source.coordinates(),
+                record.timestamp(),
+                watermark,
                 advice);
         logged = true;
         lastLine = now;

@@ -7,7 +7,8 @@ import io.weir.streams.internals.processor.Record;
 
 /**
  * The checks every keyed operator makes before it looks at a record: a record with a null key is
- * counted ({@code null-key-records-skipped}), logged at WARN (rate-limited) and skipped, since it has no key to keep state under;
+ * counted ({@code null-key-records-skipped}), logged at WARN (rate-limited) and skipped, since it has
+ * no key to keep state under;
  * a record whose event time was beyond its source's maximum future skew is refused through the
  * operator's {@link LateDataOutput} (counted, and written to the late-data topic when there is one),
  * since it must not enter state whose time it would distort.
@@ -32,7 +33,7 @@ public final class KeyedInput {
     public boolean admits(Record<?, ?> record, long watermark) {
         if (record.key() == null) {
             nullKeys.increment();
-            nullKeyWarning.dropped(LateDataOutput.describe(record, watermark));
+            nullKeyWarning.dropped(record, watermark);
             return false;
         }
         if (record.beyondFutureSkew()) {

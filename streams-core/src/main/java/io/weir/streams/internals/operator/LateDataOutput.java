@@ -7,7 +7,6 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.DivertedRecord;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
-import io.weir.streams.internals.processor.SourceInfo;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
@@ -63,7 +62,7 @@ public final class LateDataOutput {
             return;
         }
         if (topic == null) {
-            lateWarning.dropped(describe(record, watermark));
+            lateWarning.dropped(record, watermark);
             return;
         }
         List<Window> ordered = new ArrayList<>(refused);
@@ -75,7 +74,7 @@ public final class LateDataOutput {
     public void future(Record<?, ?> record, long watermark) {
         futureDropped.increment();
         if (topic == null) {
-            futureWarning.dropped(describe(record, watermark));
+            futureWarning.dropped(record, watermark);
             return;
         }
         write(record, LateRecord.Reason.FUTURE_TIMESTAMP, List.of(), watermark);
@@ -94,11 +93,5 @@ public final class LateDataOutput {
                 .header(LateRecord.EVENT_TIME_HEADER, Long.toString(record.timestamp()))
                 .sendTo(context.collector(), topic, record.timestamp());
         written.increment();
-    }
-
-    static String describe(Record<?, ?> record, long watermark) {
-        SourceInfo source = record.source();
-        return (source == null ? "derived from a window result" : "at " + source.coordinates()) + " with event time "
-                + record.timestamp() + " (watermark " + watermark + ")";
     }
 }

@@ -5,7 +5,6 @@ import io.weir.streams.ProductionErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.TopicNameExtractor;
-import io.weir.streams.internals.Require;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
@@ -49,8 +48,11 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
 
     @Override
     public void process(Record<K, V> record) {
-        String topic =
-                Require.name("the topic a TopicNameExtractor chose", topics.extract(record.key(), record.value()));
+        String topic = topics.extract(record.key(), record.value());
+        // Checked here, not with Require.name: its message is built on every call, and this runs per record.
+        if (topic == null || topic.isBlank()) {
+            throw new IllegalArgumentException("A TopicNameExtractor chose no topic: '" + topic + "'");
+        }
         Integer partition = null;
         if (partitioner != null) {
             int count = collector.partitionsFor(topic);

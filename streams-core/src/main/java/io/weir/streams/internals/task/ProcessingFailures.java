@@ -1,9 +1,9 @@
 package io.weir.streams.internals.task;
 
 import io.weir.streams.DeadLetterRecord;
+import io.weir.streams.DerivedRecordError;
 import io.weir.streams.ProcessingError;
 import io.weir.streams.ProcessingErrorHandler;
-import io.weir.streams.ProductionError;
 import io.weir.streams.RecordError;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -67,9 +67,8 @@ final class ProcessingFailures {
 
     private static boolean isUserCode(RuntimeException e) {
         if (e instanceof ForwardedFailure
-                || e instanceof ProcessingError
+                || e instanceof DerivedRecordError
                 || e instanceof RecordError
-                || e instanceof ProductionError
                 || e instanceof StoreException) {
             return false;
         }
