@@ -42,6 +42,11 @@ public final class WeirMetrics {
     public static final String SESSIONS_MERGED = "sessions-merged";
     /** Timers of a keyed processor that fired, in either time domain. */
     public static final String TIMERS_FIRED = "timers-fired";
+    /**
+     * Puts into a keyed processor's window store at a time its retention had already passed, dropped
+     * (reported under the store's name).
+     */
+    public static final String EXPIRED_PUTS_DROPPED = "expired-puts-dropped";
     /** Windows currently holding state (a gauge). */
     public static final String OPEN_WINDOWS = "open-windows";
     /**

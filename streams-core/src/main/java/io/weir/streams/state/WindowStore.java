@@ -7,8 +7,9 @@ import org.jspecify.annotations.Nullable;
  * Materialized.as(name)...withRetention(retention)}: local to its task, backed by a changelog topic,
  * committed with the task (exactly-once), like a {@link KeyValueStore}. An entry at time {@code t} is
  * kept until the task's watermark reaches {@code t + retention}, then purged, before any read can see
- * it again; a put whose time has already expired is dropped. So state follows event time: a processor
- * that keeps, say, the clicks of the last 30 minutes per user never deletes them by hand.
+ * it again; a put whose time has already expired is dropped and counted ({@code expired-puts-dropped},
+ * under the store's name). So state follows event time: a processor that keeps, say, the clicks of
+ * the last 30 minutes per user never deletes them by hand.
  *
  * <p>Reads see the task's own uncommitted writes. Entries are ordered by time, then by the key's
  * serialized bytes: {@link #fetchAll} scans a time range; {@link #fetch(Object, long, long, Entries)}

@@ -95,7 +95,12 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private SerdeWindowStore<?, ?> windowed(StoreSerdes s) {
-        return new SerdeWindowStore(context.stores().cache(s.name()), s.keySerde(), s.valueSerde(), s.retention());
+        return new SerdeWindowStore(
+                context.stores().cache(s.name()),
+                s.keySerde(),
+                s.valueSerde(),
+                s.retention(),
+                context.metrics().counter(s.name(), WeirMetrics.EXPIRED_PUTS_DROPPED));
     }
 
     private void purgeWindowStores(long watermark) {

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.state;
 
 import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.state.WindowStore;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
@@ -18,14 +19,24 @@ public final class SerdeWindowStore<K, V> implements WindowStore<K, V> {
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
     private final long retention;
+    private final TaskMetrics.Counter expiredPuts;
     private long expiredThrough = Long.MIN_VALUE;
 
-    /** @param retention how long after its time (in event time) an entry is kept, in ms */
-    public SerdeWindowStore(WriteBackCache cache, Serde<K> keySerde, Serde<V> valueSerde, long retention) {
+    /**
+     * @param retention   how long after its time (in event time) an entry is kept, in ms
+     * @param expiredPuts counts the puts dropped because their time had expired
+     */
+    public SerdeWindowStore(
+            WriteBackCache cache,
+            Serde<K> keySerde,
+            Serde<V> valueSerde,
+            long retention,
+            TaskMetrics.Counter expiredPuts) {
         this.cache = cache;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.retention = retention;
+        this.expiredPuts = expiredPuts;
     }
 
     /** Deletes every entry whose time plus the retention the watermark has reached. */
@@ -44,6 +55,7 @@ public final class SerdeWindowStore<K, V> implements WindowStore<K, V> {
     @Override
     public void put(K key, @Nullable V value, long time) {
         if (time <= expiredThrough) {
+            expiredPuts.increment();
             return;
         }
         if (value == null) {

@@ -1,6 +1,7 @@
 package io.weir.streams.test.contract;
 
 import io.weir.streams.StreamsBuilder;
+import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
@@ -88,6 +89,7 @@ class KeyedWindowStoreTest {
                     out.readValues(),
                     "W = 31 999 passed 1 000 + 30 000: ann's first click is gone, bob's (2 000) is not yet");
             in.pipe("ann", "late", 1_500);
+            assertEquals(1, driver.metrics().get("clicks", WeirMetrics.EXPIRED_PUTS_DROPPED));
             driver.restart();
             in.pipe("ann", "?", 40_000);
             assertEquals(

@@ -81,22 +81,33 @@ class LateDataOnceTest {
         }
     }
 
-    @Test
-    void aDroppedRecordIsLoggedOnceThenRateLimitedWithItsCounts() {
+    /** The WARN lines {@code run} makes the drop warnings log. */
+    private static List<String> dropWarnings(Runnable run) {
         Logger logger = (Logger) LoggerFactory.getLogger("io.weir.streams.internals.operator.DropWarning");
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         logger.addAppender(appender);
+        try {
+            run.run();
+        } finally {
+            logger.detachAppender(appender);
+        }
+        return appender.list.stream()
+                .filter(e -> e.getLevel() == Level.WARN)
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
+    }
+
+    @Test
+    void aDroppedRecordIsLoggedOnceThenRateLimitedWithItsCounts() {
         try (TestDriver driver = hopping(false)) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
-            in.pipe("k", "a", 100_000);
-            in.pipe("k", "late", 15_000);
-            in.pipe("k", "late", 16_000);
-            in.pipe(null, "no key", 100_000);
-            List<String> lines = appender.list.stream()
-                    .filter(e -> e.getLevel() == Level.WARN)
-                    .map(ILoggingEvent::getFormattedMessage)
-                    .toList();
+            List<String> lines = dropWarnings(() -> {
+                in.pipe("k", "a", 100_000);
+                in.pipe("k", "late", 15_000);
+                in.pipe("k", "late", 16_000);
+                in.pipe(null, "no key", 100_000);
+            });
             assertEquals(2, lines.size(), "one line per kind of drop within the interval: " + lines);
             assertTrue(
                     lines.get(0).contains("'counts' dropped 1 late records")
@@ -106,8 +117,34 @@ class LateDataOnceTest {
             assertTrue(lines.get(1).contains("dropped 1 records with a null key"), lines.get(1));
             assertEquals(2, driver.metrics().get("counts", WeirMetrics.LATE_RECORDS_DROPPED) / 3);
             assertEquals(1, driver.metrics().get("counts", WeirMetrics.NULL_KEY_RECORDS_SKIPPED));
-        } finally {
-            logger.detachAppender(appender);
+        }
+    }
+
+    @Test
+    void aRecordBeyondTheFutureSkewWithoutASideOutputIsLogged() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(
+                        "in",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()
+                                        .withMaxFutureSkew(Duration.ofMinutes(1))))
+                .groupByKey()
+                .windowedBy(HoppingWindows.of(Duration.ofSeconds(30), Duration.ofSeconds(10)))
+                .count(Materialized.as("counts"))
+                .toStream()
+                .to("out", Produced.with(WindowedSerdes.string(), Serdes.Long()));
+        try (TestDriver driver = new TestDriver(builder.build())) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            List<String> lines = dropWarnings(() -> {
+                in.pipe("k", "now", 1_000);
+                in.pipe("k", "far ahead", 3_600_000);
+            });
+            assertEquals(1, lines.size(), lines.toString());
+            assertTrue(
+                    lines.get(0).contains("'counts' dropped 1 records beyond the maximum future skew")
+                            && lines.get(0).contains("in-0@1"),
+                    lines.get(0));
+            assertEquals(1, driver.metrics().get("counts", WeirMetrics.FUTURE_RECORDS_DROPPED));
         }
     }
 }
