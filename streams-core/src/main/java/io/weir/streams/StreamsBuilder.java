@@ -2,9 +2,12 @@ package io.weir.streams;
 
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.Table;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.dsl.EventStreamImpl;
 import io.weir.streams.internals.dsl.GraphBuilder;
+import io.weir.streams.internals.dsl.TableImpl;
 
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -47,6 +50,36 @@ public final class StreamsBuilder {
         Objects.requireNonNull(consumed, "consumed");
         String node = graph.addPatternSource(pattern, consumed);
         return EventStreamImpl.source(graph, node, consumed.keySerde(), consumed.valueSerde());
+    }
+
+    /**
+     * The table whose changelog is {@code topic}: each record sets its key's value, a record with a null
+     * value deletes it, the last by offset wins. The table is materialized in a store ({@code
+     * materialized} names it; else {@code <topic>-table}) whose changelog is the topic itself: no
+     * second topic is written, and a task restores the store by reading the topic up to the offset its
+     * input committed, so the store holds exactly what processing had taken in. The topic should be
+     * compacted, or keep its records forever: a store restored from a topic that deleted old records
+     * lacks their keys.
+     *
+     * <p>A table's partitions never hold back the watermark of the streams read in the same task: a
+     * topic that changes once a day does not stall the windows downstream. A task that reads only
+     * tables takes its watermark from them. A record with a null key is counted and skipped; a tombstone
+     * for a key the table does not hold is counted; an unreadable record goes to the source's error
+     * handler, as for streams.
+     *
+     * @throws IllegalArgumentException if the topic is also read as a stream, or {@code consumed} sets a
+     *     maximum future skew (a table takes every update, whatever its event time)
+     */
+    public <K, V> Table<K, V> table(String topic, Consumed<K, V> consumed, Materialized<K, V> materialized) {
+        Require.name("topic", topic);
+        Objects.requireNonNull(consumed, "consumed");
+        Objects.requireNonNull(materialized, "materialized");
+        return TableImpl.source(graph, graph.addTableSource(topic, consumed), materialized);
+    }
+
+    /** {@link #table(String, Consumed, Materialized)} in a RocksDB store named {@code <topic>-table}. */
+    public <K, V> Table<K, V> table(String topic, Consumed<K, V> consumed) {
+        return table(topic, consumed, Materialized.with(null, null));
     }
 
     /**

@@ -40,6 +40,10 @@ public final class WeirMetrics {
     public static final String RETRACTIONS = "retractions-emitted";
     /** Session windows merged away into another session by a record that overlapped several. */
     public static final String SESSIONS_MERGED = "sessions-merged";
+    /** Changes a table operator sent downstream (each carries the old and the new value of a row). */
+    public static final String TABLE_CHANGES_EMITTED = "table-changes-emitted";
+    /** Tombstones read into a table that held no row for their key: nothing to delete. */
+    public static final String TOMBSTONES_FOR_ABSENT_KEYS = "tombstones-for-absent-keys";
     /** Timers of a keyed processor that fired, in either time domain. */
     public static final String TIMERS_FIRED = "timers-fired";
     /**

@@ -1,9 +1,33 @@
 package io.weir.streams.dsl;
 
+import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
-/** A stream grouped by key, ready to be windowed and aggregated, or handled by a keyed processor. */
+/**
+ * A stream grouped by key, ready to be aggregated (into a {@link Table}, or per window with {@link
+ * #windowedBy}), or handled by a keyed processor.
+ *
+ * <p>An aggregation without windows never ends and never refuses a record as late: every record with
+ * a key is added to its key's row, whatever its event time (a record beyond its source's maximum future
+ * skew is refused, as everywhere). A record with a null value is added like any other, as windowed
+ * aggregations do; filter them out first where they mean nothing (Kafka Streams skips them). An
+ * aggregator or reducer that returns null deletes the key's row: {@code reduce((previous, latest) ->
+ * latest, ...)} is then the table of each key's latest value, deleted by a null value.
+ */
 public interface GroupedStream<K, V> {
+
+    /** Counts the records per key, into a table. */
+    Table<K, Long> count(Materialized<K, Long> materialized);
+
+    /** Counts the records per key, into a table with a generated store name. */
+    Table<K, Long> count();
+
+    /** Combines the values per key with {@code reducer}, into a table. */
+    Table<K, V> reduce(BinaryOperator<V> reducer, Materialized<K, V> materialized);
+
+    /** Folds the values per key into an aggregate starting from {@code initializer}, into a table. */
+    <A> Table<K, A> aggregate(
+            Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator, Materialized<K, A> materialized);
 
     /** Aggregate per key and per window of {@code windows}. */
     WindowedStream<K, V> windowedBy(Windows windows);

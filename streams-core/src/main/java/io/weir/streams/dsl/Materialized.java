@@ -23,6 +23,7 @@ public final class Materialized<K, V> {
     private final @Nullable Serde<V> valueSerde;
     private final boolean logged;
     private final @Nullable Duration retention;
+    private final boolean emitEveryChange;
 
     private Materialized(
             @Nullable String storeName,
@@ -30,28 +31,37 @@ public final class Materialized<K, V> {
             @Nullable Serde<K> keySerde,
             @Nullable Serde<V> valueSerde,
             boolean logged,
-            @Nullable Duration retention) {
+            @Nullable Duration retention,
+            boolean emitEveryChange) {
         this.storeName = storeName;
         this.storeType = storeType;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
         this.logged = logged;
         this.retention = retention;
+        this.emitEveryChange = emitEveryChange;
     }
 
     /** A RocksDB store named {@code storeName}. */
     public static <K, V> Materialized<K, V> as(String storeName) {
-        return new Materialized<>(Require.name("storeName", storeName), StoreType.ROCKSDB, null, null, true, null);
+        return new Materialized<>(
+                Require.name("storeName", storeName), StoreType.ROCKSDB, null, null, true, null, false);
     }
 
     /** A store with a generated name and these serdes (null: taken from the stream). */
     public static <K, V> Materialized<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
-        return new Materialized<>(null, StoreType.ROCKSDB, keySerde, valueSerde, true, null);
+        return new Materialized<>(null, StoreType.ROCKSDB, keySerde, valueSerde, true, null, false);
     }
 
     public Materialized<K, V> withStoreType(StoreType type) {
         return new Materialized<>(
-                storeName, Objects.requireNonNull(type, "storeType"), keySerde, valueSerde, logged, retention);
+                storeName,
+                Objects.requireNonNull(type, "storeType"),
+                keySerde,
+                valueSerde,
+                logged,
+                retention,
+                emitEveryChange);
     }
 
     /** Shorthand for {@code withStoreType(StoreType.IN_MEMORY)}. */
@@ -60,11 +70,11 @@ public final class Materialized<K, V> {
     }
 
     public Materialized<K, V> withKeySerde(Serde<K> serde) {
-        return new Materialized<>(storeName, storeType, serde, valueSerde, logged, retention);
+        return new Materialized<>(storeName, storeType, serde, valueSerde, logged, retention, emitEveryChange);
     }
 
     public Materialized<K, V> withValueSerde(Serde<V> serde) {
-        return new Materialized<>(storeName, storeType, keySerde, serde, logged, retention);
+        return new Materialized<>(storeName, storeType, keySerde, serde, logged, retention, emitEveryChange);
     }
 
     /**
@@ -76,7 +86,7 @@ public final class Materialized<K, V> {
      * state that may be lost or rebuilt, such as a cache.
      */
     public Materialized<K, V> withLoggingDisabled() {
-        return new Materialized<>(storeName, storeType, keySerde, valueSerde, false, retention);
+        return new Materialized<>(storeName, storeType, keySerde, valueSerde, false, retention, emitEveryChange);
     }
 
     /**
@@ -87,7 +97,28 @@ public final class Materialized<K, V> {
      */
     public Materialized<K, V> withRetention(Duration retention) {
         return new Materialized<>(
-                storeName, storeType, keySerde, valueSerde, logged, Require.positive("retention", retention));
+                storeName,
+                storeType,
+                keySerde,
+                valueSerde,
+                logged,
+                Require.positive("retention", retention),
+                emitEveryChange);
+    }
+
+    /**
+     * Makes a table (an aggregation without windows) emit each change of a row as it happens, instead
+     * of the last value per key at each commit. What Kafka Streams users get from {@code
+     * withCachingDisabled()}; here the store keeps its write-back cache, and only emission changes.
+     * Windowed aggregations emit panes as their trigger says, and refuse this at build time.
+     */
+    public Materialized<K, V> withEmitEveryChange() {
+        return new Materialized<>(storeName, storeType, keySerde, valueSerde, logged, retention, true);
+    }
+
+    /** Whether a table emits each change ({@link #withEmitEveryChange()}) rather than the last per key at each commit. */
+    public boolean emitsEveryChange() {
+        return emitEveryChange;
     }
 
     /** A window store's retention; empty for a key-value store. */

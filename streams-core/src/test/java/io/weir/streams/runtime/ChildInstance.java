@@ -6,10 +6,12 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link CrashTestApp} instance in a child JVM, for tests that kill instances for real
+ * An instance ({@link CrashTestApp}, or another main class) in a child JVM, for tests that kill instances for real
  * (destroyForcibly(): no shutdown hook, no final commit). Its output goes to
  * {@code target/crash-test-logs/<state dir name>.log}, kept for a failing run's post-mortem.
  * Closing it kills it.
@@ -26,18 +28,20 @@ final class ChildInstance implements AutoCloseable {
 
     static ChildInstance launch(KafkaBroker broker, String app, String in, String out, Path stateDir, String guarantee)
             throws IOException {
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx512m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        CrashTestApp.class.getName(),
-                        broker.bootstrapServers(),
-                        app,
-                        in,
-                        out,
-                        stateDir.toString(),
-                        guarantee)
+        return launch(
+                CrashTestApp.class, stateDir, broker.bootstrapServers(), app, in, out, stateDir.toString(), guarantee);
+    }
+
+    /** Runs {@code main} with {@code args} in a child JVM whose log is named after {@code stateDir}. */
+    static ChildInstance launch(Class<?> main, Path stateDir, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(stateDir)))
                 .start();

@@ -7,6 +7,8 @@ import io.weir.streams.internals.processor.RecordSize;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.table.SourceRows;
+import io.weir.streams.internals.table.TableEntries;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
@@ -39,6 +41,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,20 +119,29 @@ public final class TestDriver implements AutoCloseable {
         String app = config.applicationId();
         try {
             Map<Integer, Integer> taskCounts = this.topology.taskCounts(config::partitions);
+            Set<String> tableTopics = new HashSet<>();
+            this.topology
+                    .subtopologies()
+                    .forEach(sub -> sub.sources().stream()
+                            .filter(SourceSpec::table)
+                            .forEach(source -> tableTopics.add(source.topic(app))));
             for (SubtopologySpec sub : this.topology.subtopologies()) {
                 int partitions = taskCount(taskCounts, sub);
                 for (String topic : sub.sourceTopics(app)) {
                     // An input (or repartition topic) the topology does not also write to a reader cannot be
                     // read: keep its offsets only; repartitioned records reach their task through the queue.
+                    // A table's topic is its store's changelog: kept whole, to restore from.
                     topics.put(
                             topic,
                             writtenTopics.contains(topic)
                                     ? writtenLog(topic, partitions)
-                                    : TopicLog.offsetsOnly(topic, partitions));
+                                    : tableTopics.contains(topic)
+                                            ? TopicLog.keepingAll(topic, partitions)
+                                            : TopicLog.offsetsOnly(topic, partitions));
                 }
                 sub.sources().forEach(source -> subtopologyOfSource.put(source.topic(app), sub));
                 for (StoreSpec spec : this.topology.storesOf(sub)) {
-                    if (spec.logged()) {
+                    if (spec.ownChangelog()) {
                         String changelog = spec.changelogTopic(app);
                         topics.put(changelog, writtenLog(changelog, partitions));
                         writtenTopics.add(changelog);
@@ -189,12 +201,24 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    /** Restores an in-memory store from its changelog partition, as the runtime does on start. */
+    /**
+     * Restores an in-memory store from its changelog partition, as the runtime does on start: a source
+     * table's store from its topic, every record of which was processed and committed.
+     */
     private void replayChangelog(TaskStores stores, StoreSpec spec, int partition) {
         StoreBatch batch = new StoreBatch();
-        for (TopicLog.Entry e :
-                topic(spec.changelogTopic(config.applicationId())).all(partition)) {
-            batch.put(Objects.requireNonNull(e.key(), "changelog records have keys"), e.value());
+        SourceSpec source = spec.source();
+        SourceRows<?, ?> rows = source == null ? null : new SourceRows<>(source.consumed());
+        String changelog = spec.changelogTopic(config.applicationId());
+        for (TopicLog.Entry e : topic(changelog).all(partition)) {
+            if (rows == null) {
+                batch.put(Objects.requireNonNull(e.key(), "changelog records have keys"), e.value());
+                continue;
+            }
+            StoreBatch.Put put = rows.restored(changelog, e.headers(), e.key(), e.value(), e.timestamp());
+            if (put != null) {
+                batch.put(put.key(), put.value());
+            }
         }
         stores.cache(spec.name()).store().restore(batch);
     }
@@ -385,10 +409,21 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    /** Commits every task now: caches flush to the changelogs and the stores. */
+    /**
+     * Commits every task now: tables emit their changes held for the commit, and caches flush to the
+     * changelogs and the stores. Upstream sub-topologies commit first, and what they emit at the commit is
+     * delivered before the tasks reading it commit, so one commit carries a change through the topology.
+     */
     public void commit() {
         checkOpen();
-        tasks.values().forEach(this::commit);
+        for (SubtopologySpec sub : upstreamFirst()) {
+            for (StreamTask task : tasks.values()) {
+                if (task.id().subtopology() == sub.id()) {
+                    commit(task);
+                    drain();
+                }
+            }
+        }
         lastCommit = processingTime;
     }
 
@@ -514,6 +549,24 @@ public final class TestDriver implements AutoCloseable {
             }
         }
         return entries;
+    }
+
+    /**
+     * Every row of table store {@code store} (an aggregation's or a table's), across tasks, committed or
+     * not: what the table holds now, which is ahead of what it has emitted until the next commit.
+     */
+    public <K, V> Map<K, V> table(String store, Serde<K> keySerde, Serde<V> valueSerde) {
+        if (!topology.stores().containsKey(store)) {
+            throw new IllegalArgumentException("No store named '" + store + "'; the topology has "
+                    + topology.stores().keySet());
+        }
+        Map<K, V> rows = new LinkedHashMap<>();
+        for (StreamTask task : tasks.values()) {
+            if (task.stores().names().contains(store)) {
+                rows.putAll(TableEntries.read(task.stores().cache(store), keySerde, valueSerde));
+            }
+        }
+        return rows;
     }
 
     private void checkOpen() {

@@ -445,7 +445,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
      * This stream written to the repartition topic {@code <base>-repartition} (partitioned by key, with
      * {@code partitions} partitions, -1 for this stream's task count) and read back: the stream downstream.
      */
-    private EventStreamImpl<K, V> through(String base, Serde<K> k, Serde<V> v, int partitions) {
+    EventStreamImpl<K, V> through(String base, Serde<K> k, Serde<V> v, int partitions) {
         String topic = base + "-repartition";
         graph.addNode(
                 base + "-repartition-sink",

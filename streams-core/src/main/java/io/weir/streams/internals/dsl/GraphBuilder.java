@@ -46,7 +46,16 @@ public final class GraphBuilder {
 
     /** Registers a source topic; returns its node name. */
     public String addSource(String topic, Consumed<?, ?> consumed) {
-        return addSource(topic, consumed, false, -1);
+        return addSource(topic, consumed, false, -1, false).nodeName();
+    }
+
+    /** Registers a topic read as a table ({@code StreamsBuilder.table}); returns its source. */
+    public SourceSpec addTableSource(String topic, Consumed<?, ?> consumed) {
+        if (consumed.watermarkStrategy().maxFutureSkew().isPresent()) {
+            throw new IllegalArgumentException("Table '" + topic + "': a table takes every update whatever its "
+                    + "event time, so a maximum future skew has nothing to refuse; remove withMaxFutureSkew");
+        }
+        return addSource(topic, consumed, false, -1, true);
     }
 
     /**
@@ -54,14 +63,19 @@ public final class GraphBuilder {
      * partitions (-1: its writers' task count); returns its node name.
      */
     public String addRepartitionSource(String logicalTopic, Consumed<?, ?> consumed, int partitions) {
-        return addSource(logicalTopic, consumed, true, partitions);
+        return addSource(logicalTopic, consumed, true, partitions, false).nodeName();
     }
 
-    private String addSource(String topic, Consumed<?, ?> consumed, boolean repartition, int partitions) {
+    private SourceSpec addSource(
+            String topic, Consumed<?, ?> consumed, boolean repartition, int partitions, boolean table) {
         int n = 1;
         for (SourceSpec earlier : sources) {
             if (earlier.pattern() != null || !earlier.topic().equals(topic)) {
                 continue;
+            }
+            if (table || earlier.table()) {
+                throw new IllegalArgumentException("Topic '" + topic + "' is read as a table and again: a table's "
+                        + "topic is its store's changelog, read once; use the table's toStream() for its changes");
             }
             if (repartition || earlier.repartition()) {
                 throw new IllegalArgumentException("Repartition topic '" + topic + "' is read once");
@@ -81,8 +95,9 @@ public final class GraphBuilder {
         nodeNames.put(name, name);
         useSerde(consumed.keySerde(), true);
         useSerde(consumed.valueSerde(), false);
-        sources.add(new SourceSpec(name, topic, consumed, repartition, partitions));
-        return name;
+        SourceSpec source = new SourceSpec(name, topic, consumed, repartition, partitions, null, table);
+        sources.add(source);
+        return source;
     }
 
     /** Registers a source reading every topic matching {@code pattern}; returns its node name. */

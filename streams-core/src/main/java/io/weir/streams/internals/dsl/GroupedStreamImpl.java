@@ -1,17 +1,23 @@
 package io.weir.streams.internals.dsl;
 
+import io.weir.streams.dsl.Aggregator;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GroupedStream;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Named;
+import io.weir.streams.dsl.Table;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.KeyedProcessorNode;
+import io.weir.streams.internals.table.TableAggregation;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.window.Aggregation;
+import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
 final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
@@ -27,6 +34,54 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     GroupedStreamImpl(EventStreamImpl<K, V> stream) {
         this.stream = stream;
+    }
+
+    @Override
+    public Table<K, Long> count(Materialized<K, Long> materialized) {
+        Objects.requireNonNull(materialized, "materialized");
+        return aggregate(
+                "count",
+                TableAggregation.count(false),
+                materialized,
+                materialized.valueSerde().orElse(Serdes.Long()));
+    }
+
+    @Override
+    public Table<K, Long> count() {
+        return count(Materialized.with(null, null));
+    }
+
+    @Override
+    public Table<K, V> reduce(BinaryOperator<V> reducer, Materialized<K, V> materialized) {
+        Objects.requireNonNull(reducer, "reducer");
+        Objects.requireNonNull(materialized, "materialized");
+        return aggregate(
+                "reduce",
+                TableAggregation.reduce(reducer, null),
+                materialized,
+                materialized.valueSerde().orElse(stream.valueSerde));
+    }
+
+    @Override
+    public <A> Table<K, A> aggregate(
+            Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator, Materialized<K, A> materialized) {
+        Objects.requireNonNull(initializer, "initializer");
+        Objects.requireNonNull(aggregator, "aggregator");
+        Objects.requireNonNull(materialized, "materialized");
+        return aggregate(
+                "aggregate",
+                new TableAggregation<>(Aggregation.of(initializer, aggregator, null), null),
+                materialized,
+                materialized.valueSerde().orElse(null));
+    }
+
+    private <A> Table<K, A> aggregate(
+            String kind,
+            TableAggregation<K, V, A> aggregation,
+            Materialized<K, A> materialized,
+            @Nullable Serde<A> aggSerde) {
+        return TableAggregates.build(
+                stream.graph, stream.nodes, kind, aggregation, false, materialized, stream.keySerde, aggSerde);
     }
 
     @Override
@@ -66,6 +121,10 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                 throw new IllegalStateException(
                         "process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
                                 + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
+            }
+            if (store.emitsEveryChange()) {
+                throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " sets "
+                        + "withEmitEveryChange, which is for tables; a keyed processor emits what it forwards");
             }
             String name = store.storeName().get();
             long retention = store.retention().map(Duration::toMillis).orElse(-1L);

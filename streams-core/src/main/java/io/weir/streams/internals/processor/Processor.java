@@ -19,5 +19,12 @@ public interface Processor<K, V> {
     /** Processing time reached {@code now} (after idleness was re-evaluated). */
     default void onProcessingTime(long now) {}
 
+    /**
+     * The task is about to commit: emit what is held for the commit (a table's last change per key).
+     * Called in topological order, so what an operator emits here reaches operators that are called
+     * after it, and before the stores flush, so it is part of the same commit.
+     */
+    default void beforeCommit() {}
+
     default void close() {}
 }

@@ -129,7 +129,7 @@ public final class InternalTopicManager implements AutoCloseable {
             int partitions = Objects.requireNonNull(taskCounts.get(sub.id()), "task count");
             for (String storeName : sub.stores()) {
                 StoreSpec store = topology.store(storeName);
-                if (store.logged()) {
+                if (store.ownChangelog()) {
                     Map<String, String> configs = store.retentionMs() < 0
                             ? Map.of("cleanup.policy", "compact")
                             : Map.of(

@@ -4,11 +4,14 @@ import io.weir.streams.RestoreListener;
 import io.weir.streams.internals.state.BytesStore;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.table.SourceRows;
 import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -95,6 +98,9 @@ final class StoreRestorer implements AutoCloseable {
         final BytesStore target;
         final long from;
         final long end;
+        /** For a source table's store, what it holds for a record of its topic; null for a changelog of its own. */
+        final @Nullable SourceRows<?, ?> rows;
+
         long restored;
         long lastProgress = System.nanoTime();
         /** For a store restored from empty: the records read since the last chunk was handed over; else null. */
@@ -103,13 +109,29 @@ final class StoreRestorer implements AutoCloseable {
         /** The store's last write handed to the writers: the next one runs after it. */
         CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
 
-        Changelog(TaskId task, TopicPartition partition, String store, BytesStore target, long from, long end) {
+        Changelog(
+                TaskId task,
+                TopicPartition partition,
+                String store,
+                BytesStore target,
+                long from,
+                long end,
+                @Nullable SourceRows<?, ?> rows) {
             this.task = task;
             this.partition = partition;
             this.store = store;
             this.target = target;
             this.from = from;
             this.end = end;
+            this.rows = rows;
+        }
+
+        /** The store write for a record read, or null for one a source table's processing skipped. */
+        StoreBatch.@Nullable Put put(ConsumerRecord<byte[], byte[]> r) {
+            if (rows == null) {
+                return new StoreBatch.Put(r.key(), r.value());
+            }
+            return rows.restored(r.topic(), r.headers(), r.key(), r.value(), r.timestamp());
         }
     }
 
@@ -133,9 +155,15 @@ final class StoreRestorer implements AutoCloseable {
 
     /**
      * Starts restoring a task's logged stores: positions each changelog after what its store holds
-     * and reads where the changelog ends now.
+     * and reads where the changelog ends now; a source table's store reads its topic up to the offset
+     * {@code committed} for the task's input there (nothing when none was committed), which is where
+     * processing resumes.
      */
-    void register(TaskId task, TaskStores stores, String applicationId) {
+    void register(
+            TaskId task,
+            TaskStores stores,
+            String applicationId,
+            Map<TopicPartition, @Nullable OffsetAndMetadata> committed) {
         Map<TopicPartition, String> logged = new HashMap<>();
         for (String name : stores.names()) {
             StoreSpec spec = stores.spec(name);
@@ -153,9 +181,14 @@ final class StoreRestorer implements AutoCloseable {
             BytesStore store = stores.cache(name).store();
             byte[] stored = store.metadata(OFFSET_KEY);
             Long offset = stored == null ? null : ByteBuffer.wrap(stored).getLong();
+            SourceSpec source = stores.spec(name).source();
             // The consumer answers for every partition asked about.
             long start = Objects.requireNonNull(starts.get(tp));
             long end = Objects.requireNonNull(ends.get(tp));
+            if (source != null) {
+                OffsetAndMetadata input = committed.get(tp);
+                end = Math.min(end, input == null ? 0 : input.offset());
+            }
             if (offset != null && missedRecords(offset, start, end)) {
                 log.warn(
                         "Store {} of task {} holds the changelog {} up to offset {}, but the changelog now spans [{}, {}): "
@@ -175,7 +208,14 @@ final class StoreRestorer implements AutoCloseable {
             } else {
                 consumer.seek(tp, offset);
             }
-            Changelog c = new Changelog(task, tp, name, store, consumer.position(tp), end);
+            Changelog c = new Changelog(
+                    task,
+                    tp,
+                    name,
+                    store,
+                    consumer.position(tp),
+                    end,
+                    source == null ? null : new SourceRows<>(source.consumed()));
             if (offset == null) {
                 c.chunk = new ArrayList<>();
             }
@@ -227,8 +267,9 @@ final class StoreRestorer implements AutoCloseable {
                 changelogs.isEmpty() ? ConsumerRecords.empty() : consumer.poll(timeout);
         for (Changelog c : new ArrayList<>(changelogs.values())) {
             TopicPartition tp = c.partition;
-            List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
-            long position = consumer.position(tp);
+            List<ConsumerRecord<byte[], byte[]>> batch = upTo(records.records(tp), c.end);
+            // A source table's topic goes on past the offset its restore ends at.
+            long position = Math.min(consumer.position(tp), c.end);
             if (!batch.isEmpty()) {
                 apply(c, batch, position);
             } else if (position < c.end && System.nanoTime() - c.lastProgress > STALL_LIMIT.toNanos()) {
@@ -256,6 +297,20 @@ final class StoreRestorer implements AutoCloseable {
         return done;
     }
 
+    /** The records before offset {@code end}. */
+    private static List<ConsumerRecord<byte[], byte[]>> upTo(List<ConsumerRecord<byte[], byte[]>> records, long end) {
+        if (records.isEmpty() || records.get(records.size() - 1).offset() < end) {
+            return records;
+        }
+        List<ConsumerRecord<byte[], byte[]>> before = new ArrayList<>(records.size());
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (r.offset() < end) {
+                before.add(r);
+            }
+        }
+        return before;
+    }
+
     private void apply(Changelog c, List<ConsumerRecord<byte[], byte[]>> records, long position) {
         // Announced with the first record, not before: the range left after a commit usually holds
         // only that transaction's marker, which is nothing to restore.
@@ -273,7 +328,10 @@ final class StoreRestorer implements AutoCloseable {
         c.lastProgress = System.nanoTime();
         if (c.chunk != null) {
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                c.chunk.add(new StoreBatch.Put(r.key(), r.value()));
+                StoreBatch.Put put = c.put(r);
+                if (put != null) {
+                    c.chunk.add(put);
+                }
             }
             if (c.chunk.size() >= CHUNK_RECORDS) {
                 submitChunk(c, position);
@@ -282,7 +340,10 @@ final class StoreRestorer implements AutoCloseable {
         }
         StoreBatch batch = new StoreBatch();
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            batch.put(r.key(), r.value());
+            StoreBatch.Put put = c.put(r);
+            if (put != null) {
+                batch.put(put.key(), put.value());
+            }
         }
         batch.putMetadata(OFFSET_KEY, offsetBytes(position));
         submit(c, position, records.size(), false, () -> c.target.restore(batch));

@@ -357,7 +357,7 @@ final class StreamThread extends Thread {
         }
         consumed.clear();
         purger.committed(offsets);
-        prepared.forEach(p -> p.task().completeCommit(p.flushes(), changelogOffsets(p.id(), p.flushes())));
+        prepared.forEach(p -> p.task().completeCommit(p.flushes(), changelogOffsets(p.id(), p.flushes(), offsets)));
     }
 
     /** A task whose commit is under way, with its stores' part of it. */
@@ -373,12 +373,25 @@ final class StreamThread extends Thread {
         return task;
     }
 
-    /** Per store of a task, the changelog offset its contents reach after this commit. */
-    private Map<String, Map<String, byte[]>> changelogOffsets(TaskId id, List<TaskStores.StoreFlush> flushes) {
+    /**
+     * Per store of a task, the changelog offset its contents reach after this commit: for a source table's
+     * store, the input offset the commit stored for its topic.
+     */
+    private Map<String, Map<String, byte[]>> changelogOffsets(
+            TaskId id, List<TaskStores.StoreFlush> flushes, Map<TopicPartition, OffsetAndMetadata> offsets) {
         Map<String, Map<String, byte[]>> metadata = new HashMap<>();
         for (TaskStores.StoreFlush flush : flushes) {
             StoreSpec spec = topology.store(flush.store());
-            Long last = collector.lastOffset(new TopicPartition(spec.changelogTopic(applicationId), id.partition()));
+            TopicPartition changelog = new TopicPartition(spec.changelogTopic(applicationId), id.partition());
+            if (spec.source() != null) {
+                OffsetAndMetadata input = offsets.get(changelog);
+                if (spec.logged() && input != null) {
+                    metadata.put(
+                            flush.store(), Map.of(StoreRestorer.OFFSET_KEY, StoreRestorer.offsetBytes(input.offset())));
+                }
+                continue;
+            }
+            Long last = collector.lastOffset(changelog);
             if (spec.logged() && last != null && !flush.flush().changes().isEmpty()) {
                 // The next offset after the last change: this transaction's commit marker or a later record.
                 metadata.put(flush.store(), Map.of(StoreRestorer.OFFSET_KEY, StoreRestorer.offsetBytes(last + 1)));
@@ -429,7 +442,7 @@ final class StreamThread extends Thread {
             for (TaskId id : assigned) {
                 TaskStores stores = openStores(id);
                 try {
-                    restorer.register(id, stores, applicationId);
+                    restorer.register(id, stores, applicationId, committed);
                 } catch (RuntimeException e) {
                     stores.close();
                     throw e;

@@ -85,7 +85,7 @@ public final class StreamTask implements AutoCloseable {
                 }
                 tracker.addUpstream(tp, writers);
             } else {
-                tracker.add(tp, source.consumed().watermarkStrategy(), processingTime);
+                tracker.add(tp, source.consumed().watermarkStrategy(), processingTime, source.table());
             }
         }
         for (NodeSpec n : spec.nodes()) {
@@ -217,16 +217,24 @@ public final class StreamTask implements AutoCloseable {
     }
 
     /**
-     * First phase of a commit (docs/architecture.md, "The commit"): the caches' dirty entries go to the
-     * changelogs through the collector. The caller then makes the commit durable (the runtime commits
+     * First phase of a commit (docs/architecture.md, "The commit"): operators emit what they held for
+     * the commit (tables' changes), then the caches' dirty entries go to the changelogs through the
+     * collector. The caller then makes the commit durable (the runtime commits
      * its transaction) and calls {@link #completeCommit}.
      */
     public List<TaskStores.StoreFlush> prepareCommit() {
         commitRequested = false;
+        try {
+            for (Node node : topological) {
+                node.beforeCommit();
+            }
+        } catch (ForwardedFailure f) {
+            throw f.failure();
+        }
         List<TaskStores.StoreFlush> flushes = stores.prepareCommit();
         for (TaskStores.StoreFlush flush : flushes) {
             StoreSpec spec = stores.spec(flush.store());
-            if (!spec.logged()) {
+            if (!spec.ownChangelog()) {
                 continue;
             }
             String topic = spec.changelogTopic(applicationId);
@@ -324,6 +332,14 @@ public final class StreamTask implements AutoCloseable {
         void onWatermark(long newWatermark) {
             try {
                 processor.onWatermark(newWatermark);
+            } catch (RuntimeException e) {
+                failures.failed(e, null, processingTime);
+            }
+        }
+
+        void beforeCommit() {
+            try {
+                processor.beforeCommit();
             } catch (RuntimeException e) {
                 failures.failed(e, null, processingTime);
             }

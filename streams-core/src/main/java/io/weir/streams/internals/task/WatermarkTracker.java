@@ -4,8 +4,10 @@ import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,7 +20,9 @@ import java.util.Map;
  *       wrote to it, idle upstream tasks left out; idle when every upstream task is.</li>
  * </ul>
  * The task's watermark is the minimum over non-idle partitions, never moves back, and stays put while
- * every partition is idle. Single-threaded.
+ * every partition is idle. Partitions of tables ({@code StreamsBuilder.table}) count only in a task that
+ * reads no stream: a table that changes once a day must not hold back the windows of the streams beside
+ * it. Single-threaded.
  */
 public final class WatermarkTracker {
 
@@ -95,11 +99,23 @@ public final class WatermarkTracker {
     }
 
     private final Map<TopicPartition, InputTime> inputs = new LinkedHashMap<>();
+    private final List<InputTime> streams = new ArrayList<>();
+    private final List<InputTime> tables = new ArrayList<>();
     private long watermark = Long.MIN_VALUE;
 
-    /** Tracks a user-topic partition from processing time {@code now} (idleness counts from here). */
-    public void add(TopicPartition partition, WatermarkStrategy strategy, long now) {
-        inputs.put(partition, new EventTimeInput(strategy, now));
+    /**
+     * Tracks a user-topic partition from processing time {@code now} (idleness counts from here); a
+     * {@code table}'s partition makes the watermark only if the task reads no stream.
+     */
+    public void add(TopicPartition partition, WatermarkStrategy strategy, long now, boolean table) {
+        EventTimeInput input = new EventTimeInput(strategy, now);
+        inputs.put(partition, input);
+        (table ? tables : streams).add(input);
+    }
+
+    /** The partitions that make the watermark: the streams', or the tables' in a task that reads no stream. */
+    private List<InputTime> timing() {
+        return streams.isEmpty() ? tables : streams;
     }
 
     /** Processing time starts at {@code now}, before any record: idleness counts from here. */
@@ -113,7 +129,9 @@ public final class WatermarkTracker {
 
     /** Tracks a repartition-topic partition written by {@code upstreamTasks} tasks. */
     public void addUpstream(TopicPartition partition, int upstreamTasks) {
-        inputs.put(partition, new UpstreamInput(upstreamTasks));
+        UpstreamInput input = new UpstreamInput(upstreamTasks);
+        inputs.put(partition, input);
+        streams.add(input);
     }
 
     /** A record arrived on a user-topic partition: it is active again, whatever its event time. */
@@ -149,7 +167,7 @@ public final class WatermarkTracker {
     public long advance() {
         long min = Long.MAX_VALUE;
         boolean anyActive = false;
-        for (InputTime p : inputs.values()) {
+        for (InputTime p : timing()) {
             if (!p.idle()) {
                 anyActive = true;
                 min = Math.min(min, p.watermark());
@@ -171,9 +189,9 @@ public final class WatermarkTracker {
         return watermark;
     }
 
-    /** Whether every input partition is idle. */
+    /** Whether every input partition that makes the watermark is idle. */
     public boolean allIdle() {
-        return inputs.values().stream().allMatch(InputTime::idle);
+        return timing().stream().allMatch(InputTime::idle);
     }
 
     /**

@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
  *                   (always -1 for a user topic, whose count Kafka says)
  * @param pattern    the pattern of an unresolved pattern source ({@code topic} is then its text); null
  *                   for a named topic
+ * @param table      whether the topic is read as a table ({@code StreamsBuilder.table}): its partitions
+ *                   do not hold back the watermark of the task's streams, and the table's store restores
+ *                   from it
  */
 public record SourceSpec(
         String nodeName,
@@ -25,11 +28,23 @@ public record SourceSpec(
         Consumed<?, ?> consumed,
         boolean repartition,
         int partitions,
-        @Nullable Pattern pattern) {
+        @Nullable Pattern pattern,
+        boolean table) {
 
     /** A source reading the named topic. */
     public SourceSpec(String nodeName, String topic, Consumed<?, ?> consumed, boolean repartition, int partitions) {
-        this(nodeName, topic, consumed, repartition, partitions, null);
+        this(nodeName, topic, consumed, repartition, partitions, null, false);
+    }
+
+    /** A source reading a stream. */
+    public SourceSpec(
+            String nodeName,
+            String topic,
+            Consumed<?, ?> consumed,
+            boolean repartition,
+            int partitions,
+            @Nullable Pattern pattern) {
+        this(nodeName, topic, consumed, repartition, partitions, pattern, false);
     }
 
     /** The topic's name as it exists in Kafka for application {@code applicationId}. */

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.topology;
 
 import io.weir.streams.state.StoreType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A state store a topology declares: each task gets its own instance. Logged stores have a changelog
@@ -8,11 +9,31 @@ import io.weir.streams.state.StoreType;
  * never restored. A window store's changelog is {@code compact,delete} and keeps records for
  * {@code retentionMs} (window span plus allowed lateness plus a day, as Kafka Streams does), so
  * expired windows leave it; {@code retentionMs < 0} means a compacted key-value changelog.
+ *
+ * <p>A source table's store ({@code StreamsBuilder.table}) has no changelog of its own: its {@code
+ * source} topic is its changelog. Nothing is written for it at commit; it restores from the source
+ * topic up to the offset committed for the task's input, the records processing took in.
+ *
+ * @param source the source whose topic is the store's changelog, or null for a changelog of its own
  */
-public record StoreSpec(String name, StoreType type, boolean logged, long retentionMs) {
+public record StoreSpec(
+        String name,
+        StoreType type,
+        boolean logged,
+        long retentionMs,
+        @Nullable SourceSpec source) {
 
-    /** {@code <application.id>-<store>-changelog}. */
+    public StoreSpec(String name, StoreType type, boolean logged, long retentionMs) {
+        this(name, type, logged, retentionMs, null);
+    }
+
+    /** {@code <application.id>-<store>-changelog}, or a source table's topic. */
     public String changelogTopic(String applicationId) {
-        return InternalTopics.name(applicationId, name + "-changelog");
+        return source != null ? source.topic(applicationId) : InternalTopics.name(applicationId, name + "-changelog");
+    }
+
+    /** Whether the store has a changelog topic of its own, which commits write and the application creates. */
+    public boolean ownChangelog() {
+        return logged && source == null;
     }
 }

@@ -28,7 +28,7 @@ class WatermarkTrackerTest {
 
     @Test
     void aPartitionsWatermarkIsItsLargestEventTimeLessTheDelayLessOneMillisecond() {
-        tracker.add(A, DELAY_5S, 0);
+        tracker.add(A, DELAY_5S, 0, false);
         assertEquals(Long.MIN_VALUE, tracker.partitionWatermark(A), "no record yet");
         record(A, 60_000, 0);
         record(A, 50_000, 0);
@@ -38,8 +38,8 @@ class WatermarkTrackerTest {
 
     @Test
     void theTasksWatermarkIsTheMinimumOverItsPartitions() {
-        tracker.add(A, DELAY_5S, 0);
-        tracker.add(B, DELAY_5S, 0);
+        tracker.add(A, DELAY_5S, 0, false);
+        tracker.add(B, DELAY_5S, 0, false);
         record(A, 60_000, 0);
         assertEquals(Long.MIN_VALUE, tracker.advance(), "B has no record yet and holds it back");
         record(B, 30_000, 0);
@@ -47,11 +47,32 @@ class WatermarkTrackerTest {
     }
 
     @Test
+    void aTablesPartitionDoesNotHoldBackTheStreamsOfItsTask() {
+        tracker.add(A, DELAY_5S, 0, false);
+        tracker.add(B, DELAY_5S, 0, true);
+        record(A, 60_000, 0);
+        assertEquals(54_999, tracker.advance(), "table B has no record, and is not waited for");
+        record(B, 1_000, 0);
+        assertEquals(54_999, tracker.advance());
+        assertEquals(-4_001, tracker.partitionWatermark(B), "the table keeps a watermark of its own");
+    }
+
+    @Test
+    void aTaskThatReadsOnlyTablesTakesItsWatermarkFromThem() {
+        tracker.add(A, DELAY_5S, 0, true);
+        tracker.add(B, DELAY_5S, 0, true);
+        record(A, 60_000, 0);
+        assertEquals(Long.MIN_VALUE, tracker.advance());
+        record(B, 30_000, 0);
+        assertEquals(24_999, tracker.advance());
+    }
+
+    @Test
     void theWatermarkNeverMovesBack() {
-        tracker.add(A, DELAY_5S, 0);
+        tracker.add(A, DELAY_5S, 0, false);
         record(A, 60_000, 0);
         assertEquals(54_999, tracker.advance());
-        tracker.add(B, DELAY_5S, 0);
+        tracker.add(B, DELAY_5S, 0, false);
         record(B, 10_000, 0);
         assertEquals(54_999, tracker.advance(), "a slower partition does not take it back");
     }
@@ -59,8 +80,8 @@ class WatermarkTrackerTest {
     @Test
     void aPartitionQuietForTheIdlenessIsLeftOutUntilItsNextRecord() {
         WatermarkStrategy idle30s = DELAY_5S.withIdleness(Duration.ofSeconds(30));
-        tracker.add(A, idle30s, 0);
-        tracker.add(B, idle30s, 0);
+        tracker.add(A, idle30s, 0, false);
+        tracker.add(B, idle30s, 0, false);
         record(A, 60_000, 0);
         record(B, 10_000, 0);
         record(A, 90_000, 20_000);
@@ -77,7 +98,7 @@ class WatermarkTrackerTest {
 
     @Test
     void whenEveryPartitionIsIdleTheWatermarkStaysPut() {
-        tracker.add(A, DELAY_5S.withIdleness(Duration.ofSeconds(1)), 0);
+        tracker.add(A, DELAY_5S.withIdleness(Duration.ofSeconds(1)), 0, false);
         record(A, 60_000, 0);
         assertEquals(54_999, tracker.advance());
         tracker.onProcessingTime(10_000);
@@ -101,13 +122,13 @@ class WatermarkTrackerTest {
 
     @Test
     void theEndOfInputMovesTheWatermarkToInfinity() {
-        tracker.add(A, DELAY_5S, 0);
+        tracker.add(A, DELAY_5S, 0, false);
         assertEquals(Long.MAX_VALUE, tracker.endOfInput());
     }
 
     @Test
     void whatIsCommittedWithTheOffsetsRestoresTheSameJudgementOfLateness() {
-        tracker.add(A, DELAY_5S, 0);
+        tracker.add(A, DELAY_5S, 0, false);
         tracker.addUpstream(REPARTITION, 2);
         record(A, 60_000, 0);
         tracker.upstream(REPARTITION, 0, 70_000, false);
@@ -118,7 +139,7 @@ class WatermarkTrackerTest {
         assertEquals("w=54999;u=70000,80000", committed.get(REPARTITION));
 
         WatermarkTracker restored = new WatermarkTracker();
-        restored.add(A, DELAY_5S, 0);
+        restored.add(A, DELAY_5S, 0, false);
         restored.addUpstream(REPARTITION, 2);
         committed.forEach(restored::restore);
         assertEquals(watermark, restored.advance());
@@ -128,7 +149,7 @@ class WatermarkTrackerTest {
 
     @Test
     void committedTextFromAnotherVersionIsReadForWhatItKnowsAndTheRestIgnored() {
-        tracker.add(A, DELAY_5S, 0);
+        tracker.add(A, DELAY_5S, 0, false);
         tracker.restore(A, "w=10;m=20;x=unknown;junk");
         tracker.restore(A, null);
         assertEquals(20 - 5_000 - 1, tracker.partitionWatermark(A));

@@ -1,0 +1,63 @@
+package io.weir.streams.dsl;
+
+import io.weir.streams.KeyValue;
+
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
+/**
+ * A table: at most one current value per key, changed by updates and deleted by a null value. What
+ * travels between table operators is each change of a row, its old value and its new one, so an
+ * aggregation downstream ({@link #groupBy}) takes the old value back before it adds the new one.
+ *
+ * <p>A materialized table (an aggregation's result) emits by default the last value per key at each
+ * commit: its store's write-back cache coalesces the updates in between, and a key whose value ends a
+ * commit where it started emits nothing. {@code Materialized.withEmitEveryChange()} emits each change
+ * instead. Stateless operators ({@link #filter}, {@link #mapValues}) pass changes on as they come.
+ */
+public interface Table<K, V> {
+
+    /**
+     * Keeps the rows for which {@code predicate} holds: a row that stops passing is deleted downstream,
+     * and a change whose old and new values both fail is not passed on.
+     */
+    Table<K, V> filter(BiPredicate<? super K, ? super V> predicate);
+
+    /** Drops the rows for which {@code predicate} holds; see {@link #filter}. */
+    Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate);
+
+    /**
+     * Replaces each row's value; the mapper sees old and new values alike, so it must be a function of
+     * the value only. The new value's serde is unknown afterwards: give it where it is needed.
+     */
+    <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper);
+
+    /**
+     * The table's changes as a stream: each update as its new value, each delete as a tombstone (a null
+     * value), stamped with the row's event time.
+     */
+    EventStream<K, V> toStream();
+
+    /**
+     * The table's changes as a stream, refined as {@code refinement} says: {@link
+     * Refinement#ACCUMULATING} is {@link #toStream()}; {@link Refinement#ACCUMULATING_AND_RETRACTING}
+     * sends before each update or delete of a row that had a value a retraction of that value (a
+     * record with the header {@value PaneInfo#RETRACTION_HEADER}{@code =true}), for a consumer that sums
+     * across keys. {@link Refinement#DISCARDING} has no meaning for a table's values and is refused.
+     */
+    EventStream<K, V> toStream(Refinement refinement);
+
+    /**
+     * Re-keys the table for an aggregation: {@code selector} maps each row to the key and value it
+     * contributes to its group. Each change is written through a repartition topic as the removal of
+     * the old row from its group and the addition of the new row to its group (one record when both
+     * are the same group), in the transaction of the change. The table's serdes are used for the
+     * repartition topic.
+     */
+    <K2, V2> GroupedTable<K2, V2> groupBy(BiFunction<? super K, ? super V, KeyValue<K2, V2>> selector);
+
+    /** {@link #groupBy(BiFunction)} with the repartition topic's serdes and name. */
+    <K2, V2> GroupedTable<K2, V2> groupBy(
+            BiFunction<? super K, ? super V, KeyValue<K2, V2>> selector, Grouped<K2, V2> grouped);
+}

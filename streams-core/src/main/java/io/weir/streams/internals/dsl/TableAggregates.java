@@ -1,0 +1,55 @@
+package io.weir.streams.internals.dsl;
+
+import io.weir.streams.dsl.Materialized;
+import io.weir.streams.internals.table.TableAggregateProcessor;
+import io.weir.streams.internals.table.TableAggregation;
+import io.weir.streams.internals.topology.StoreSpec;
+import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
+
+import java.util.List;
+import java.util.Set;
+
+/** Builds the node and store of a non-windowed aggregation, of a stream or of a re-keyed table; checks at build time. */
+final class TableAggregates {
+
+    private TableAggregates() {}
+
+    /**
+     * A {@code kind} aggregation of what {@code parents} emit (a table's changes when {@code
+     * changeInput}) into the store {@code materialized} names.
+     */
+    static <K, V, A> TableImpl<K, A> build(
+            GraphBuilder graph,
+            List<String> parents,
+            String kind,
+            TableAggregation<K, V, A> aggregation,
+            boolean changeInput,
+            Materialized<K, A> materialized,
+            @Nullable Serde<K> streamKeySerde,
+            @Nullable Serde<A> aggSerde) {
+        String storeName = materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
+        String operator = kind + " into store '" + storeName + "'";
+        Serde<K> keySerde = materialized.keySerde().orElse(streamKeySerde);
+        if (keySerde == null) {
+            throw new IllegalStateException(operator + ": the key serde is unknown (after a map, or a merge of "
+                    + "streams with different serdes); give it with Materialized.withKeySerde(...)");
+        }
+        if (aggSerde == null) {
+            throw new IllegalStateException(
+                    operator + ": the value serde is unknown; give it with Materialized.withValueSerde(...)");
+        }
+        if (materialized.retention().isPresent()) {
+            throw new IllegalStateException(operator + ": withRetention is for keyed processors' window stores; "
+                    + "a table keeps each key until it is deleted");
+        }
+        graph.useSerde(keySerde, true);
+        graph.useSerde(aggSerde, false);
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1));
+        TableAggregateProcessor.Settings<K, V, A> settings = new TableAggregateProcessor.Settings<>(
+                aggregation, changeInput, storeName, keySerde, aggSerde, materialized.emitsEveryChange());
+        String node = graph.addNode(
+                storeName, parents, () -> new TableAggregateProcessor<>(settings), Set.of(storeName), Set.of());
+        return new TableImpl<>(graph, List.of(node), keySerde, aggSerde);
+    }
+}

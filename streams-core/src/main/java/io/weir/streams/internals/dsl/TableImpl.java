@@ -1,0 +1,203 @@
+package io.weir.streams.internals.dsl;
+
+import io.weir.streams.KeyValue;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.GroupedTable;
+import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.PaneInfo;
+import io.weir.streams.dsl.Refinement;
+import io.weir.streams.dsl.Table;
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.StatelessProcessor;
+import io.weir.streams.internals.table.Change;
+import io.weir.streams.internals.table.ChangeSerde;
+import io.weir.streams.internals.table.TableSourceProcessor;
+import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.StoreSpec;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A table in the graph: the node whose output is its changes ({@code Record<K, Change<V>>}), and the
+ * serdes known for its keys and values (null when an operator changed the type).
+ */
+public final class TableImpl<K, V> implements Table<K, V> {
+
+    final GraphBuilder graph;
+    final List<String> nodes;
+    final @Nullable Serde<K> keySerde;
+    final @Nullable Serde<V> valueSerde;
+
+    TableImpl(GraphBuilder graph, List<String> nodes, @Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
+        this.graph = graph;
+        this.nodes = nodes;
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+    }
+
+    /** The table read from {@code source}'s topic, materialized in a store whose changelog is that topic. */
+    public static <K, V> TableImpl<K, V> source(
+            GraphBuilder graph, SourceSpec source, Materialized<K, V> materialized) {
+        @SuppressWarnings("unchecked")
+        Consumed<K, V> consumed = (Consumed<K, V>) source.consumed();
+        String storeName = materialized.storeName().orElseGet(() -> source.topic() + "-table");
+        String operator = "table '" + source.topic() + "' in store '" + storeName + "'";
+        if (materialized.keySerde().isPresent() || materialized.valueSerde().isPresent()) {
+            throw new IllegalStateException(operator + ": the store holds the topic's records as they are, so its "
+                    + "serdes are the ones Consumed gives; remove them from Materialized");
+        }
+        if (materialized.retention().isPresent()) {
+            throw new IllegalStateException(operator + ": withRetention is for keyed processors' window stores; "
+                    + "a table keeps each key until it is deleted");
+        }
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1, source));
+        boolean everyChange = materialized.emitsEveryChange();
+        String node = graph.addNode(
+                storeName,
+                List.of(source.nodeName()),
+                () -> new TableSourceProcessor<>(storeName, consumed, consumed.valueSerde(), everyChange),
+                Set.of(storeName),
+                Set.of());
+        return new TableImpl<>(graph, List.of(node), consumed.keySerde(), consumed.valueSerde());
+    }
+
+    private <K2, V2> String step(String kind, StatelessProcessor.Step<K, Change<V>, K2, V2> step) {
+        return graph.addNode(graph.newName(kind), nodes, () -> new StatelessProcessor<>(step), Set.of(), Set.of());
+    }
+
+    @Override
+    public Table<K, V> filter(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return filtered("table-filter", predicate, true);
+    }
+
+    @Override
+    public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return filtered("table-filter-not", predicate, false);
+    }
+
+    private Table<K, V> filtered(String kind, BiPredicate<? super K, ? super V> predicate, boolean keep) {
+        String node = this.<K, Change<V>>step(kind, (r, out) -> {
+            Change<V> c = r.value();
+            V old = c.oldValue() != null && predicate.test(r.key(), c.oldValue()) == keep ? c.oldValue() : null;
+            V neu = c.newValue() != null && predicate.test(r.key(), c.newValue()) == keep ? c.newValue() : null;
+            if (old != null || neu != null) {
+                out.accept(r.withValue(new Change<>(old, neu)));
+            }
+        });
+        return new TableImpl<>(graph, List.of(node), keySerde, valueSerde);
+    }
+
+    @Override
+    public <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        String node = this.<K, Change<V2>>step("table-map-values", (r, out) -> {
+            Change<V> c = r.value();
+            V2 old = c.oldValue() == null ? null : mapper.apply(c.oldValue());
+            V2 neu = c.newValue() == null ? null : mapper.apply(c.newValue());
+            if (old != null || neu != null) {
+                out.accept(r.withValue(new Change<>(old, neu)));
+            }
+        });
+        return new TableImpl<>(graph, List.of(node), keySerde, null);
+    }
+
+    @Override
+    public EventStream<K, V> toStream() {
+        return toStream(Refinement.ACCUMULATING);
+    }
+
+    @Override
+    // A tombstone's value is null, which the stream's value type must hold; NullAway cannot say that a type
+    // argument is nullable.
+    @SuppressWarnings("NullAway")
+    public EventStream<K, V> toStream(Refinement refinement) {
+        Objects.requireNonNull(refinement, "refinement");
+        if (refinement == Refinement.DISCARDING) {
+            throw new IllegalArgumentException("toStream(DISCARDING): a table's change has no delta to hold "
+                    + "(its values need not be numbers); use ACCUMULATING (new values) or ACCUMULATING_AND_RETRACTING "
+                    + "(a retraction of the old value first)");
+        }
+        boolean retracting = refinement == Refinement.ACCUMULATING_AND_RETRACTING;
+        String node = this.<K, V>step("table-to-stream", (r, out) -> {
+            Change<V> c = r.value();
+            if (retracting && c.oldValue() != null) {
+                RecordHeaders headers = new RecordHeaders();
+                headers.add(PaneInfo.RETRACTION_HEADER, new byte[] {'t', 'r', 'u', 'e'});
+                out.accept(new Record<>(r.key(), c.oldValue(), r.timestamp(), headers, r.source()));
+            }
+            out.accept(r.withValue(c.newValue()));
+        });
+        return new EventStreamImpl<>(graph, List.of(node), keySerde, valueSerde, false);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K2, V2> GroupedTable<K2, V2> groupBy(BiFunction<? super K, ? super V, KeyValue<K2, V2>> selector) {
+        // Without Grouped, the new key and value are taken to be of the table's types.
+        return groupBy(selector, Grouped.with((Serde<K2>) keySerde, (Serde<V2>) valueSerde));
+    }
+
+    @Override
+    public <K2, V2> GroupedTable<K2, V2> groupBy(
+            BiFunction<? super K, ? super V, KeyValue<K2, V2>> selector, Grouped<K2, V2> grouped) {
+        Objects.requireNonNull(selector, "selector");
+        Objects.requireNonNull(grouped, "grouped");
+        String base = grouped.name().orElseGet(() -> graph.newName("table-group"));
+        Serde<K2> k = grouped.keySerde().orElse(null);
+        Serde<V2> v = grouped.valueSerde().orElse(null);
+        if (k == null || v == null) {
+            throw new IllegalStateException(
+                    "groupBy '" + base + "' of a table: the new " + (k == null ? "key" : "value")
+                            + " serde is unknown, and the changes go through a repartition topic; pass Grouped.with(keySerde, "
+                            + "valueSerde)");
+        }
+        graph.useSerde(k, true);
+        graph.useSerde(v, false);
+        String select = graph.addNode(
+                base + "-select",
+                nodes,
+                () -> new StatelessProcessor<K, Change<V>, K2, Change<V2>>((r, out) -> regroup(selector, r, out)),
+                Set.of(),
+                Set.of());
+        EventStreamImpl<K2, Change<V2>> changes = new EventStreamImpl<K2, Change<V2>>(
+                        graph, List.of(select), k, new ChangeSerde<>(v), true)
+                .through(base, k, new ChangeSerde<>(v), -1);
+        return new GroupedTableImpl<>(graph, changes.nodes, k, v);
+    }
+
+    /**
+     * A change of a row as changes of groups: the old row leaves its group and the new row joins its
+     * group, as one change when the group is the same (the subtraction first otherwise).
+     */
+    private static <K, V, K2, V2> void regroup(
+            BiFunction<? super K, ? super V, KeyValue<K2, V2>> selector,
+            Record<K, Change<V>> r,
+            Consumer<Record<K2, Change<V2>>> out) {
+        Change<V> c = r.value();
+        KeyValue<K2, V2> old = c.oldValue() == null ? null : selector.apply(r.key(), c.oldValue());
+        KeyValue<K2, V2> neu = c.newValue() == null ? null : selector.apply(r.key(), c.newValue());
+        if (old != null && neu != null && Objects.equals(old.key(), neu.key())) {
+            out.accept(r.with(neu.key(), new Change<>(old.value(), neu.value())));
+            return;
+        }
+        if (old != null) {
+            out.accept(r.with(old.key(), new Change<>(old.value(), null)));
+        }
+        if (neu != null) {
+            out.accept(r.with(neu.key(), Change.insert(neu.value())));
+        }
+    }
+}

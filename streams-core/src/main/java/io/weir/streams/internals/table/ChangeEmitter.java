@@ -1,0 +1,112 @@
+package io.weir.streams.internals.table;
+
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.state.WriteBackCache;
+import org.jspecify.annotations.Nullable;
+
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Sends a materialized table's changes downstream, for every table operator with a store: either each
+ * change as it happens, or (the default) the last value per key at each commit, from the value the
+ * key had at the commit before. The write-back cache holds the rows between commits, so a key updated
+ * a thousand times between two commits costs one change downstream; a key whose value ends a commit
+ * where it started emits nothing, and neither does a change that leaves a value as it was.
+ *
+ * <p>Why the old value is remembered here rather than read back: at the first change of a key since
+ * the last commit, its operator has just read the row anyway, and the store is not read again at
+ * commit. Between commits this holds one entry per changed key, as the cache does. Single-threaded,
+ * like its task.
+ */
+public final class ChangeEmitter<K, V> {
+
+    private final ProcessorContext context;
+    private final WriteBackCache store;
+    private final TableRowCodec<V> codec;
+    private final boolean everyChange;
+    private final TaskMetrics.Counter emitted;
+    /** Keys changed since the last commit: the key, and its stored row at the last commit (null: absent). */
+    private final Map<ByteBuffer, Pending<K>> pending = new LinkedHashMap<>();
+
+    private static final class Pending<K> {
+        final K key;
+        final byte @Nullable [] committed;
+        long timestamp;
+
+        Pending(K key, byte @Nullable [] committed, long timestamp) {
+            this.key = key;
+            this.committed = committed;
+            this.timestamp = timestamp;
+        }
+    }
+
+    /**
+     * @param everyChange whether each change is emitted when it happens ({@code
+     *     Materialized.withEmitEveryChange()}); else the last per key at each commit
+     */
+    public ChangeEmitter(ProcessorContext context, WriteBackCache store, TableRowCodec<V> codec, boolean everyChange) {
+        this.context = context;
+        this.store = store;
+        this.codec = codec;
+        this.everyChange = everyChange;
+        this.emitted = context.metrics().counter(context.nodeName(), WeirMetrics.TABLE_CHANGES_EMITTED);
+    }
+
+    /**
+     * The row of {@code key} went from {@code oldStored} to {@code newStored} (as stored, null meaning
+     * absent) at event time {@code timestamp}; the operator has written the store.
+     */
+    public void changed(
+            K key, byte[] keyBytes, byte @Nullable [] oldStored, byte @Nullable [] newStored, long timestamp) {
+        if (everyChange) {
+            if (!codec.sameValue(oldStored, newStored)) {
+                emit(key, value(oldStored), value(newStored), timestamp);
+            }
+            return;
+        }
+        Pending<K> p = pending.get(ByteBuffer.wrap(keyBytes));
+        if (p == null) {
+            pending.put(ByteBuffer.wrap(keyBytes), new Pending<>(key, oldStored, timestamp));
+        } else {
+            p.timestamp = timestamp;
+        }
+    }
+
+    private @Nullable V value(byte @Nullable [] stored) {
+        return stored == null ? null : codec.decode(stored).value();
+    }
+
+    /** The task is about to commit: each key changed since the last commit emits its last value, if it differs. */
+    public void beforeCommit() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<ByteBuffer, Pending<K>> e : pending.entrySet()) {
+            Pending<K> p = e.getValue();
+            byte[] current = store.get(e.getKey().array());
+            if (codec.sameValue(current, p.committed)) {
+                continue;
+            }
+            TableRow<V> now = current == null ? null : codec.decode(current);
+            emit(
+                    p.key,
+                    value(p.committed),
+                    now == null ? null : now.value(),
+                    now == null ? p.timestamp : now.timestamp());
+        }
+        pending.clear();
+    }
+
+    private void emit(K key, @Nullable V oldValue, @Nullable V newValue, long timestamp) {
+        if (oldValue == null && newValue == null) {
+            return;
+        }
+        emitted.increment();
+        context.forward(new Record<>(key, new Change<>(oldValue, newValue), timestamp, null, null));
+    }
+}

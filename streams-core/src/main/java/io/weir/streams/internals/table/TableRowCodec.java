@@ -1,0 +1,104 @@
+package io.weir.streams.internals.table;
+
+import io.weir.streams.internals.state.StoreException;
+import io.weir.streams.internals.state.Varints;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import org.jspecify.annotations.Nullable;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The stored form of a {@link TableRow}, format version 1:
+ * {@code [version: byte][flags: byte][timestamp: long]([rows: varint] when HAS_ROWS)[value bytes, absent when NULL_VALUE]}.
+ * The value goes through the user's serde with the store's name as the topic. A version this code does
+ * not know fails with a {@link StoreException} naming the store, never a misread.
+ */
+public final class TableRowCodec<V> {
+
+    static final byte VERSION = 1;
+    private static final int HAS_ROWS = 1;
+    private static final int NULL_VALUE = 2;
+
+    private final String store;
+    private final Serializer<V> serializer;
+    private final Deserializer<V> deserializer;
+
+    public TableRowCodec(String store, Serde<V> serde) {
+        this.store = store;
+        this.serializer = serde.serializer();
+        this.deserializer = serde.deserializer();
+    }
+
+    public byte[] encode(TableRow<V> row) {
+        byte[] value = row.value() == null ? null : serializer.serialize(store, row.value());
+        return encode(value, row.timestamp(), row.rows());
+    }
+
+    /** The stored form of an already serialized value (a source table's record as read). */
+    public static byte[] encode(byte @Nullable [] value, long timestamp, int rows) {
+        int length = 10 + (rows >= 0 ? Varints.size(rows) : 0) + (value == null ? 0 : value.length);
+        ByteBuffer buffer = ByteBuffer.allocate(length)
+                .put(VERSION)
+                .put((byte) ((rows >= 0 ? HAS_ROWS : 0) | (value == null ? NULL_VALUE : 0)))
+                .putLong(timestamp);
+        if (rows >= 0) {
+            Varints.write(rows, buffer);
+        }
+        if (value != null) {
+            buffer.put(value);
+        }
+        return buffer.array();
+    }
+
+    /**
+     * Whether two stored rows (null: absent) hold the same value, whatever their event times: a change
+     * that leaves the value as it was is no change downstream.
+     */
+    public boolean sameValue(byte @Nullable [] a, byte @Nullable [] b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        int fromA = valueOffset(a);
+        int fromB = valueOffset(b);
+        return (a[1] & NULL_VALUE) == (b[1] & NULL_VALUE) && Arrays.equals(a, fromA, a.length, b, fromB, b.length);
+    }
+
+    private int valueOffset(byte[] bytes) {
+        check(bytes);
+        if ((bytes[1] & HAS_ROWS) == 0) {
+            return 10;
+        }
+        int offset = 10;
+        while ((bytes[offset] & 0x80) != 0) {
+            offset++;
+        }
+        return offset + 1;
+    }
+
+    public TableRow<V> decode(byte[] bytes) {
+        check(bytes);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes, 2, bytes.length - 2);
+        int flags = bytes[1];
+        long timestamp = buffer.getLong();
+        int rows = (flags & HAS_ROWS) != 0 ? Varints.read(buffer) : -1;
+        V value = null;
+        if ((flags & NULL_VALUE) == 0) {
+            byte[] valueBytes = new byte[buffer.remaining()];
+            buffer.get(valueBytes);
+            value = deserializer.deserialize(store, valueBytes);
+        }
+        return new TableRow<>(value, timestamp, rows);
+    }
+
+    private void check(byte[] bytes) {
+        if (bytes.length < 10 || bytes[0] != VERSION) {
+            throw new StoreException("Store '" + store + "' holds a table row in format version "
+                    + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0])) + "; this Weir reads version "
+                    + VERSION + " only. Was the store (or its changelog) written by another Weir version or "
+                    + "another application?");
+        }
+    }
+}

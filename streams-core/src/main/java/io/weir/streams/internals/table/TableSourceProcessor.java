@@ -1,0 +1,75 @@
+package io.weir.streams.internals.table;
+
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.LateDataOutput;
+import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.SourceInfo;
+import io.weir.streams.internals.state.WriteBackCache;
+import org.apache.kafka.common.serialization.Serde;
+
+/**
+ * A table read from a topic ({@code StreamsBuilder.table}): each record with a value sets its key's row,
+ * each tombstone deletes it. The store holds what {@link SourceRows} says, so that it restores from the
+ * topic itself. A record with a null key is counted and skipped; a tombstone for a key the table does
+ * not hold changes nothing and is counted ({@value WeirMetrics#TOMBSTONES_FOR_ABSENT_KEYS}). The last
+ * record by offset wins, whatever its event time.
+ */
+public final class TableSourceProcessor<K, V> implements Processor<K, V> {
+
+    private final String storeName;
+    private final SourceRows<K, V> rows;
+    private final TableRowCodec<V> codec;
+    private final boolean emitEveryChange;
+    private ProcessorContext context;
+    private WriteBackCache store;
+    private KeyedInput input;
+    private ChangeEmitter<K, V> changes;
+    private TaskMetrics.Counter absentTombstones;
+
+    public TableSourceProcessor(
+            String storeName, Consumed<K, V> consumed, Serde<V> valueSerde, boolean emitEveryChange) {
+        this.storeName = storeName;
+        this.rows = new SourceRows<>(consumed);
+        this.codec = new TableRowCodec<>(storeName, valueSerde);
+        this.emitEveryChange = emitEveryChange;
+    }
+
+    @Override
+    public void init(ProcessorContext context) {
+        this.context = context;
+        this.store = context.stores().cache(storeName);
+        this.input = new KeyedInput(context, new LateDataOutput(null, context));
+        this.changes = new ChangeEmitter<>(context, store, codec, emitEveryChange);
+        this.absentTombstones = context.metrics().counter(context.nodeName(), WeirMetrics.TOMBSTONES_FOR_ABSENT_KEYS);
+    }
+
+    @Override
+    public void process(Record<K, V> record) {
+        if (!input.admits(record, context.watermark())) {
+            return;
+        }
+        SourceInfo source = record.source();
+        String topic = source == null ? storeName : source.topic();
+        byte[] keyBytes = rows.keyBytes(topic, record.key(), source == null ? null : source.rawKey());
+        byte[] oldStored = store.get(keyBytes);
+        byte[] stored = record.value() == null
+                ? null
+                : rows.row(topic, record.value(), source == null ? null : source.rawValue(), record.timestamp());
+        if (stored == null && oldStored == null) {
+            absentTombstones.increment();
+            return;
+        }
+        store.put(keyBytes, stored);
+        changes.changed(record.key(), keyBytes, oldStored, stored, record.timestamp());
+    }
+
+    @Override
+    public void beforeCommit() {
+        changes.beforeCommit();
+    }
+}
