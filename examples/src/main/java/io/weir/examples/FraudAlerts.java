@@ -4,7 +4,7 @@ import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
-import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.Deduplicated;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.TumblingWindows;
@@ -22,11 +22,11 @@ import java.time.Duration;
  *   <li>Input: {@value #PAYMENTS}, {@link Payment}s keyed by card. The event time is {@code paidAt}; the
  *       watermark trails the latest payment by {@link #DELAY} and leaves out a partition silent for
  *       {@link #IDLENESS} of wall-clock time.</li>
- *   <li>Repeats of a payment id (a phone retrying) are dropped first ({@link DedupByEventId}), so they do
- *       not inflate a count. The dedup runs in other tasks than the count (between them, a repartition by
- *       card), so the count's watermark may trail the dedup's; ids are kept {@link #DEDUP_MARGIN} longer
- *       than window + allowed lateness, and a repeat can be counted only if the count's watermark trails
- *       the dedup's by more than that.</li>
+ *   <li>Repeats of a payment (a phone retrying: the same card and payment id, paid within
+ *       {@link #DEDUP_WITHIN}) are dropped first ({@code deduplicate}), so they do not inflate a count.
+ *       The dedup runs in the same tasks as the count, and judges every payment the count could still
+ *       take: its allowed lateness is the window plus the count's. A payment later than that goes to
+ *       {@value #LATE_PAYMENTS} from the dedup, as the count would have sent it.</li>
  *   <li>A minute's alert fires when the watermark passes the minute's end (an ON_TIME pane). A payment
  *       up to {@link #ALLOWED_LATENESS} later than that still counts: if the card is then over the
  *       threshold, an alert with the new count follows (a LATE pane). Alerts are keyed by card; one
@@ -53,8 +53,8 @@ public final class FraudAlerts {
     public static final Duration DELAY = Duration.ofSeconds(5);
     public static final Duration IDLENESS = Duration.ofSeconds(30);
     public static final Duration ALLOWED_LATENESS = Duration.ofMinutes(2);
-    /** How much longer than window + allowed lateness payment ids are remembered. */
-    public static final Duration DEDUP_MARGIN = Duration.ofMinutes(10);
+    /** How far apart in event time two copies of one payment may be. */
+    public static final Duration DEDUP_WITHIN = Duration.ofMinutes(1);
 
     private FraudAlerts() {}
 
@@ -68,14 +68,14 @@ public final class FraudAlerts {
                                 .withTimestamps(Payment::paidAt)
                                 .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY)
                                         .withIdleness(IDLENESS)))
-                .selectKey((card, p) -> p.paymentId())
-                .groupByKey(Grouped.with(Serdes.String(), payments).withName("payments-by-id"))
-                .process(
-                        () -> new DedupByEventId<String, Payment>(
-                                SEEN_PAYMENTS, WINDOW.plus(ALLOWED_LATENESS).plus(DEDUP_MARGIN)),
-                        DedupByEventId.store(SEEN_PAYMENTS, Serdes.String()))
-                .selectKey((id, p) -> p.card())
-                .groupByKey(Grouped.with(Serdes.String(), payments).withName("payments-by-card"))
+                .deduplicate(
+                        (card, p) -> p.paymentId(),
+                        DEDUP_WITHIN,
+                        Deduplicated.with(Serdes.String())
+                                .withName(SEEN_PAYMENTS)
+                                .withAllowedLateness(WINDOW.plus(ALLOWED_LATENESS))
+                                .withLateRecordsTo(LATE_PAYMENTS))
+                .groupByKey()
                 .windowedBy(TumblingWindows.of(WINDOW).withAllowedLateness(ALLOWED_LATENESS))
                 .lateRecordsTo(LATE_PAYMENTS)
                 .count(Materialized.as(COUNTS))

@@ -44,6 +44,12 @@ public final class WeirMetrics {
     public static final String TABLE_CHANGES_EMITTED = "table-changes-emitted";
     /** Tombstones read into a table that held no row for their key: nothing to delete. */
     public static final String TOMBSTONES_FOR_ABSENT_KEYS = "tombstones-for-absent-keys";
+    /** Records a deduplication dropped as repeats of a record that passed. */
+    public static final String DUPLICATES_DROPPED = "duplicates-dropped";
+    /** Records a deduplication let pass because their id was null. */
+    public static final String NULL_ID_RECORDS_PASSED = "null-id-records-passed";
+    /** Gauge: the records a deduplication remembers now (one per record that passed, until it expires). */
+    public static final String DEDUP_IDS = "dedup-ids";
     /** Timers of a keyed processor that fired, in either time domain. */
     public static final String TIMERS_FIRED = "timers-fired";
     /**

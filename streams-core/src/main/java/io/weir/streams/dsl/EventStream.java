@@ -2,6 +2,7 @@ package io.weir.streams.dsl;
 
 import io.weir.streams.KeyValue;
 
+import java.time.Duration;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -102,6 +103,35 @@ public interface EventStream<K, V> {
 
     /** {@link #foreach(BiConsumer)} as the operator {@code named}. */
     void foreach(BiConsumer<? super K, ? super V> action, Named named);
+
+    /**
+     * Drops repeated records: {@link #deduplicate(BiFunction, Duration, Deduplicated)} with the key as
+     * the id, the stream's key serde, a generated name, and no late-data topic.
+     */
+    EventStream<K, V> deduplicate(Duration within);
+
+    /**
+     * Drops repeated records: a record passes unless a record with the same key and the same id
+     * ({@code idSelector}'s result) passed before it with an event time at most {@code within} from its
+     * own; a repeat is dropped and counted ({@code duplicates-dropped}). When the id alone identifies a
+     * record whatever its key, key the stream by it first ({@code selectKey}), so that repeats meet in
+     * one partition; after a key change the stream is repartitioned by key first, as for a grouping.
+     *
+     * <p>Time: "before" is processing order, so a replay after a crash passes and drops exactly the
+     * same records. The records that passed are remembered until the watermark reaches their event time
+     * plus {@code within} (plus the allowed lateness), in a changelogged store. A record the watermark
+     * has already reached (less the allowed lateness) is late, since a record it repeats may have been
+     * forgotten: it is neither passed nor judged, but refused as late records are — counted in {@code
+     * late-records-dropped}, and written to the late-data topic {@link Deduplicated#withLateRecordsTo}
+     * names, if any. A record whose id is null passes, counted ({@code null-id-records-passed}); a
+     * record with a null key is counted and skipped, as by every keyed operator.
+     *
+     * @throws IllegalArgumentException if {@code within} is not positive
+     * @throws IllegalStateException if the stream's key serde is unknown (it keys the store), or the key
+     *     was changed and its value serde is unknown (the repartition needs it)
+     */
+    <I> EventStream<K, V> deduplicate(
+            BiFunction<? super K, ? super V, ? extends I> idSelector, Duration within, Deduplicated<I> deduplicated);
 
     /**
      * Groups by the current key, for a windowed aggregation. After an operator that changed the key,

@@ -3,6 +3,7 @@ package io.weir.streams.internals.dsl;
 import io.weir.streams.KeyValue;
 import io.weir.streams.dsl.Branches;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Deduplicated;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
@@ -12,13 +13,17 @@ import io.weir.streams.dsl.Repartitioned;
 import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.TopicNameExtractor;
 import io.weir.streams.internals.Require;
+import io.weir.streams.internals.dedup.DeduplicateProcessor;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RepartitionSinkProcessor;
 import io.weir.streams.internals.processor.SinkProcessor;
 import io.weir.streams.internals.processor.StatelessProcessor;
+import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +39,9 @@ import java.util.function.Function;
  * when an operator changed the type), and whether its key differs from the source's partitioning.
  */
 public final class EventStreamImpl<K, V> implements EventStream<K, V> {
+
+    /** The id of a record deduplicated by its key alone. */
+    private static final byte[] NO_ID = new byte[0];
 
     final GraphBuilder graph;
     final List<String> nodes;
@@ -421,6 +429,73 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                     + " serde is unknown; pass Grouped.with(keySerde, valueSerde)");
         }
         return new GroupedStreamImpl<>(through(base, k, v, -1));
+    }
+
+    @Override
+    public EventStream<K, V> deduplicate(Duration within) {
+        if (keySerde == null) {
+            throw new IllegalStateException("deduplicate(within) keeps the keys it has seen, and the stream's key "
+                    + "serde is unknown; use deduplicate((key, value) -> key, within, Deduplicated.with(keySerde))");
+        }
+        return dedup(within, Deduplicated.with(keySerde), null);
+    }
+
+    @Override
+    public <I> EventStream<K, V> deduplicate(
+            BiFunction<? super K, ? super V, ? extends I> idSelector, Duration within, Deduplicated<I> deduplicated) {
+        Objects.requireNonNull(idSelector, "idSelector");
+        Objects.requireNonNull(deduplicated, "deduplicated");
+        return dedup(within, deduplicated, idSelector);
+    }
+
+    /** A deduplication by key and {@code idSelector}'s id, or by key alone when it is null. */
+    private <I> EventStream<K, V> dedup(
+            Duration within,
+            Deduplicated<I> deduplicated,
+            @Nullable BiFunction<? super K, ? super V, ? extends I> idSelector) {
+        long interval = Require.positive("within", within).toMillis();
+        String name = deduplicated.name().orElseGet(() -> graph.newName("dedup"));
+        Serializer<I> idSerializer = deduplicated.idSerde().serializer();
+        BiFunction<? super K, ? super V, byte @Nullable []> ids = idSelector == null
+                ? (key, value) -> NO_ID
+                : (key, value) -> {
+                    I id = idSelector.apply(key, value);
+                    return id == null ? null : idSerializer.serialize(name, id);
+                };
+        if (keySerde == null) {
+            throw new IllegalStateException("deduplicate '" + name + "': the stream's key serde is unknown, and "
+                    + "the records that passed are kept by key; give it with selectKey's stream or repartition("
+                    + "Repartitioned.with(keySerde, valueSerde))");
+        }
+        EventStreamImpl<K, V> input = this;
+        if (keyChanged) {
+            if (valueSerde == null) {
+                throw new IllegalStateException("deduplicate '" + name + "': the key was changed, so records are "
+                        + "repartitioned by key first, and the stream's value serde is unknown; repartition it "
+                        + "with Repartitioned.with(keySerde, valueSerde) first");
+            }
+            input = through(name, keySerde, valueSerde, -1);
+        }
+        graph.useSerde(keySerde, true);
+        graph.useSerde(deduplicated.idSerde(), true);
+        String expiryStore = name + "-expiry";
+        graph.addStore(new StoreSpec(name, deduplicated.storeType(), true, -1));
+        graph.addStore(new StoreSpec(expiryStore, deduplicated.storeType(), true, -1));
+        DeduplicateProcessor.Settings<K, V> settings = new DeduplicateProcessor.Settings<>(
+                name,
+                expiryStore,
+                interval,
+                deduplicated.allowedLateness().toMillis(),
+                deduplicated.lateTopic().orElse(null),
+                keySerde.serializer(),
+                ids);
+        String node = graph.addNode(
+                name,
+                input.nodes,
+                () -> new DeduplicateProcessor<>(settings),
+                Set.of(name, expiryStore),
+                deduplicated.lateTopic().map(Set::of).orElse(Set.of()));
+        return new EventStreamImpl<>(graph, List.of(node), keySerde, valueSerde, false);
     }
 
     @Override

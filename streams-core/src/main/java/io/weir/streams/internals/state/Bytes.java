@@ -27,7 +27,7 @@ final class Bytes {
      * byte below 0xFF incremented and what follows dropped; null (open) when every byte is 0xFF or the
      * prefix is empty.
      */
-    static byte @Nullable [] prefixEnd(byte[] prefix) {
+    public static byte @Nullable [] prefixEnd(byte[] prefix) {
         for (int i = prefix.length - 1; i >= 0; i--) {
             if (prefix[i] != (byte) 0xFF) {
                 byte[] end = Arrays.copyOf(prefix, i + 1);

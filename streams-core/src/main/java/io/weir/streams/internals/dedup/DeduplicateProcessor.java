@@ -1,0 +1,135 @@
+package io.weir.streams.internals.dedup;
+
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.operator.ExpiryIndex;
+import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.LateDataOutput;
+import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.state.KeyValueIterator;
+import io.weir.streams.internals.state.WriteBackCache;
+import org.apache.kafka.common.serialization.Serializer;
+import org.jspecify.annotations.Nullable;
+
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * Drops repeats: a record passes unless a record with the same key and id passed before it (in
+ * processing order) with an event time at most {@code within} from its own; a repeat is dropped and
+ * counted ({@value WeirMetrics#DUPLICATES_DROPPED}). The records that passed are kept in a store
+ * until the watermark reaches their event time plus {@code within} plus the allowed lateness
+ * ({@link ExpiryIndex}), and a record the watermark has reached (less the allowed lateness) is late:
+ * a repeat of it may have been forgotten, so it is refused through {@link LateDataOutput} (counted,
+ * and written to the late-data topic when there is one) instead of being judged. Those two rules
+ * together make the judgement exact: every record judged sees every earlier record that could make it
+ * a repeat. The store is changelogged, so after a crash the records a crash-free run would drop are
+ * dropped.
+ *
+ * <p>A record whose id is null passes, counted ({@value WeirMetrics#NULL_ID_RECORDS_PASSED}): without
+ * an id it cannot be a repeat. Records with a null key, or beyond the maximum future skew, are handled
+ * by {@link KeyedInput}.
+ */
+public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
+
+    /**
+     * What a deduplication is built with.
+     *
+     * @param ids the id bytes of a record (empty to deduplicate by key alone), or null for a record
+     *            without an id
+     */
+    public record Settings<K, V>(
+            String storeName,
+            String expiryStoreName,
+            long within,
+            long allowedLateness,
+            @Nullable String lateTopic,
+            Serializer<K> keySerializer,
+            BiFunction<? super K, ? super V, byte @Nullable []> ids) {}
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private final Settings<K, V> settings;
+    private ProcessorContext context;
+    private WriteBackCache store;
+    private ExpiryIndex expiry;
+    private KeyedInput input;
+    private LateDataOutput lateOutput;
+    private TaskMetrics.Counter duplicates;
+    private TaskMetrics.Counter nullIds;
+    private long watermark = Long.MIN_VALUE;
+
+    public DeduplicateProcessor(Settings<K, V> settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void init(ProcessorContext context) {
+        this.context = context;
+        this.store = context.stores().cache(settings.storeName());
+        this.expiry = new ExpiryIndex(context.stores().cache(settings.expiryStoreName()));
+        this.lateOutput = new LateDataOutput(settings.lateTopic(), context);
+        this.input = new KeyedInput(context, lateOutput);
+        TaskMetrics metrics = context.metrics();
+        this.duplicates = metrics.counter(context.nodeName(), WeirMetrics.DUPLICATES_DROPPED);
+        this.nullIds = metrics.counter(context.nodeName(), WeirMetrics.NULL_ID_RECORDS_PASSED);
+        metrics.gauge(context.nodeName(), WeirMetrics.DEDUP_IDS, expiry::size);
+        watermark = context.watermark();
+        // Restored state may hold ids the previous owner had already forgotten by this watermark.
+        forget(watermark);
+    }
+
+    @Override
+    public void process(Record<K, V> record) {
+        if (!input.admits(record, watermark)) {
+            return;
+        }
+        long time = record.timestamp();
+        long within = settings.within();
+        if (watermark >= TimeMath.plus(time, settings.allowedLateness())) {
+            Window interval = new Window(TimeMath.minus(time, within), TimeMath.plus(TimeMath.plus(time, within), 1));
+            lateOutput.late(record, List.of(interval), false, watermark);
+            return;
+        }
+        byte[] id = settings.ids().apply(record.key(), record.value());
+        if (id == null) {
+            nullIds.increment();
+            context.forward(record);
+            return;
+        }
+        byte[] prefix = DedupKeys.prefix(settings.keySerializer().serialize(settings.storeName(), record.key()), id);
+        byte[] to = DedupKeys.at(prefix, TimeMath.plus(time, within));
+        try (KeyValueIterator earlier = store.range(DedupKeys.at(prefix, TimeMath.minus(time, within)), null)) {
+            // The scan's upper bound is inclusive of time + within; at Long.MAX_VALUE the prefix ends the range.
+            if (earlier.hasNext() && compare(earlier.next().key(), to) <= 0) {
+                duplicates.increment();
+                return;
+            }
+        }
+        byte[] entry = DedupKeys.at(prefix, time);
+        store.put(entry, EMPTY);
+        expiry.add(TimeMath.plus(TimeMath.plus(time, within), settings.allowedLateness()), entry);
+        context.forward(record);
+    }
+
+    private static int compare(byte[] a, byte[] b) {
+        return java.util.Arrays.compareUnsigned(a, b);
+    }
+
+    @Override
+    public void onWatermark(long newWatermark) {
+        if (newWatermark <= watermark) {
+            return;
+        }
+        watermark = newWatermark;
+        forget(newWatermark);
+    }
+
+    private void forget(long through) {
+        expiry.expire(through, store::delete);
+    }
+}
