@@ -8,6 +8,7 @@ import io.weir.streams.serde.WindowedSerdes;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -25,7 +26,7 @@ final class Examples {
     private Examples() {}
 
     static List<Example> all() {
-        return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment());
+        return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment(), wordCount());
     }
 
     static Optional<Example> named(String name) {
@@ -55,6 +56,23 @@ final class Examples {
                             "ALERT %s paid %d times in %s–%s UTC%s",
                             a.card(), a.payments(), clock(a.windowStart()), clock(a.windowEnd()), pane(r));
                 }));
+    }
+
+    static Example wordCount() {
+        Deserializer<Long> counts = Serdes.Long().deserializer();
+        return new Example(
+                "word-count",
+                "lines of text in; per word, its count so far, as a table emitted at each commit",
+                WordCount::topology,
+                List.of(WordCount.LINES),
+                Map.of(WordCount.LINES, Map.of(), WordCount.COUNTS_TOPIC, COMPACTED),
+                (seed, rate, duration) -> new LineGenerator(WordCount.LINES, seed),
+                Map.of(
+                        WordCount.COUNTS_TOPIC,
+                        r -> String.format(
+                                "%-10s %,d",
+                                new String(r.key(), StandardCharsets.UTF_8),
+                                counts.deserialize(r.topic(), r.value()))));
     }
 
     static Example ordersPerMinute() {

@@ -72,7 +72,12 @@ class ExampleRunnerTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"orders-per-minute, 6s, orders (EARLY", "enrichment, 6s, '  card-'", "sessions, 25s, events (ON_TIME"})
+    @CsvSource({
+        "orders-per-minute, 6s, orders (EARLY",
+        "enrichment, 6s, '  card-'",
+        "sessions, 25s, events (ON_TIME",
+        "word-count, 6s, 'the        '"
+    })
     void eachExampleRunsOnKafkaAndPrintsItsOutput(String example, String duration, String expected) {
         CommandRun run = CommandRun.of(
                 example, "--duration", duration, "--seed", "3", "--broker-port", String.valueOf(FreePorts.pick()));
