@@ -44,6 +44,8 @@ public final class WeirMetrics {
     public static final String TABLE_CHANGES_EMITTED = "table-changes-emitted";
     /** Tombstones read into a table that held no row for their key: nothing to delete. */
     public static final String TOMBSTONES_FOR_ABSENT_KEYS = "tombstones-for-absent-keys";
+    /** Table rows deleted because their time-to-live passed. */
+    public static final String ROWS_EXPIRED = "rows-expired";
     /** Records a deduplication dropped as repeats of a record that passed. */
     public static final String DUPLICATES_DROPPED = "duplicates-dropped";
     /** Records a deduplication let pass because their id was null. */

@@ -2,6 +2,7 @@ package io.weir.streams.dsl;
 
 import io.weir.streams.internals.Require;
 import io.weir.streams.state.StoreType;
+import io.weir.streams.time.TimeDomain;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
@@ -17,51 +18,52 @@ import java.util.Optional;
  */
 public final class Materialized<K, V> {
 
-    private final @Nullable String storeName;
-    private final StoreType storeType;
-    private final @Nullable Serde<K> keySerde;
-    private final @Nullable Serde<V> valueSerde;
-    private final boolean logged;
-    private final @Nullable Duration retention;
-    private final boolean emitEveryChange;
+    // Immutable to its users: every withXxx returns a changed copy, and nothing else writes the fields.
+    private @Nullable String storeName;
+    private StoreType storeType = StoreType.ROCKSDB;
+    private @Nullable Serde<K> keySerde;
+    private @Nullable Serde<V> valueSerde;
+    private boolean logged = true;
+    private @Nullable Duration retention;
+    private boolean emitEveryChange;
+    private @Nullable Duration timeToLive;
+    private TimeDomain timeToLiveDomain = TimeDomain.EVENT_TIME;
 
-    private Materialized(
-            @Nullable String storeName,
-            StoreType storeType,
-            @Nullable Serde<K> keySerde,
-            @Nullable Serde<V> valueSerde,
-            boolean logged,
-            @Nullable Duration retention,
-            boolean emitEveryChange) {
-        this.storeName = storeName;
-        this.storeType = storeType;
-        this.keySerde = keySerde;
-        this.valueSerde = valueSerde;
-        this.logged = logged;
-        this.retention = retention;
-        this.emitEveryChange = emitEveryChange;
+    private Materialized() {}
+
+    private Materialized<K, V> copy() {
+        Materialized<K, V> c = new Materialized<>();
+        c.storeName = storeName;
+        c.storeType = storeType;
+        c.keySerde = keySerde;
+        c.valueSerde = valueSerde;
+        c.logged = logged;
+        c.retention = retention;
+        c.emitEveryChange = emitEveryChange;
+        c.timeToLive = timeToLive;
+        c.timeToLiveDomain = timeToLiveDomain;
+        return c;
     }
 
     /** A RocksDB store named {@code storeName}. */
     public static <K, V> Materialized<K, V> as(String storeName) {
-        return new Materialized<>(
-                Require.name("storeName", storeName), StoreType.ROCKSDB, null, null, true, null, false);
+        Materialized<K, V> m = new Materialized<>();
+        m.storeName = Require.name("storeName", storeName);
+        return m;
     }
 
     /** A store with a generated name and these serdes (null: taken from the stream). */
     public static <K, V> Materialized<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
-        return new Materialized<>(null, StoreType.ROCKSDB, keySerde, valueSerde, true, null, false);
+        Materialized<K, V> m = new Materialized<>();
+        m.keySerde = keySerde;
+        m.valueSerde = valueSerde;
+        return m;
     }
 
     public Materialized<K, V> withStoreType(StoreType type) {
-        return new Materialized<>(
-                storeName,
-                Objects.requireNonNull(type, "storeType"),
-                keySerde,
-                valueSerde,
-                logged,
-                retention,
-                emitEveryChange);
+        Materialized<K, V> c = copy();
+        c.storeType = Objects.requireNonNull(type, "storeType");
+        return c;
     }
 
     /** Shorthand for {@code withStoreType(StoreType.IN_MEMORY)}. */
@@ -70,11 +72,15 @@ public final class Materialized<K, V> {
     }
 
     public Materialized<K, V> withKeySerde(Serde<K> serde) {
-        return new Materialized<>(storeName, storeType, serde, valueSerde, logged, retention, emitEveryChange);
+        Materialized<K, V> c = copy();
+        c.keySerde = Objects.requireNonNull(serde, "keySerde");
+        return c;
     }
 
     public Materialized<K, V> withValueSerde(Serde<V> serde) {
-        return new Materialized<>(storeName, storeType, keySerde, serde, logged, retention, emitEveryChange);
+        Materialized<K, V> c = copy();
+        c.valueSerde = Objects.requireNonNull(serde, "valueSerde");
+        return c;
     }
 
     /**
@@ -86,7 +92,9 @@ public final class Materialized<K, V> {
      * state that may be lost or rebuilt, such as a cache.
      */
     public Materialized<K, V> withLoggingDisabled() {
-        return new Materialized<>(storeName, storeType, keySerde, valueSerde, false, retention, emitEveryChange);
+        Materialized<K, V> c = copy();
+        c.logged = false;
+        return c;
     }
 
     /**
@@ -96,14 +104,9 @@ public final class Materialized<K, V> {
      * keeps its windows for their allowed lateness, and refuses this at build time.
      */
     public Materialized<K, V> withRetention(Duration retention) {
-        return new Materialized<>(
-                storeName,
-                storeType,
-                keySerde,
-                valueSerde,
-                logged,
-                Require.positive("retention", retention),
-                emitEveryChange);
+        Materialized<K, V> c = copy();
+        c.retention = Require.positive("retention", retention);
+        return c;
     }
 
     /**
@@ -113,12 +116,47 @@ public final class Materialized<K, V> {
      * Windowed aggregations emit panes as their trigger says, and refuse this at build time.
      */
     public Materialized<K, V> withEmitEveryChange() {
-        return new Materialized<>(storeName, storeType, keySerde, valueSerde, logged, retention, true);
+        Materialized<K, V> c = copy();
+        c.emitEveryChange = true;
+        return c;
     }
 
     /** Whether a table emits each change ({@link #withEmitEveryChange()}) rather than the last per key at each commit. */
     public boolean emitsEveryChange() {
         return emitEveryChange;
+    }
+
+    /**
+     * Gives a table (a topic's, or an aggregation's without windows) a time-to-live in event time: a
+     * row whose event time the watermark passed by {@code ttl} is deleted, with a tombstone in the
+     * changelog and a delete downstream, counted ({@code rows-expired}). Deterministic: a replay
+     * expires the same rows. A topic's table with a time-to-live has a changelog of its own, since it
+     * no longer holds what the topic holds.
+     */
+    public Materialized<K, V> withTimeToLive(Duration ttl) {
+        return withTimeToLive(ttl, TimeDomain.EVENT_TIME);
+    }
+
+    /**
+     * {@link #withTimeToLive(Duration)} in {@code domain}: in {@link TimeDomain#PROCESSING_TIME}, a row
+     * not changed for {@code ttl} of wall-clock time is deleted, whatever the event times (a replay may
+     * expire other rows). Windowed aggregations and keyed processors refuse it at build time.
+     */
+    public Materialized<K, V> withTimeToLive(Duration ttl, TimeDomain domain) {
+        Materialized<K, V> c = copy();
+        c.timeToLive = Require.positive("ttl", ttl);
+        c.timeToLiveDomain = Objects.requireNonNull(domain, "domain");
+        return c;
+    }
+
+    /** The time-to-live of a table's rows; empty when they live until deleted. */
+    public Optional<Duration> timeToLive() {
+        return Optional.ofNullable(timeToLive);
+    }
+
+    /** The time domain of {@link #timeToLive()}. */
+    public TimeDomain timeToLiveDomain() {
+        return timeToLiveDomain;
     }
 
     /** A window store's retention; empty for a key-value store. */

@@ -122,6 +122,11 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                         "process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
                                 + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
             }
+            if (store.timeToLive().isPresent()) {
+                throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " sets "
+                        + "withTimeToLive, which is for tables; give a keyed processor's store withRetention, or "
+                        + "delete entries from a timer");
+            }
             if (store.emitsEveryChange()) {
                 throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " sets "
                         + "withEmitEveryChange, which is for tables; a keyed processor emits what it forwards");

@@ -3,6 +3,7 @@ package io.weir.streams.internals.dsl;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.internals.table.TableAggregateProcessor;
 import io.weir.streams.internals.table.TableAggregation;
+import io.weir.streams.internals.table.TimeToLive;
 import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
@@ -46,10 +47,26 @@ final class TableAggregates {
         graph.useSerde(keySerde, true);
         graph.useSerde(aggSerde, false);
         graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1));
+        TimeToLive ttl = timeToLive(graph, storeName, materialized);
         TableAggregateProcessor.Settings<K, V, A> settings = new TableAggregateProcessor.Settings<>(
-                aggregation, changeInput, storeName, keySerde, aggSerde, materialized.emitsEveryChange());
+                aggregation, changeInput, storeName, keySerde, aggSerde, materialized.emitsEveryChange(), ttl);
         String node = graph.addNode(
-                storeName, parents, () -> new TableAggregateProcessor<>(settings), Set.of(storeName), Set.of());
+                storeName, parents, () -> new TableAggregateProcessor<>(settings), stores(storeName, ttl), Set.of());
         return new TableImpl<>(graph, List.of(node), keySerde, aggSerde);
+    }
+
+    /** The time-to-live {@code materialized} gives table store {@code store}, with its index store added; or null. */
+    static @Nullable TimeToLive timeToLive(GraphBuilder graph, String store, Materialized<?, ?> materialized) {
+        if (materialized.timeToLive().isEmpty()) {
+            return null;
+        }
+        String index = TimeToLive.indexStoreOf(store);
+        graph.addStore(new StoreSpec(index, materialized.storeType(), materialized.loggingEnabled(), -1));
+        return new TimeToLive(materialized.timeToLive().get().toMillis(), materialized.timeToLiveDomain(), index);
+    }
+
+    /** The stores of a table operator: its own, and its time-to-live index if any. */
+    static Set<String> stores(String store, @Nullable TimeToLive ttl) {
+        return ttl == null ? Set.of(store) : Set.of(store, ttl.indexStore());
     }
 }

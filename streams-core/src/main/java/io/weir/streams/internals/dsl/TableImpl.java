@@ -14,6 +14,7 @@ import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
 import io.weir.streams.internals.table.TableSourceProcessor;
+import io.weir.streams.internals.table.TimeToLive;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -61,13 +62,17 @@ public final class TableImpl<K, V> implements Table<K, V> {
             throw new IllegalStateException(operator + ": withRetention is for keyed processors' window stores; "
                     + "a table keeps each key until it is deleted");
         }
-        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1, source));
+        // Rows a time-to-live deletes stay in the topic: such a store needs a changelog of its own.
+        boolean expires = materialized.timeToLive().isPresent();
+        graph.addStore(new StoreSpec(
+                storeName, materialized.storeType(), materialized.loggingEnabled(), -1, expires ? null : source));
+        TimeToLive ttl = TableAggregates.timeToLive(graph, storeName, materialized);
         boolean everyChange = materialized.emitsEveryChange();
         String node = graph.addNode(
                 storeName,
                 List.of(source.nodeName()),
-                () -> new TableSourceProcessor<>(storeName, consumed, consumed.valueSerde(), everyChange),
-                Set.of(storeName),
+                () -> new TableSourceProcessor<>(storeName, consumed, everyChange, ttl),
+                TableAggregates.stores(storeName, ttl),
                 Set.of());
         return new TableImpl<>(graph, List.of(node), consumed.keySerde(), consumed.valueSerde());
     }

@@ -230,6 +230,10 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "stores; a windowed aggregation keeps each window until its allowed lateness has passed "
                     + "(Windows.withAllowedLateness)");
         }
+        if (materialized.timeToLive().isPresent()) {
+            throw new IllegalStateException("Store '" + name + "': withTimeToLive is for tables; a windowed "
+                    + "aggregation purges each window when the watermark passes its end plus its allowed lateness");
+        }
         if (materialized.emitsEveryChange()) {
             throw new IllegalStateException("Store '" + name + "': withEmitEveryChange is for tables; a windowed "
                     + "aggregation emits panes as its trigger says (Trigger.afterCount(1) fires on every record)");

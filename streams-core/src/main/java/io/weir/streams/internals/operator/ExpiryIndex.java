@@ -33,8 +33,15 @@ public final class ExpiryIndex {
         }
     }
 
-    /** Notes that the entry {@code key} expires once the watermark reaches {@code expiry}. */
+    /**
+     * Notes that the entry {@code key} expires once time reaches {@code expiry}, which must be later than
+     * the last {@link #expire} (an entry due by then is the caller's to delete at once).
+     */
     public void add(long expiry, byte[] key) {
+        if (expiry <= counts.purgedThrough()) {
+            throw new IllegalArgumentException("An entry expiring at " + expiry + " is due already (expired through "
+                    + counts.purgedThrough() + ")");
+        }
         store.put(indexKey(expiry, key), EMPTY);
         counts.add(expiry);
     }

@@ -39,9 +39,13 @@ public final class SourceRows<K, V> {
         return raw != null ? raw : keySerializer.serialize(topic, key);
     }
 
-    /** The stored row for a record with a value (the value's bytes as read, or serialized when it had none). */
-    byte[] row(String topic, V value, byte @Nullable [] raw, long eventTime) {
-        return TableRowCodec.encode(raw != null ? raw : valueSerializer.serialize(topic, value), eventTime, -1);
+    /**
+     * The stored row for a record with a value (the value's bytes as read, or serialized when it had
+     * none), with the processing time of the change when a time-to-live needs it ({@code Long.MIN_VALUE}: not kept).
+     */
+    byte[] row(String topic, V value, byte @Nullable [] raw, long eventTime, long updatedAt) {
+        return TableRowCodec.encode(
+                raw != null ? raw : valueSerializer.serialize(topic, value), eventTime, -1, updatedAt);
     }
 
     /**
@@ -64,6 +68,6 @@ public final class SourceRows<K, V> {
             return null;
         }
         byte[] keyBytes = keyBytes(topic, k, key);
-        return new StoreBatch.Put(keyBytes, v == null ? null : row(topic, v, value, eventTime));
+        return new StoreBatch.Put(keyBytes, v == null ? null : row(topic, v, value, eventTime, Long.MIN_VALUE));
     }
 }

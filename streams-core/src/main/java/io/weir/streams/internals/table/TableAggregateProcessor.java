@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Records with a null key, or beyond the source's maximum future skew, are counted and skipped
  * ({@link KeyedInput}). Changes go downstream through the {@link ChangeEmitter}: by default the last
- * per key at each commit.
+ * per key at each commit. With a time-to-live, a {@link RowExpiry} deletes rows not changed for it.
  */
 public final class TableAggregateProcessor<K, V, A> implements Processor<K, Object> {
 
@@ -38,7 +38,8 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
             String storeName,
             Serde<K> keySerde,
             Serde<A> aggSerde,
-            boolean emitEveryChange) {}
+            boolean emitEveryChange,
+            @Nullable TimeToLive timeToLive) {}
 
     private final Settings<K, V, A> settings;
     private final Serializer<K> keySerializer;
@@ -47,6 +48,7 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
     private WriteBackCache store;
     private KeyedInput input;
     private ChangeEmitter<K, A> changes;
+    private @Nullable RowExpiry<K, A> expiry;
 
     public TableAggregateProcessor(Settings<K, V, A> settings) {
         this.settings = settings;
@@ -60,6 +62,18 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
         this.store = context.stores().cache(settings.storeName());
         this.input = new KeyedInput(context, new LateDataOutput(null, context));
         this.changes = new ChangeEmitter<>(context, store, codec, settings.emitEveryChange());
+        TimeToLive ttl = settings.timeToLive();
+        if (ttl != null) {
+            expiry = new RowExpiry<>(
+                    context,
+                    store,
+                    ttl.indexStore(),
+                    ttl.ttl(),
+                    ttl.domain(),
+                    settings.keySerde().deserializer(),
+                    changes);
+            expiry.advance();
+        }
     }
 
     @Override
@@ -90,10 +104,15 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
             rows = -1;
         }
         long timestamp = old == null ? record.timestamp() : Math.max(old.timestamp(), record.timestamp());
-        TableRow<A> row = rows == 0 || aggregate == null ? null : new TableRow<>(aggregate, timestamp, rows);
+        TableRow<A> row = rows == 0 || aggregate == null
+                ? null
+                : new TableRow<>(aggregate, timestamp, rows, expiry == null ? Long.MIN_VALUE : expiry.updatedAt());
         byte[] stored = row == null ? null : codec.encode(row);
         store.put(keyBytes, stored);
         changes.changed(key, keyBytes, oldStored, stored, record.timestamp());
+        if (expiry != null) {
+            expiry.changed(keyBytes, oldStored, stored);
+        }
     }
 
     /** A reduce's aggregate is null only before its first value, and then nothing is taken back. */
@@ -102,6 +121,20 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
             throw new IllegalStateException("A table aggregate to subtract from is null: the aggregator returned null");
         }
         return aggregate;
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+        if (expiry != null) {
+            expiry.advance();
+        }
+    }
+
+    @Override
+    public void onProcessingTime(long now) {
+        if (expiry != null) {
+            expiry.advance();
+        }
     }
 
     @Override

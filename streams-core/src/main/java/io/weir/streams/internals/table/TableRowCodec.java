@@ -12,7 +12,8 @@ import java.util.Arrays;
 
 /**
  * The stored form of a {@link TableRow}, format version 1:
- * {@code [version: byte][flags: byte][timestamp: long]([rows: varint] when HAS_ROWS)[value bytes, absent when NULL_VALUE]}.
+ * {@code [version: byte][flags: byte][timestamp: long]([updated at: long] when HAS_UPDATED_AT)([rows: varint]
+ * when HAS_ROWS)[value bytes, absent when NULL_VALUE]}.
  * The value goes through the user's serde with the store's name as the topic. A version this code does
  * not know fails with a {@link StoreException} naming the store, never a misread.
  */
@@ -21,6 +22,7 @@ public final class TableRowCodec<V> {
     static final byte VERSION = 1;
     private static final int HAS_ROWS = 1;
     private static final int NULL_VALUE = 2;
+    private static final int HAS_UPDATED_AT = 4;
 
     private final String store;
     private final Serializer<V> serializer;
@@ -34,16 +36,26 @@ public final class TableRowCodec<V> {
 
     public byte[] encode(TableRow<V> row) {
         byte[] value = row.value() == null ? null : serializer.serialize(store, row.value());
-        return encode(value, row.timestamp(), row.rows());
+        return encode(value, row.timestamp(), row.rows(), row.updatedAt());
     }
 
-    /** The stored form of an already serialized value (a source table's record as read). */
-    public static byte[] encode(byte @Nullable [] value, long timestamp, int rows) {
-        int length = 10 + (rows >= 0 ? Varints.size(rows) : 0) + (value == null ? 0 : value.length);
+    /**
+     * The stored form of an already serialized value (a source table's record as read); {@code
+     * updatedAt} is kept unless it is {@code Long.MIN_VALUE}.
+     */
+    public static byte[] encode(byte @Nullable [] value, long timestamp, int rows, long updatedAt) {
+        boolean keepsUpdate = updatedAt != Long.MIN_VALUE;
+        int length =
+                10 + (keepsUpdate ? 8 : 0) + (rows >= 0 ? Varints.size(rows) : 0) + (value == null ? 0 : value.length);
         ByteBuffer buffer = ByteBuffer.allocate(length)
                 .put(VERSION)
-                .put((byte) ((rows >= 0 ? HAS_ROWS : 0) | (value == null ? NULL_VALUE : 0)))
+                .put((byte) ((rows >= 0 ? HAS_ROWS : 0)
+                        | (value == null ? NULL_VALUE : 0)
+                        | (keepsUpdate ? HAS_UPDATED_AT : 0)))
                 .putLong(timestamp);
+        if (keepsUpdate) {
+            buffer.putLong(updatedAt);
+        }
         if (rows >= 0) {
             Varints.write(rows, buffer);
         }
@@ -68,14 +80,26 @@ public final class TableRowCodec<V> {
 
     private int valueOffset(byte[] bytes) {
         check(bytes);
+        int offset = 10 + ((bytes[1] & HAS_UPDATED_AT) != 0 ? 8 : 0);
         if ((bytes[1] & HAS_ROWS) == 0) {
-            return 10;
+            return offset;
         }
-        int offset = 10;
         while ((bytes[offset] & 0x80) != 0) {
             offset++;
         }
         return offset + 1;
+    }
+
+    /** The event time of a stored row, without decoding its value. */
+    static long timestamp(byte[] stored) {
+        return ByteBuffer.wrap(stored, 2, 8).getLong();
+    }
+
+    /** The processing time of a stored row's last change, or {@code Long.MIN_VALUE} when it was not kept. */
+    static long updatedAt(byte[] stored) {
+        return (stored[1] & HAS_UPDATED_AT) != 0
+                ? ByteBuffer.wrap(stored, 10, 8).getLong()
+                : Long.MIN_VALUE;
     }
 
     public TableRow<V> decode(byte[] bytes) {
@@ -83,6 +107,7 @@ public final class TableRowCodec<V> {
         ByteBuffer buffer = ByteBuffer.wrap(bytes, 2, bytes.length - 2);
         int flags = bytes[1];
         long timestamp = buffer.getLong();
+        long updatedAt = (flags & HAS_UPDATED_AT) != 0 ? buffer.getLong() : Long.MIN_VALUE;
         int rows = (flags & HAS_ROWS) != 0 ? Varints.read(buffer) : -1;
         V value = null;
         if ((flags & NULL_VALUE) == 0) {
@@ -90,7 +115,7 @@ public final class TableRowCodec<V> {
             buffer.get(valueBytes);
             value = deserializer.deserialize(store, valueBytes);
         }
-        return new TableRow<>(value, timestamp, rows);
+        return new TableRow<>(value, timestamp, rows, updatedAt);
     }
 
     private void check(byte[] bytes) {

@@ -10,14 +10,16 @@ import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.state.WriteBackCache;
-import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A table read from a topic ({@code StreamsBuilder.table}): each record with a value sets its key's row,
  * each tombstone deletes it. The store holds what {@link SourceRows} says, so that it restores from the
  * topic itself. A record with a null key is counted and skipped; a tombstone for a key the table does
  * not hold changes nothing and is counted ({@value WeirMetrics#TOMBSTONES_FOR_ABSENT_KEYS}). The last
- * record by offset wins, whatever its event time.
+ * record by offset wins, whatever its event time. With a time-to-live, a {@link RowExpiry} deletes rows
+ * not changed for it; the store then has a changelog of its own, since it no longer holds what the
+ * topic holds.
  */
 public final class TableSourceProcessor<K, V> implements Processor<K, V> {
 
@@ -25,18 +27,24 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     private final SourceRows<K, V> rows;
     private final TableRowCodec<V> codec;
     private final boolean emitEveryChange;
+    private final Consumed<K, V> consumed;
+    private final @Nullable TimeToLive timeToLive;
     private ProcessorContext context;
     private WriteBackCache store;
     private KeyedInput input;
     private ChangeEmitter<K, V> changes;
     private TaskMetrics.Counter absentTombstones;
 
+    private @Nullable RowExpiry<K, V> expiry;
+
     public TableSourceProcessor(
-            String storeName, Consumed<K, V> consumed, Serde<V> valueSerde, boolean emitEveryChange) {
+            String storeName, Consumed<K, V> consumed, boolean emitEveryChange, @Nullable TimeToLive timeToLive) {
         this.storeName = storeName;
+        this.consumed = consumed;
         this.rows = new SourceRows<>(consumed);
-        this.codec = new TableRowCodec<>(storeName, valueSerde);
+        this.codec = new TableRowCodec<>(storeName, consumed.valueSerde());
         this.emitEveryChange = emitEveryChange;
+        this.timeToLive = timeToLive;
     }
 
     @Override
@@ -46,6 +54,17 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         this.input = new KeyedInput(context, new LateDataOutput(null, context));
         this.changes = new ChangeEmitter<>(context, store, codec, emitEveryChange);
         this.absentTombstones = context.metrics().counter(context.nodeName(), WeirMetrics.TOMBSTONES_FOR_ABSENT_KEYS);
+        if (timeToLive != null) {
+            expiry = new RowExpiry<>(
+                    context,
+                    store,
+                    timeToLive.indexStore(),
+                    timeToLive.ttl(),
+                    timeToLive.domain(),
+                    consumed.keySerde().deserializer(),
+                    changes);
+            expiry.advance();
+        }
     }
 
     @Override
@@ -59,13 +78,35 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         byte[] oldStored = store.get(keyBytes);
         byte[] stored = record.value() == null
                 ? null
-                : rows.row(topic, record.value(), source == null ? null : source.rawValue(), record.timestamp());
+                : rows.row(
+                        topic,
+                        record.value(),
+                        source == null ? null : source.rawValue(),
+                        record.timestamp(),
+                        expiry == null ? Long.MIN_VALUE : expiry.updatedAt());
         if (stored == null && oldStored == null) {
             absentTombstones.increment();
             return;
         }
         store.put(keyBytes, stored);
         changes.changed(record.key(), keyBytes, oldStored, stored, record.timestamp());
+        if (expiry != null) {
+            expiry.changed(keyBytes, oldStored, stored);
+        }
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+        if (expiry != null) {
+            expiry.advance();
+        }
+    }
+
+    @Override
+    public void onProcessingTime(long now) {
+        if (expiry != null) {
+            expiry.advance();
+        }
     }
 
     @Override
