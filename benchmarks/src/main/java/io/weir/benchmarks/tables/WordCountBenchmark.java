@@ -1,0 +1,261 @@
+package io.weir.benchmarks.tables;
+
+import io.weir.streams.KeyValue;
+import io.weir.streams.StreamsBuilder;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.Produced;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.test.OutputRecord;
+import io.weir.streams.test.TestDriver;
+import io.weir.streams.test.TestDriverConfig;
+import io.weir.streams.test.TestInputTopic;
+import io.weir.streams.test.TestOutputTopic;
+import io.weir.streams.test.TestRecord;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.KStream;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * Word count (lines split into words, re-keyed by word, counted without windows) through Weir's
+ * TestDriver and Kafka Streams' TopologyTestDriver, on the same pre-generated lines, both with RocksDB
+ * stores and their defaults: Weir commits every 100 ms of processing time and emits each word's last
+ * count at each commit; Kafka Streams' driver commits after every record, which flushes its record
+ * cache, so it emits every update. Each engine's final counts are checked against the input's.
+ * Prints lines and words per second, the median of {@code --runs} runs per engine (alternating), and
+ * the ratio. Arguments: {@code --lines N} (default 200,000), {@code --vocabulary N} (default 10,000),
+ * {@code --runs N} (default 3). See benchmarks/README.md.
+ */
+public final class WordCountBenchmark {
+
+    private static final long START = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+    private static final String LINES = "lines";
+    private static final String COUNTS = "word-counts";
+    private static final long COMMIT_STEP_MS = 100;
+
+    private WordCountBenchmark() {}
+
+    /** One engine's run: seconds taken and the final count per word it emitted. */
+    record Run(double seconds, Map<String, Long> counts) {}
+
+    public static void main(String[] args) {
+        Map<String, String> options = options(args);
+        int lines = Integer.parseInt(options.getOrDefault("--lines", "200000"));
+        int vocabulary = Integer.parseInt(options.getOrDefault("--vocabulary", "10000"));
+        int runs = Integer.parseInt(options.getOrDefault("--runs", "3"));
+        WordCountInput input = new WordCountInput(lines, vocabulary, 42);
+        System.err.println("Warming up ...");
+        WordCountInput warmup = new WordCountInput(Math.min(lines, 50_000), vocabulary, 7);
+        check("weir", warmup, weir(warmup));
+        check("kafka-streams", warmup, kafkaStreams(warmup));
+        List<Double> weirSeconds = new ArrayList<>();
+        List<Double> ksSeconds = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            System.err.println("Run " + (i + 1) + " of " + runs + " ...");
+            weirSeconds.add(check("weir", input, weir(input)).seconds());
+            ksSeconds.add(check("kafka-streams", input, kafkaStreams(input)).seconds());
+        }
+        double weir = median(weirSeconds);
+        double ks = median(ksSeconds);
+        System.out.printf(
+                Locale.ROOT,
+                "word count, %,d lines (%,d words, %,d distinct), RocksDB, test drivers, median of %d%n"
+                        + "| engine | lines/s | words/s | runs (s) |%n|---|---|---|---|%n"
+                        + "| Weir | %,.0f | %,.0f | %s |%n| Kafka Streams 4.4 | %,.0f | %,.0f | %s |%n"
+                        + "Weir / Kafka Streams: %.2fx%n",
+                lines,
+                input.words,
+                input.expected.size(),
+                runs,
+                lines / weir,
+                input.words / weir,
+                format(weirSeconds),
+                lines / ks,
+                input.words / ks,
+                format(ksSeconds),
+                ks / weir);
+    }
+
+    /** Weir: lines piped one per millisecond of processing time, so it commits every 100 lines. */
+    static Run weir(WordCountInput input) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(LINES, Consumed.with(Serdes.String(), Serdes.String()))
+                .flatMap((key, line) -> {
+                    List<KeyValue<String, String>> words = new ArrayList<>();
+                    for (String word : words(line)) {
+                        words.add(KeyValue.pair(word, word));
+                    }
+                    return words;
+                })
+                .groupByKey(Grouped.with(Serdes.String(), Serdes.String()).withName("words"))
+                .count(Materialized.as("counts"))
+                .toStream()
+                .to(COUNTS, Produced.with(Serdes.String(), Serdes.Long()));
+        Map<String, Long> counts = new HashMap<>();
+        long started = System.nanoTime();
+        try (TestDriver driver = new TestDriver(
+                builder.build(),
+                TestDriverConfig.defaults()
+                        .withApplicationId("weir-bench")
+                        .withStartTime(Instant.ofEpochMilli(START))
+                        .withKeepReadRecords(false))) {
+            TestInputTopic<String, String> in = driver.input(LINES, Serdes.String(), Serdes.String());
+            TestOutputTopic<String, Long> out = driver.output(COUNTS, Serdes.String(), Serdes.Long());
+            for (int i = 0; i < input.lines.length; i++) {
+                long t = START + i;
+                in.pipe(TestRecord.of("line", input.lines[i]).at(t).arrivingAt(t));
+                if (i % 10_000 == 0) {
+                    drainWeir(out, counts);
+                }
+            }
+            driver.commit();
+            drainWeir(out, counts);
+        }
+        return new Run((System.nanoTime() - started) / 1e9, counts);
+    }
+
+    private static void drainWeir(TestOutputTopic<String, Long> out, Map<String, Long> counts) {
+        for (OutputRecord<String, Long> r : out.readAll()) {
+            counts.put(r.key(), r.value());
+        }
+    }
+
+    /** Kafka Streams: the same lines and times; the wall clock advances every 100 ms of them. */
+    static Run kafkaStreams(WordCountInput input) {
+        org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
+        KStream<String, String> lines = builder.stream(
+                LINES,
+                org.apache.kafka.streams.kstream.Consumed.with(
+                        org.apache.kafka.common.serialization.Serdes.String(),
+                        org.apache.kafka.common.serialization.Serdes.String()));
+        lines.flatMap((key, line) -> {
+                    List<org.apache.kafka.streams.KeyValue<String, String>> words = new ArrayList<>();
+                    for (String word : words(line)) {
+                        words.add(org.apache.kafka.streams.KeyValue.pair(word, word));
+                    }
+                    return words;
+                })
+                .groupByKey(org.apache.kafka.streams.kstream.Grouped.with(
+                        "words",
+                        org.apache.kafka.common.serialization.Serdes.String(),
+                        org.apache.kafka.common.serialization.Serdes.String()))
+                .count(org.apache.kafka.streams.kstream.Materialized.as("counts"))
+                .toStream()
+                .to(
+                        COUNTS,
+                        org.apache.kafka.streams.kstream.Produced.with(
+                                org.apache.kafka.common.serialization.Serdes.String(),
+                                org.apache.kafka.common.serialization.Serdes.Long()));
+        Path stateDir = tempDir();
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ks-bench");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Map<String, Long> counts = new HashMap<>();
+        long started = System.nanoTime();
+        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.ofEpochMilli(START))) {
+            org.apache.kafka.streams.TestInputTopic<String, String> in = driver.createInputTopic(
+                    LINES,
+                    org.apache.kafka.common.serialization.Serdes.String().serializer(),
+                    org.apache.kafka.common.serialization.Serdes.String().serializer());
+            org.apache.kafka.streams.TestOutputTopic<String, Long> out = driver.createOutputTopic(
+                    COUNTS,
+                    org.apache.kafka.common.serialization.Serdes.String().deserializer(),
+                    org.apache.kafka.common.serialization.Serdes.Long().deserializer());
+            long wallClock = START;
+            for (int i = 0; i < input.lines.length; i++) {
+                long t = START + i;
+                if (t - wallClock >= COMMIT_STEP_MS) {
+                    driver.advanceWallClockTime(Duration.ofMillis(t - wallClock));
+                    wallClock = t;
+                }
+                in.pipeInput("line", input.lines[i], t);
+                if (i % 10_000 == 0) {
+                    out.readKeyValuesToList().forEach(kv -> counts.put(kv.key, kv.value));
+                }
+            }
+            out.readKeyValuesToList().forEach(kv -> counts.put(kv.key, kv.value));
+        } finally {
+            delete(stateDir);
+        }
+        return new Run((System.nanoTime() - started) / 1e9, counts);
+    }
+
+    /** The words of a line, split at single spaces, the same way for both engines. */
+    static List<String> words(String line) {
+        List<String> words = new ArrayList<>(12);
+        int from = 0;
+        for (int space = line.indexOf(' '); space >= 0; space = line.indexOf(' ', from)) {
+            words.add(line.substring(from, space));
+            from = space + 1;
+        }
+        words.add(line.substring(from));
+        return words;
+    }
+
+    private static Run check(String engine, WordCountInput input, Run run) {
+        if (!run.counts().equals(input.expected)) {
+            throw new IllegalStateException(engine + " counted differently from the input: "
+                    + run.counts().size() + " words against " + input.expected.size());
+        }
+        return run;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static String format(List<Double> seconds) {
+        StringBuilder s = new StringBuilder();
+        for (double d : seconds) {
+            s.append(s.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", d));
+        }
+        return s.toString();
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!Arrays.asList("--lines", "--vocabulary", "--runs").contains(args[i])) {
+                throw new IllegalArgumentException("Unknown option " + args[i] + "; use --lines, --vocabulary, --runs");
+            }
+            options.put(args[i], args[i + 1]);
+        }
+        return options;
+    }
+
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("ks-bench-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
