@@ -1,6 +1,7 @@
 package io.weir.streams.test.contract;
 
 import io.weir.streams.KeyValue;
+import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
@@ -401,5 +402,31 @@ class TableContractTest {
                 () -> builder.table(
                         "third", strings, Materialized.<String, String>as("t").withValueSerde(Serdes.String())));
         assertTrue(serdes.getMessage().contains("Consumed"), serdes.getMessage());
+    }
+
+    @Test
+    void anUndecodableRecordOfATableGoesToTheSourcesHandlerAndARestoreSkipsItToo() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table(
+                        "balances",
+                        Consumed.with(Serdes.String(), Serdes.Long())
+                                .withErrorHandler(RecordErrorHandler.logAndContinue()),
+                        Materialized.<String, Long>as("balance-store").inMemory())
+                .toStream()
+                .to("balance-changes", Produced.with(Serdes.String(), Serdes.Long()));
+        try (TestDriver driver = new TestDriver(builder.build(), CONFIG)) {
+            TestInputTopic<String, Long> in = driver.input("balances", Serdes.String(), Serdes.Long());
+            TestInputTopic<String, String> raw = driver.input("balances", Serdes.String(), Serdes.String());
+            in.pipe(TestRecord.of("ann", 10L).at(1_000));
+            raw.pipe(TestRecord.of("ann", "not a long").at(2_000));
+            in.pipe(TestRecord.of("bob", 5L).at(3_000));
+            assertEquals(1, driver.metrics().total(WeirMetrics.RECORDS_SKIPPED));
+            assertEquals(Map.of("ann", 10L, "bob", 5L), driver.table("balance-store", Serdes.String(), Serdes.Long()));
+            driver.restart();
+            assertEquals(
+                    Map.of("ann", 10L, "bob", 5L),
+                    driver.table("balance-store", Serdes.String(), Serdes.Long()),
+                    "restored from the topic, the undecodable record skipped as processing skipped it");
+        }
     }
 }
