@@ -2,10 +2,12 @@ package io.weir.streams;
 
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.dsl.EventStreamImpl;
+import io.weir.streams.internals.dsl.GlobalTableImpl;
 import io.weir.streams.internals.dsl.GraphBuilder;
 import io.weir.streams.internals.dsl.TableImpl;
 
@@ -80,6 +82,38 @@ public final class StreamsBuilder {
     /** {@link #table(String, Consumed, Materialized)} in a RocksDB store named {@code <topic>-table}. */
     public <K, V> Table<K, V> table(String topic, Consumed<K, V> consumed) {
         return table(topic, consumed, Materialized.with(null, null));
+    }
+
+    /**
+     * The table of all of {@code topic}, held whole by every instance: each record sets its key's value, a
+     * tombstone deletes it, the last by offset wins. A thread of the instance's own reads every partition
+     * of the topic: when the instance starts, it reads them to their end offsets before any task
+     * processes a record (so a stream record sees at least what the topic held at the start), then keeps
+     * reading as the topic changes. The table is read by tasks, never written, and holds no changelog of
+     * its own: its store (RocksDB, or in memory with {@code materialized.inMemory()}, named by {@code
+     * materialized} or {@code <topic>-global}) resumes from the offsets it stored with its data. Updates
+     * reach tasks as they are read, outside the tasks' transactions: a task's result depends on how far
+     * the global thread had read when the task processed its record (as in Kafka Streams).
+     *
+     * <p>An unreadable record goes to {@code consumed}'s error handler: continue skips it, fail fails the
+     * instance; a global table cannot dead-letter (it has no producer), and that decision fails too. A
+     * record with a null key is skipped.
+     *
+     * @throws IllegalArgumentException if the topic is read otherwise too, or the store name is taken
+     * @throws IllegalStateException if {@code materialized} sets what a global table does not have: serdes
+     *     (the store holds the topic's bytes), a changelog setting, a time-to-live, emission or retention
+     */
+    public <K, V> GlobalTable<K, V> globalTable(
+            String topic, Consumed<K, V> consumed, Materialized<K, V> materialized) {
+        Require.name("topic", topic);
+        Objects.requireNonNull(consumed, "consumed");
+        Objects.requireNonNull(materialized, "materialized");
+        return GlobalTableImpl.register(graph, topic, consumed, materialized);
+    }
+
+    /** {@link #globalTable(String, Consumed, Materialized)} in a RocksDB store named {@code <topic>-global}. */
+    public <K, V> GlobalTable<K, V> globalTable(String topic, Consumed<K, V> consumed) {
+        return globalTable(topic, consumed, Materialized.with(null, null));
     }
 
     /**

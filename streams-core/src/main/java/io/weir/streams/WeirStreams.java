@@ -1,5 +1,6 @@
 package io.weir.streams;
 
+import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
@@ -62,6 +63,7 @@ public final class WeirStreams implements AutoCloseable {
     private volatile State state = State.CREATED;
     private volatile @Nullable Throwable error;
     private @Nullable StreamThreads threads;
+    private @Nullable GlobalTables globals;
     private @Nullable Thread starter;
 
     /**
@@ -117,9 +119,32 @@ public final class WeirStreams implements AutoCloseable {
             }
             return;
         }
+        GlobalTables global = null;
+        if (!prepared.topology().globalTables().isEmpty()) {
+            try {
+                global = new GlobalTables(
+                        prepared.topology().globalTables(),
+                        config,
+                        "weir-" + config.applicationId() + "-"
+                                + processId.substring(0, Math.min(8, processId.length())),
+                        this::fail);
+                synchronized (this) {
+                    globals = global;
+                }
+                global.bootstrap(this::stopping);
+            } catch (RuntimeException e) {
+                if (!stopping()) {
+                    fail(e);
+                }
+                return;
+            }
+        }
         synchronized (this) {
             if (stopping()) {
                 return;
+            }
+            if (global != null) {
+                global.start();
             }
             threads = new StreamThreads(
                     config,
@@ -129,7 +154,8 @@ public final class WeirStreams implements AutoCloseable {
                     restoreListener,
                     handler,
                     this::transitionIfActive,
-                    this::fail);
+                    this::fail,
+                    global == null ? Map.of() : global.stores());
             threads.start();
         }
     }
@@ -226,6 +252,15 @@ public final class WeirStreams implements AutoCloseable {
             t = threads;
         }
         stopped &= t == null || t.stopAll(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        GlobalTables g;
+        synchronized (this) {
+            g = globals;
+            globals = null;
+        }
+        if (g != null) {
+            // After the stream threads: their tasks read the global stores until they close.
+            g.close(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        }
         if (before != State.ERROR) {
             transition(State.NOT_RUNNING);
         }

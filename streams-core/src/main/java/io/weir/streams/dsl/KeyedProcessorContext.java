@@ -1,6 +1,7 @@
 package io.weir.streams.dsl;
 
 import io.weir.streams.state.KeyValueStore;
+import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.WindowStore;
 import io.weir.streams.time.TimeDomain;
 
@@ -49,6 +50,15 @@ public interface KeyedProcessorContext<K, KOut, VOut> {
      * @throws IllegalArgumentException when the processor has no window store of that name
      */
     <KS, VS> WindowStore<KS, VS> windowStore(String name);
+
+    /**
+     * The global table in store {@code name} ({@code GlobalTable.storeName()}), read-only. It holds the
+     * whole topic as the instance's global thread has read it so far: at least what the topic held when
+     * the instance started, and updates as they come, outside this task's transaction.
+     *
+     * @throws IllegalArgumentException when the topology has no global table of that name
+     */
+    <KS, VS> ReadOnlyKeyValueStore<KS, VS> globalTable(String name);
 
     /**
      * A timer of the current key at {@code time}: an event-time timer fires once the watermark reaches

@@ -1,6 +1,8 @@
 package io.weir.streams.test;
 
 import io.weir.streams.Topology;
+import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.global.GlobalTableSpec;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.RecordSize;
@@ -100,6 +102,10 @@ public final class TestDriver implements AutoCloseable {
     private boolean clockStarted;
     private long lastCommit;
     private boolean closed;
+    /** The global tables by store name, and by topic; the driver owns them across restarts. */
+    private final Map<String, GlobalStore<?, ?>> globals = new LinkedHashMap<>();
+
+    private final Map<String, GlobalStore<?, ?>> globalsByTopic = new HashMap<>();
 
     public TestDriver(Topology topology) {
         this(topology, TestDriverConfig.defaults());
@@ -118,6 +124,13 @@ public final class TestDriver implements AutoCloseable {
         this.writtenTopics = new TreeSet<>(this.topology.outputTopics());
         String app = config.applicationId();
         try {
+            for (GlobalTableSpec spec : this.topology.globalTables()) {
+                GlobalStore<?, ?> store =
+                        GlobalStore.open(spec, stateDir.resolve(app).resolve("global"));
+                globals.put(spec.storeName(), store);
+                globalsByTopic.put(spec.topic(), store);
+                topics.put(spec.topic(), TopicLog.offsetsOnly(spec.topic(), config.partitions(spec.topic())));
+            }
             Map<Integer, Integer> taskCounts = this.topology.taskCounts(config::partitions);
             Set<String> tableTopics = new HashSet<>();
             this.topology
@@ -176,7 +189,7 @@ public final class TestDriver implements AutoCloseable {
             for (int p = 0; p < taskCount(taskCounts, sub); p++) {
                 TaskId id = new TaskId(sub.id(), p);
                 Path taskDir = stateDir.resolve(app).resolve(id.toString());
-                TaskStores taskStores = new TaskStores(stores, taskDir, config.cacheMaxBytesPerTask());
+                TaskStores taskStores = new TaskStores(stores, taskDir, config.cacheMaxBytesPerTask(), globals);
                 for (StoreSpec spec : stores) {
                     if (spec.type() == StoreType.IN_MEMORY && spec.logged()) {
                         replayChangelog(taskStores, spec, p);
@@ -278,9 +291,10 @@ public final class TestDriver implements AutoCloseable {
 
     /** A handle to pipe records into source topic {@code topic}. */
     public <K, V> TestInputTopic<K, V> input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
-        if (!topology.sourceTopics().contains(topic)) {
+        if (!topology.sourceTopics().contains(topic) && !globalsByTopic.containsKey(topic)) {
             throw new IllegalArgumentException("'" + topic + "' is not an input topic of this topology; its inputs are "
-                    + topology.sourceTopics());
+                    + topology.sourceTopics()
+                    + (globalsByTopic.isEmpty() ? "" : " and its global tables' " + globalsByTopic.keySet()));
         }
         return new TestInputTopic<>(this, topic, keySerde.serializer(), valueSerde.serializer());
     }
@@ -313,6 +327,15 @@ public final class TestDriver implements AutoCloseable {
         }
         long ts = timestamp != null ? timestamp : processingTime;
         TopicLog.Entry entry = topic(topic).append(partition, key, value, h, ts, Long.MIN_VALUE);
+        GlobalStore<?, ?> global = globalsByTopic.get(topic);
+        if (global != null) {
+            // A global table takes the record at once, as if its thread had read it before the next record.
+            global.apply(
+                    entry.partition(),
+                    List.of(new GlobalStore.Raw(entry.partition(), entry.offset(), key, value, h, ts)),
+                    entry.offset() + 1);
+            return;
+        }
         deliver(topic, entry);
         drain();
     }
@@ -610,6 +633,13 @@ public final class TestDriver implements AutoCloseable {
         closed = true;
         // A state directory the driver owns is deleted now: nothing will read the times.
         RuntimeException failure = closeTasks(!ownsStateDir);
+        for (GlobalStore<?, ?> store : globals.values()) {
+            try {
+                store.close();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
         if (ownsStateDir) {
             TempDirs.deleteRecursively(stateDir);
         }

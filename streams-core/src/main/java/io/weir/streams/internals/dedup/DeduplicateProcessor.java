@@ -10,6 +10,7 @@ import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.state.Bytes;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
 import org.apache.kafka.common.serialization.Serializer;
@@ -102,10 +103,11 @@ public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
             return;
         }
         byte[] prefix = DedupKeys.prefix(settings.keySerializer().serialize(settings.storeName(), record.key()), id);
-        byte[] to = DedupKeys.at(prefix, TimeMath.plus(time, within));
-        try (KeyValueIterator earlier = store.range(DedupKeys.at(prefix, TimeMath.minus(time, within)), null)) {
-            // The scan's upper bound is inclusive of time + within; at Long.MAX_VALUE the prefix ends the range.
-            if (earlier.hasNext() && compare(earlier.next().key(), to) <= 0) {
+        long last = TimeMath.plus(time, within);
+        // Every entry of this key and id within [time - within, time + within]: one bounded range.
+        byte[] to = last == Long.MAX_VALUE ? Bytes.prefixEnd(prefix) : DedupKeys.at(prefix, last + 1);
+        try (KeyValueIterator earlier = store.range(DedupKeys.at(prefix, TimeMath.minus(time, within)), to)) {
+            if (earlier.hasNext()) {
                 duplicates.increment();
                 return;
             }
@@ -114,10 +116,6 @@ public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
         store.put(entry, EMPTY);
         expiry.add(TimeMath.plus(TimeMath.plus(time, within), settings.allowedLateness()), entry);
         context.forward(record);
-    }
-
-    private static int compare(byte[] a, byte[] b) {
-        return java.util.Arrays.compareUnsigned(a, b);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.weir.streams.internals.dsl;
 
 import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.global.GlobalTableSpec;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.topology.NodeSpec;
 import io.weir.streams.internals.topology.SerdeUse;
@@ -27,6 +28,7 @@ public final class GraphBuilder {
     private final Map<String, StoreSpec> stores = new LinkedHashMap<>();
     private final Map<String, String> nodeNames = new LinkedHashMap<>();
     private final List<SerdeUse> serdes = new ArrayList<>();
+    private final List<GlobalTableSpec> globalTables = new ArrayList<>();
     private ProcessingErrorHandler processingErrors = ProcessingErrorHandler.fail();
     private int counter;
 
@@ -68,6 +70,10 @@ public final class GraphBuilder {
 
     private SourceSpec addSource(
             String topic, Consumed<?, ?> consumed, boolean repartition, int partitions, boolean table) {
+        if (globalTables.stream().anyMatch(g -> g.topic().equals(topic))) {
+            throw new IllegalArgumentException(
+                    "Topic '" + topic + "' is read as a global table and again in the " + "tasks; read it once");
+        }
         int n = 1;
         for (SourceSpec earlier : sources) {
             if (earlier.pattern() != null || !earlier.topic().equals(topic)) {
@@ -114,6 +120,34 @@ public final class GraphBuilder {
         return name;
     }
 
+    /**
+     * Registers a global table of {@code topic} in store {@code storeName}.
+     *
+     * @throws IllegalArgumentException if the topic is read otherwise too, or the store name is taken
+     */
+    public void addGlobalTable(GlobalTableSpec table) {
+        for (SourceSpec source : sources) {
+            if (source.pattern() == null && source.topic().equals(table.topic())) {
+                throw new IllegalArgumentException("Topic '" + table.topic() + "' is read as a global table and again "
+                        + "in the tasks; read it once");
+            }
+        }
+        for (GlobalTableSpec other : globalTables) {
+            if (other.topic().equals(table.topic())) {
+                throw new IllegalArgumentException("Topic '" + table.topic() + "' is already the global table '"
+                        + other.storeName() + "'; read it once and share the table");
+            }
+        }
+        if (stores.containsKey(table.storeName())
+                || globalTables.stream().anyMatch(g -> g.storeName().equals(table.storeName()))) {
+            throw new IllegalArgumentException(
+                    "A store named '" + table.storeName() + "' already exists in this topology");
+        }
+        useSerde(table.consumed().keySerde(), true);
+        useSerde(table.consumed().valueSerde(), false);
+        globalTables.add(table);
+    }
+
     /** A fresh node name {@code <kind>-<n>}. */
     public String newName(String kind) {
         counter++;
@@ -146,7 +180,8 @@ public final class GraphBuilder {
     }
 
     public void addStore(StoreSpec store) {
-        if (stores.putIfAbsent(store.name(), store) != null) {
+        if (globalTables.stream().anyMatch(g -> g.storeName().equals(store.name()))
+                || stores.putIfAbsent(store.name(), store) != null) {
             throw new IllegalArgumentException("A store named '" + store.name() + "' already exists in this topology");
         }
     }
@@ -155,6 +190,6 @@ public final class GraphBuilder {
         if (sources.isEmpty()) {
             throw new IllegalStateException("The topology has no source: call builder.stream(topic, ...) first");
         }
-        return new TopologySpec(sources, nodes, stores, processingErrors, serdes);
+        return new TopologySpec(sources, nodes, stores, processingErrors, serdes, globalTables);
     }
 }

@@ -9,6 +9,7 @@ import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.SerdeWindowStore;
 import io.weir.streams.state.KeyValueStore;
+import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.WindowStore;
 import io.weir.streams.time.TimeDomain;
 import org.apache.kafka.common.header.Headers;
@@ -229,6 +230,12 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
                     + windowStores.keySet() + " (read those with windowStore(name))");
         }
         return (KeyValueStore<KS, VS>) store;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <KS, VS> ReadOnlyKeyValueStore<KS, VS> globalTable(String name) {
+        return (ReadOnlyKeyValueStore<KS, VS>) context.stores().global(name).view();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.weir.streams.internals.runtime;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
+import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
@@ -91,6 +92,9 @@ final class StreamThread extends Thread {
     }
 
     private final StreamsConfig config;
+    /** The instance's global tables, which this thread's tasks read. */
+    private final Map<String, GlobalStore<?, ?>> globals;
+
     private final TopologySpec topology;
     private final String applicationId;
     private final Set<String> sourceTopics;
@@ -130,9 +134,11 @@ final class StreamThread extends Thread {
             Map<Integer, Integer> taskCounts,
             String transactionalId,
             RestoreListener restoreListener,
+            Map<String, GlobalStore<?, ?>> globals,
             Listener listener,
             Consumer<Throwable> onFailure) {
         super(name);
+        this.globals = globals;
         this.config = config;
         this.topology = topology;
         this.applicationId = config.applicationId();
@@ -156,18 +162,7 @@ final class StreamThread extends Thread {
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-consumer");
         this.consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
-        Map<String, Object> restoreConfig = config.clientConfig(StreamsConfig.CONSUMER_PREFIX);
-        restoreConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        restoreConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        restoreConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        restoreConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-restore-consumer");
-        // A changelog that lost records past a store's offset while it was read: replay what is left,
-        // never skip to the end (Kafka's default, latest).
-        restoreConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // Restoring wants big batches: each poll becomes one store write.
-        restoreConfig.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        // Changelogs are read from start to end: bigger fetches mean fewer round trips.
-        restoreConfig.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        Map<String, Object> restoreConfig = ReaderConsumers.config(config, name + "-restore-consumer");
         this.restoreConsumer =
                 new KafkaConsumer<>(restoreConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
@@ -472,7 +467,8 @@ final class StreamThread extends Thread {
         return new TaskStores(
                 topology.storesOf(topology.subtopologies().get(id.subtopology())),
                 config.stateDir().resolve(applicationId).resolve(id.toString()),
-                config.cacheMaxBytesPerTask());
+                config.cacheMaxBytesPerTask(),
+                globals);
     }
 
     private List<TopicPartition> inputPartitions(TaskId id) {

@@ -7,6 +7,7 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.WeirStreams;
+import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -43,6 +44,7 @@ public final class StreamThreads {
     private final StreamsUncaughtExceptionHandler handler;
     private final Consumer<WeirStreams.State> state;
     private final Consumer<Throwable> fatal;
+    private final Map<String, GlobalStore<?, ?>> globals;
     private final List<StreamThread> threads = new ArrayList<>();
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
     private final Set<String> failedRecords = new HashSet<>();
@@ -57,7 +59,9 @@ public final class StreamThreads {
             RestoreListener restoreListener,
             StreamsUncaughtExceptionHandler handler,
             Consumer<WeirStreams.State> state,
-            Consumer<Throwable> fatal) {
+            Consumer<Throwable> fatal,
+            Map<String, GlobalStore<?, ?>> globals) {
+        this.globals = globals;
         this.config = config;
         this.topology = topology;
         this.taskCounts = taskCounts;
@@ -92,6 +96,7 @@ public final class StreamThreads {
                 taskCounts,
                 transactionalId,
                 restoreListener,
+                globals,
                 new StreamThread.Listener() {
                     @Override
                     public void onRunning(StreamThread thread) {

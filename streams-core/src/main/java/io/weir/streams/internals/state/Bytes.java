@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.Arrays;
 
 /** Helpers for keys ordered as unsigned lexicographic bytes, the order of every {@link BytesStore}. */
-final class Bytes {
+public final class Bytes {
 
     private Bytes() {}
 

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.state;
 
+import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
 
@@ -11,17 +12,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The state stores of one task, each behind its write-back cache, sharing one {@link CacheBudget}.
- * Owns the stores: {@link #close()} closes every one (RocksDB handles included). RocksDB stores live
- * under {@code <taskDir>/<store>}. Single-threaded, like its task.
+ * The state stores of one task, each behind its write-back cache, sharing one {@link CacheBudget},
+ * and the instance's global tables, which the task reads. Owns its own stores: {@link #close()} closes
+ * every one (RocksDB handles included), never a global table's. RocksDB stores live under
+ * {@code <taskDir>/<store>}. Single-threaded, like its task.
  */
 public final class TaskStores implements AutoCloseable {
 
     private final Map<String, WriteBackCache> caches = new LinkedHashMap<>();
     private final Map<String, StoreSpec> specs = new LinkedHashMap<>();
     private final CacheBudget budget;
+    private final Map<String, GlobalStore<?, ?>> globals;
 
     public TaskStores(Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes) {
+        this(stores, taskDir, cacheMaxBytes, Map.of());
+    }
+
+    /** @param globals the instance's global tables by store name, which this task reads and does not own */
+    public TaskStores(
+            Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes, Map<String, GlobalStore<?, ?>> globals) {
+        this.globals = globals;
         this.budget = new CacheBudget(cacheMaxBytes);
         try {
             for (StoreSpec spec : stores) {
@@ -44,6 +54,16 @@ public final class TaskStores implements AutoCloseable {
             throw new IllegalArgumentException("No store named '" + name + "' in this task; it has " + caches.keySet());
         }
         return cache;
+    }
+
+    /** The global table in store {@code name}. */
+    public GlobalStore<?, ?> global(String name) {
+        GlobalStore<?, ?> store = globals.get(name);
+        if (store == null) {
+            throw new IllegalArgumentException(
+                    "No global table named '" + name + "'; the topology's global tables are " + globals.keySet());
+        }
+        return store;
     }
 
     public Collection<String> names() {

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.topology;
 
 import io.weir.streams.ProcessingErrorHandler;
+import io.weir.streams.internals.global.GlobalTableSpec;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,14 +31,20 @@ public final class TopologySpec {
     private final ProcessingErrorHandler processingErrors;
     private final List<SerdeUse> serdes;
     private final List<SubtopologySpec> subtopologies;
+    private final List<GlobalTableSpec> globalTables;
 
-    /** @param serdes every serde instance the topology uses, once each (see {@link #configureSerdes}) */
+    /**
+     * @param serdes       every serde instance the topology uses, once each (see {@link #configureSerdes})
+     * @param globalTables the global tables, held by every instance outside the tasks
+     */
     public TopologySpec(
             List<SourceSpec> sources,
             List<NodeSpec> nodes,
             Map<String, StoreSpec> stores,
             ProcessingErrorHandler processingErrors,
-            List<SerdeUse> serdes) {
+            List<SerdeUse> serdes,
+            List<GlobalTableSpec> globalTables) {
+        this.globalTables = List.copyOf(globalTables);
         this.sources = List.copyOf(sources);
         this.nodes = List.copyOf(nodes);
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
@@ -56,6 +63,10 @@ public final class TopologySpec {
 
     public Map<String, StoreSpec> stores() {
         return stores;
+    }
+
+    public List<GlobalTableSpec> globalTables() {
+        return globalTables;
     }
 
     /**
@@ -124,6 +135,7 @@ public final class TopologySpec {
             return this;
         }
         Set<String> named = sourceTopics();
+        globalTables.forEach(g -> named.add(g.topic()));
         List<SourceSpec> resolved = new ArrayList<>();
         for (SourceSpec source : sources) {
             Pattern pattern = source.pattern();
@@ -141,7 +153,7 @@ public final class TopologySpec {
             }
             matching.forEach(t -> resolved.add(new SourceSpec(source.nodeName(), t, source.consumed(), false, -1)));
         }
-        return new TopologySpec(resolved, nodes, stores, processingErrors, serdes);
+        return new TopologySpec(resolved, nodes, stores, processingErrors, serdes, globalTables);
     }
 
     /** The logical names of the repartition topics (see {@link SourceSpec#topic(String)}). */

@@ -1,0 +1,104 @@
+package io.weir.streams.runtime;
+
+import io.weir.streams.StreamsBuilder;
+import io.weir.streams.WeirStreams;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.GlobalTable;
+import io.weir.streams.dsl.KeyedProcessor;
+import io.weir.streams.dsl.KeyedProcessorContext;
+import io.weir.streams.dsl.Produced;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.test.kafka.KafkaBroker;
+import io.weir.streams.test.kafka.KafkaBrokerExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A global table on a real broker: every instance reads all of its topic to the end before any task
+ * processes a record, then follows its updates.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class GlobalTableIntegrationTest {
+
+    private static final int CARDS = 300;
+
+    /** Writes each payment with its card's country, as the global table has it when the payment is processed. */
+    private record WithCountry(String table) implements KeyedProcessor<String, String, String, String> {
+        @Override
+        public void process(String card, String payment, KeyedProcessorContext<String, String, String> context) {
+            String country = context.<String, String>globalTable(table).get(card);
+            context.forward(card, payment + "@" + (country == null ? "unknown" : country));
+        }
+    }
+
+    @Test
+    void theTableIsBootstrappedBeforeAnyTaskProcessesAndThenFollowsItsTopic(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("global-countries", 3);
+        broker.createTopic("global-payments", 2);
+        broker.createTopic("global-enriched", 2);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            // The payments are there before the instance starts, right after the countries: a task that
+            // ran before the global table was read to its end would find cards without a country.
+            for (int i = 0; i < CARDS; i++) {
+                producer.send(new ProducerRecord<>("global-countries", "card-" + i, "country-" + i));
+            }
+            producer.flush();
+            for (int i = 0; i < CARDS; i++) {
+                producer.send(new ProducerRecord<>("global-payments", "card-" + i, "p" + i));
+            }
+            producer.flush();
+
+            StreamsBuilder builder = new StreamsBuilder();
+            GlobalTable<String, String> countries =
+                    builder.globalTable("global-countries", Consumed.with(Serdes.String(), Serdes.String()));
+            builder.stream("global-payments", Consumed.with(Serdes.String(), Serdes.String()))
+                    .groupByKey()
+                    .process(() -> new WithCountry(countries.storeName()))
+                    .to("global-enriched", Produced.with(Serdes.String(), Serdes.String()));
+            try (WeirStreams app = new WeirStreams(builder.build(), WindowedCountApp.config(broker, "global", dir))) {
+                app.start();
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> TopicReader.read(broker, "global-enriched", "read_committed")
+                                        .size()
+                                >= CARDS);
+                List<ConsumerRecord<String, String>> enriched =
+                        TopicReader.read(broker, "global-enriched", "read_committed");
+                assertEquals(CARDS, enriched.size());
+                for (ConsumerRecord<String, String> r : enriched) {
+                    String card = r.key().substring("card-".length());
+                    assertEquals("p" + card + "@country-" + card, r.value(), "every payment found its country");
+                }
+
+                producer.send(new ProducerRecord<>("global-countries", "card-7", "moved"));
+                producer.flush();
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                    producer.send(new ProducerRecord<>("global-payments", "card-7", "q"));
+                    producer.flush();
+                    assertTrue(
+                            TopicReader.read(broker, "global-enriched", "read_committed").stream()
+                                    .anyMatch(r -> r.value().equals("q@moved")),
+                            "the update reached the table");
+                });
+                assertTrue(app.close(Duration.ofSeconds(30)));
+            }
+        }
+    }
+}
