@@ -70,7 +70,7 @@ final class Examples {
                 Map.of(
                         WordCount.COUNTS_TOPIC,
                         r -> String.format(
-                                "%-10s %,d",
+                                "%-10s seen %,d times",
                                 new String(r.key(), StandardCharsets.UTF_8),
                                 counts.deserialize(r.topic(), r.value()))));
     }
