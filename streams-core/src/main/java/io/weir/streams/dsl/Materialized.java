@@ -28,6 +28,7 @@ public final class Materialized<K, V> {
     private boolean emitEveryChange;
     private @Nullable Duration timeToLive;
     private TimeDomain timeToLiveDomain = TimeDomain.EVENT_TIME;
+    private @Nullable Duration historyRetention;
 
     private Materialized() {}
 
@@ -42,6 +43,7 @@ public final class Materialized<K, V> {
         c.emitEveryChange = emitEveryChange;
         c.timeToLive = timeToLive;
         c.timeToLiveDomain = timeToLiveDomain;
+        c.historyRetention = historyRetention;
         return c;
     }
 
@@ -157,6 +159,27 @@ public final class Materialized<K, V> {
     /** The time domain of {@link #timeToLive()}. */
     public TimeDomain timeToLiveDomain() {
         return timeToLiveDomain;
+    }
+
+    /**
+     * Makes a topic's table ({@code StreamsBuilder.table}) versioned: it keeps each key's values by
+     * event time, for {@code historyRetention} behind the watermark. Its current value is the one with
+     * the latest event time, not the last by offset: an update older than the current version goes into
+     * the history and changes nothing downstream. The value at any time within the retention can be read
+     * ({@link io.weir.streams.state.VersionedKeyValueStore#get(Object, long)}). An update whose event time
+     * is already {@code historyRetention} behind the watermark is dropped and counted ({@code
+     * late-records-dropped}). A versioned table keeps a changelog of its own (the topic's compaction
+     * would lose the history). Only for topic tables: aggregations and other stores refuse it.
+     */
+    public Materialized<K, V> versioned(Duration historyRetention) {
+        Materialized<K, V> c = copy();
+        c.historyRetention = Require.nonNegative("historyRetention", historyRetention);
+        return c;
+    }
+
+    /** The history retention of a versioned table; empty for a table that keeps only current values. */
+    public Optional<Duration> historyRetention() {
+        return Optional.ofNullable(historyRetention);
     }
 
     /** A window store's retention; empty for a key-value store. */

@@ -11,6 +11,8 @@ import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.table.SourceRows;
 import io.weir.streams.internals.table.TableEntries;
+import io.weir.streams.internals.table.TableRowCodec;
+import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
@@ -23,6 +25,7 @@ import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.internals.window.WindowStoreEntries;
 import io.weir.streams.state.StoreType;
+import io.weir.streams.state.VersionedKeyValueStore;
 import io.weir.streams.state.WindowEntry;
 import io.weir.streams.test.kafka.TempDirs;
 import org.apache.kafka.common.TopicPartition;
@@ -590,6 +593,40 @@ public final class TestDriver implements AutoCloseable {
             }
         }
         return rows;
+    }
+
+    /**
+     * The versioned table in store {@code store} ({@code Materialized.versioned}), across tasks, committed or
+     * not: each key's latest value by event time, and its value at any time within the history retention.
+     */
+    public <K, V> VersionedKeyValueStore<K, V> versionedTable(String store, Serde<K> keySerde, Serde<V> valueSerde) {
+        String history = TableVersions.historyStoreOf(store);
+        if (!topology.stores().containsKey(store) || !topology.stores().containsKey(history)) {
+            throw new IllegalArgumentException("No versioned table named '" + store + "'; the topology's stores are "
+                    + topology.stores().keySet());
+        }
+        TableRowCodec<V> codec = new TableRowCodec<>(store, valueSerde);
+        return new VersionedKeyValueStore<>() {
+            @Override
+            public @Nullable V get(K key) {
+                return get(key, Long.MAX_VALUE);
+            }
+
+            @Override
+            public @Nullable V get(K key, long asOf) {
+                byte[] keyBytes = keySerde.serializer().serialize(store, key);
+                for (StreamTask task : tasks.values()) {
+                    if (task.stores().names().contains(store)) {
+                        byte[] row = TableVersions.at(
+                                task.stores().cache(store), task.stores().cache(history), keyBytes, asOf);
+                        if (row != null) {
+                            return codec.decode(row).value();
+                        }
+                    }
+                }
+                return null;
+            }
+        };
     }
 
     private void checkOpen() {

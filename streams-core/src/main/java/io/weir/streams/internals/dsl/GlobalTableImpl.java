@@ -27,7 +27,13 @@ public final class GlobalTableImpl<K, V> implements GlobalTable<K, V> {
                                         ? "withTimeToLive (a global table holds its topic as it is)"
                                         : materialized.emitsEveryChange()
                                                 ? "withEmitEveryChange (a global table emits nothing)"
-                                                : materialized.retention().isPresent() ? "withRetention" : null;
+                                                : materialized.retention().isPresent()
+                                                        ? "withRetention"
+                                                        : materialized
+                                                                        .historyRetention()
+                                                                        .isPresent()
+                                                                ? "versioned"
+                                                                : null;
         if (refused != null) {
             throw new IllegalStateException(
                     "Global table '" + topic + "' in store '" + storeName + "': Materialized sets " + refused);

@@ -122,9 +122,9 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                         "process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
                                 + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
             }
-            if (store.timeToLive().isPresent()) {
+            if (store.timeToLive().isPresent() || store.historyRetention().isPresent()) {
                 throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " sets "
-                        + "withTimeToLive, which is for tables; give a keyed processor's store withRetention, or "
+                        + "withTimeToLive or versioned, which are for tables; give a keyed processor's store withRetention, or "
                         + "delete entries from a timer");
             }
             if (store.emitsEveryChange()) {

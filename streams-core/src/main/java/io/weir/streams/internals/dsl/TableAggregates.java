@@ -44,6 +44,10 @@ final class TableAggregates {
             throw new IllegalStateException(operator + ": withRetention is for keyed processors' window stores; "
                     + "a table keeps each key until it is deleted");
         }
+        if (materialized.historyRetention().isPresent()) {
+            throw new IllegalStateException(operator + ": versioned is for tables read from a topic "
+                    + "(StreamsBuilder.table); an aggregation keeps its current value");
+        }
         graph.useSerde(keySerde, true);
         graph.useSerde(aggSerde, false);
         graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1));

@@ -14,6 +14,7 @@ import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
 import io.weir.streams.internals.table.TableSourceProcessor;
+import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.table.TimeToLive;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
@@ -21,6 +22,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -62,17 +64,36 @@ public final class TableImpl<K, V> implements Table<K, V> {
             throw new IllegalStateException(operator + ": withRetention is for keyed processors' window stores; "
                     + "a table keeps each key until it is deleted");
         }
-        // Rows a time-to-live deletes stay in the topic: such a store needs a changelog of its own.
-        boolean expires = materialized.timeToLive().isPresent();
-        graph.addStore(new StoreSpec(
-                storeName, materialized.storeType(), materialized.loggingEnabled(), -1, expires ? null : source));
+        boolean versioned = materialized.historyRetention().isPresent();
+        if (versioned && materialized.timeToLive().isPresent()) {
+            throw new IllegalStateException(
+                    operator + ": a versioned table keeps its history for its retention; " + "give it no time-to-live");
+        }
+        // Rows a time-to-live deletes stay in the topic, and history is what compaction removes: such
+        // stores need a changelog of their own.
+        boolean ownChangelog = materialized.timeToLive().isPresent() || versioned;
+        boolean logged = materialized.loggingEnabled();
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), logged, -1, ownChangelog ? null : source));
         TimeToLive ttl = TableAggregates.timeToLive(graph, storeName, materialized);
+        Set<String> stores = new HashSet<>(TableAggregates.stores(storeName, ttl));
+        TableSourceProcessor.Versioning versioning = null;
+        if (versioned) {
+            versioning = new TableSourceProcessor.Versioning(
+                    materialized.historyRetention().get().toMillis(),
+                    TableVersions.historyStoreOf(storeName),
+                    TableVersions.expiryStoreOf(storeName));
+            graph.addStore(new StoreSpec(versioning.historyStore(), materialized.storeType(), logged, -1));
+            graph.addStore(new StoreSpec(versioning.expiryStore(), materialized.storeType(), logged, -1));
+            stores.add(versioning.historyStore());
+            stores.add(versioning.expiryStore());
+        }
+        TableSourceProcessor.Versioning versions = versioning;
         boolean everyChange = materialized.emitsEveryChange();
         String node = graph.addNode(
                 storeName,
                 List.of(source.nodeName()),
-                () -> new TableSourceProcessor<>(storeName, consumed, everyChange, ttl),
-                TableAggregates.stores(storeName, ttl),
+                () -> new TableSourceProcessor<>(storeName, consumed, everyChange, ttl, versions),
+                stores,
                 Set.of());
         return new TableImpl<>(graph, List.of(node), consumed.keySerde(), consumed.valueSerde());
     }

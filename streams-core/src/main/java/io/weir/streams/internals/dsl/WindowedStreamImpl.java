@@ -230,9 +230,11 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "stores; a windowed aggregation keeps each window until its allowed lateness has passed "
                     + "(Windows.withAllowedLateness)");
         }
-        if (materialized.timeToLive().isPresent()) {
-            throw new IllegalStateException("Store '" + name + "': withTimeToLive is for tables; a windowed "
-                    + "aggregation purges each window when the watermark passes its end plus its allowed lateness");
+        if (materialized.timeToLive().isPresent()
+                || materialized.historyRetention().isPresent()) {
+            throw new IllegalStateException(
+                    "Store '" + name + "': withTimeToLive and versioned are for tables; a windowed "
+                            + "aggregation purges each window when the watermark passes its end plus its allowed lateness");
         }
         if (materialized.emitsEveryChange()) {
             throw new IllegalStateException("Store '" + name + "': withEmitEveryChange is for tables; a windowed "

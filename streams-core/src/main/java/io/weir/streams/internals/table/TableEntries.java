@@ -13,7 +13,10 @@ public final class TableEntries {
 
     private TableEntries() {}
 
-    /** Every row held in {@code store} (the cache's view: committed and uncommitted writes), in key-byte order. */
+    /**
+     * Every row held in {@code store} (the cache's view: committed and uncommitted writes), in key-byte
+     * order; a versioned table's latest deletes are not rows.
+     */
     public static <K, V> Map<K, V> read(WriteBackCache store, Serde<K> keySerde, Serde<V> valueSerde) {
         String topic = store.name();
         TableRowCodec<V> codec = new TableRowCodec<>(topic, valueSerde);
@@ -21,9 +24,10 @@ public final class TableEntries {
         try (KeyValueIterator it = store.range(null, null)) {
             while (it.hasNext()) {
                 ByteEntry e = it.next();
-                rows.put(
-                        keySerde.deserializer().deserialize(topic, e.key()),
-                        codec.decode(e.value()).value());
+                V value = codec.decode(e.value()).value();
+                if (value != null) {
+                    rows.put(keySerde.deserializer().deserialize(topic, e.key()), value);
+                }
             }
         }
         return rows;

@@ -90,6 +90,11 @@ public final class TableRowCodec<V> {
         return offset + 1;
     }
 
+    /** Whether a stored row has no value: a versioned table's delete. */
+    static boolean isDelete(byte[] stored) {
+        return (stored[1] & NULL_VALUE) != 0;
+    }
+
     /** The event time of a stored row, without decoding its value. */
     static long timestamp(byte[] stored) {
         return ByteBuffer.wrap(stored, 2, 8).getLong();

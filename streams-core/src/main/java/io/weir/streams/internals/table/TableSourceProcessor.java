@@ -2,6 +2,8 @@ package io.weir.streams.internals.table;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
@@ -12,6 +14,9 @@ import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.state.WriteBackCache;
 import org.jspecify.annotations.Nullable;
 
+import java.util.List;
+import java.util.Objects;
+
 /**
  * A table read from a topic ({@code StreamsBuilder.table}): each record with a value sets its key's row,
  * each tombstone deletes it. The store holds what {@link SourceRows} says, so that it restores from the
@@ -19,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * not hold changes nothing and is counted ({@value WeirMetrics#TOMBSTONES_FOR_ABSENT_KEYS}). The last
  * record by offset wins, whatever its event time. With a time-to-live, a {@link RowExpiry} deletes rows
  * not changed for it; the store then has a changelog of its own, since it no longer holds what the
- * topic holds.
+ * topic holds. A versioned table keeps its versions by event time ({@link TableVersions}), also with a
+ * changelog of its own.
  */
 public final class TableSourceProcessor<K, V> implements Processor<K, V> {
 
@@ -36,9 +42,20 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     private TaskMetrics.Counter absentTombstones;
 
     private @Nullable RowExpiry<K, V> expiry;
+    private final @Nullable Versioning versioning;
+    private @Nullable TableVersions versions;
+    private LateDataOutput late;
+
+    /** A versioned table's settings: its history retention and stores. */
+    public record Versioning(long historyRetention, String historyStore, String expiryStore) {}
 
     public TableSourceProcessor(
-            String storeName, Consumed<K, V> consumed, boolean emitEveryChange, @Nullable TimeToLive timeToLive) {
+            String storeName,
+            Consumed<K, V> consumed,
+            boolean emitEveryChange,
+            @Nullable TimeToLive timeToLive,
+            @Nullable Versioning versioning) {
+        this.versioning = versioning;
         this.storeName = storeName;
         this.consumed = consumed;
         this.rows = new SourceRows<>(consumed);
@@ -51,7 +68,8 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     public void init(ProcessorContext context) {
         this.context = context;
         this.store = context.stores().cache(storeName);
-        this.input = new KeyedInput(context, new LateDataOutput(null, context));
+        this.late = new LateDataOutput(null, context);
+        this.input = new KeyedInput(context, late);
         this.changes = new ChangeEmitter<>(context, store, codec, emitEveryChange);
         this.absentTombstones = context.metrics().counter(context.nodeName(), WeirMetrics.TOMBSTONES_FOR_ABSENT_KEYS);
         if (timeToLive != null) {
@@ -64,6 +82,14 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
                     consumed.keySerde().deserializer(),
                     changes);
             expiry.advance();
+        }
+        if (versioning != null) {
+            versions = new TableVersions(
+                    store,
+                    context.stores().cache(versioning.historyStore()),
+                    context.stores().cache(versioning.expiryStore()),
+                    versioning.historyRetention());
+            versions.advance(context.watermark());
         }
     }
 
@@ -84,6 +110,10 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
                         source == null ? null : source.rawValue(),
                         record.timestamp(),
                         expiry == null ? Long.MIN_VALUE : expiry.updatedAt());
+        if (versions != null) {
+            putVersion(record, keyBytes, oldStored, stored);
+            return;
+        }
         if (stored == null && oldStored == null) {
             absentTombstones.increment();
             return;
@@ -95,10 +125,33 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         }
     }
 
+    /**
+     * A versioned table's update: the latest version by event time changes downstream; an older one goes
+     * into history silently; one already the retention behind the watermark is refused as late.
+     */
+    private void putVersion(
+            Record<K, V> record, byte[] keyBytes, byte @Nullable [] oldStored, byte @Nullable [] stored) {
+        long time = record.timestamp();
+        long watermark = context.watermark();
+        if (stored == null && (oldStored == null || TableRowCodec.isDelete(oldStored))) {
+            absentTombstones.increment();
+        }
+        byte[] version = stored != null ? stored : TableRowCodec.encode(null, time, -1, Long.MIN_VALUE);
+        TableVersions.Outcome outcome = Objects.requireNonNull(versions).put(keyBytes, version, time, watermark);
+        if (outcome == TableVersions.Outcome.TOO_OLD) {
+            late.late(record, List.of(new Window(time, TimeMath.plus(time, 1))), false, watermark);
+        } else if (outcome == TableVersions.Outcome.LATEST) {
+            changes.changed(record.key(), keyBytes, oldStored, version, time);
+        }
+    }
+
     @Override
     public void onWatermark(long watermark) {
         if (expiry != null) {
             expiry.advance();
+        }
+        if (versions != null) {
+            versions.advance(watermark);
         }
     }
 
