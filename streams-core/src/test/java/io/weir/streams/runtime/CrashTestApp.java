@@ -14,9 +14,8 @@ public final class CrashTestApp {
 
     private CrashTestApp() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        ExternalKafkaBroker broker = ExternalKafkaBroker.at(args[0]);
-        WeirStreams app = WindowedCountApp.instance(broker, args[1], args[2], args[3], Path.of(args[4]), args[5]);
+    /** Starts {@code app} and exits the JVM when it stops: status 1 if it failed, else 0. */
+    static void runUntilStopped(WeirStreams app) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
         app.setStateListener((now, before) -> {
             if (now == WeirStreams.State.ERROR || now == WeirStreams.State.NOT_RUNNING) {
@@ -26,5 +25,11 @@ public final class CrashTestApp {
         app.start();
         done.await();
         System.exit(app.state() == WeirStreams.State.ERROR ? 1 : 0);
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        ExternalKafkaBroker broker = ExternalKafkaBroker.at(args[0]);
+        WeirStreams app = WindowedCountApp.instance(broker, args[1], args[2], args[3], Path.of(args[4]), args[5]);
+        runUntilStopped(app);
     }
 }

@@ -13,7 +13,6 @@ import io.weir.streams.test.kafka.ExternalKafkaBroker;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * A re-keyed table aggregation run in a child JVM by {@link TableCrashTest}: the table "profiles"
@@ -40,14 +39,6 @@ public final class TableCrashTestApp {
         Map<String, Object> config = WindowedCountApp.config(broker, args[1], Path.of(args[4]));
         config.put(StreamsConfig.PROCESSING_GUARANTEE, StreamsConfig.EXACTLY_ONCE);
         WeirStreams app = new WeirStreams(topology(args[2], args[3]), config);
-        CountDownLatch done = new CountDownLatch(1);
-        app.setStateListener((now, before) -> {
-            if (now == WeirStreams.State.ERROR || now == WeirStreams.State.NOT_RUNNING) {
-                done.countDown();
-            }
-        });
-        app.start();
-        done.await();
-        System.exit(app.state() == WeirStreams.State.ERROR ? 1 : 0);
+        CrashTestApp.runUntilStopped(app);
     }
 }

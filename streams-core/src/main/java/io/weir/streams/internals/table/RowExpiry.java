@@ -17,45 +17,70 @@ import org.jspecify.annotations.Nullable;
  * (the largest of its changes') plus the TTL; in processing time, when processing time reaches the
  * processing time of its last change plus the TTL. Which rows expire when is kept by an {@link
  * ExpiryIndex} in a store of its own ({@code <store>-ttl}), changelogged with the table, so a purge
- * reads only the expired rows, never the whole store. A row whose change already puts it past its
- * expiry (an update far behind the watermark) is deleted at once. Single-threaded, like its task.
+ * reads only the expired rows, never the whole store.
+ *
+ * <p>Expired rows are purged before each commit, one index scan per commit rather than per watermark
+ * advance: the deletes go downstream at that commit, when a table's changes go anyway. In between, a
+ * change to a row that has expired finds it gone ({@link #live}), so what a table computes never
+ * depends on when the purge ran. A row whose change already puts it past its expiry (an update far
+ * behind the watermark) is deleted at once. Single-threaded, like its task.
  */
 public final class RowExpiry<K, V> {
 
     private final ProcessorContext context;
     private final WriteBackCache store;
-    private final ExpiryIndex index;
+    /** Null for a table without a time-to-live: then nothing expires. */
+    private final @Nullable ExpiryIndex index;
+
     private final long ttl;
     private final boolean eventTime;
     private final Deserializer<K> keys;
     private final ChangeEmitter<K, V> changes;
     private final TaskMetrics.Counter expired;
 
-    public RowExpiry(
+    private RowExpiry(
             ProcessorContext context,
             WriteBackCache store,
-            String indexStore,
-            long ttl,
-            TimeDomain domain,
+            @Nullable TimeToLive timeToLive,
             Deserializer<K> keys,
             ChangeEmitter<K, V> changes) {
         this.context = context;
         this.store = store;
-        this.index = new ExpiryIndex(context.stores().cache(indexStore));
-        this.ttl = ttl;
-        this.eventTime = domain == TimeDomain.EVENT_TIME;
+        this.index =
+                timeToLive == null ? null : new ExpiryIndex(context.stores().cache(timeToLive.indexStore()));
+        this.ttl = timeToLive == null ? 0 : timeToLive.ttl();
+        this.eventTime = timeToLive == null || timeToLive.domain() == TimeDomain.EVENT_TIME;
         this.keys = keys;
         this.changes = changes;
         this.expired = context.metrics().counter(context.nodeName(), WeirMetrics.ROWS_EXPIRED);
     }
 
+    /**
+     * The expiry of a table's rows under {@code timeToLive} (null: the table has none, and nothing
+     * expires), having deleted what expired by now (restored rows a previous owner would have expired).
+     */
+    public static <K, V> RowExpiry<K, V> of(
+            @Nullable TimeToLive timeToLive,
+            ProcessorContext context,
+            WriteBackCache store,
+            Deserializer<K> keys,
+            ChangeEmitter<K, V> changes) {
+        RowExpiry<K, V> expiry = new RowExpiry<>(context, store, timeToLive, keys, changes);
+        expiry.advance();
+        return expiry;
+    }
+
     /** The processing time to keep with a changed row: now for a processing-time TTL, else none. */
     public long updatedAt() {
-        return eventTime ? Long.MIN_VALUE : context.processingTime();
+        return index == null || eventTime ? Long.MIN_VALUE : context.processingTime();
     }
 
     /** The row under {@code key} went from {@code oldStored} to {@code newStored} (null: absent), both stored. */
     public void changed(byte[] key, byte @Nullable [] oldStored, byte @Nullable [] newStored) {
+        ExpiryIndex index = this.index;
+        if (index == null) {
+            return;
+        }
         if (oldStored != null) {
             index.remove(expiry(oldStored), key);
         }
@@ -70,9 +95,29 @@ public final class RowExpiry<K, V> {
         }
     }
 
-    /** Time moved on: deletes every row whose expiry it reached. */
+    /**
+     * The row of {@code key} as stored, or null when it has expired by now (then it is deleted here, as
+     * a change): a change to an expired row finds it gone, even before the commit purges it.
+     */
+    public byte @Nullable [] live(byte[] key, byte @Nullable [] stored) {
+        ExpiryIndex index = this.index;
+        if (index == null || stored == null) {
+            return stored;
+        }
+        long expiry = expiry(stored);
+        if (expiry > now()) {
+            return stored;
+        }
+        index.remove(expiry, key);
+        expire(key);
+        return null;
+    }
+
+    /** Deletes every row whose expiry time has reached; called before each commit. */
     public void advance() {
-        index.expire(now(), this::expire);
+        if (index != null) {
+            index.expire(now(), this::expire);
+        }
     }
 
     private void expire(byte[] key) {

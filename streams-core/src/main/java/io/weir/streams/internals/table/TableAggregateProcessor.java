@@ -48,7 +48,7 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
     private WriteBackCache store;
     private KeyedInput input;
     private ChangeEmitter<K, A> changes;
-    private @Nullable RowExpiry<K, A> expiry;
+    private RowExpiry<K, A> expiry;
 
     public TableAggregateProcessor(Settings<K, V, A> settings) {
         this.settings = settings;
@@ -62,18 +62,8 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
         this.store = context.stores().cache(settings.storeName());
         this.input = new KeyedInput(context, new LateDataOutput(null, context));
         this.changes = new ChangeEmitter<>(context, store, codec, settings.emitEveryChange());
-        TimeToLive ttl = settings.timeToLive();
-        if (ttl != null) {
-            expiry = new RowExpiry<>(
-                    context,
-                    store,
-                    ttl.indexStore(),
-                    ttl.ttl(),
-                    ttl.domain(),
-                    settings.keySerde().deserializer(),
-                    changes);
-            expiry.advance();
-        }
+        expiry = RowExpiry.of(
+                settings.timeToLive(), context, store, settings.keySerde().deserializer(), changes);
     }
 
     @Override
@@ -84,7 +74,7 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
         }
         K key = record.key();
         byte[] keyBytes = keySerializer.serialize(settings.storeName(), key);
-        byte[] oldStored = store.get(keyBytes);
+        byte[] oldStored = expiry.live(keyBytes, store.get(keyBytes));
         TableRow<A> old = oldStored == null ? null : codec.decode(oldStored);
         TableAggregation<K, V, A> aggregation = settings.aggregation();
         A aggregate = old == null ? aggregation.adding().initial() : old.value();
@@ -104,15 +94,12 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
             rows = -1;
         }
         long timestamp = old == null ? record.timestamp() : Math.max(old.timestamp(), record.timestamp());
-        TableRow<A> row = rows == 0 || aggregate == null
-                ? null
-                : new TableRow<>(aggregate, timestamp, rows, expiry == null ? Long.MIN_VALUE : expiry.updatedAt());
+        TableRow<A> row =
+                rows == 0 || aggregate == null ? null : new TableRow<>(aggregate, timestamp, rows, expiry.updatedAt());
         byte[] stored = row == null ? null : codec.encode(row);
         store.put(keyBytes, stored);
         changes.changed(key, keyBytes, oldStored, stored, record.timestamp());
-        if (expiry != null) {
-            expiry.changed(keyBytes, oldStored, stored);
-        }
+        expiry.changed(keyBytes, oldStored, stored);
     }
 
     /** A reduce's aggregate is null only before its first value, and then nothing is taken back. */
@@ -124,21 +111,8 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
     }
 
     @Override
-    public void onWatermark(long watermark) {
-        if (expiry != null) {
-            expiry.advance();
-        }
-    }
-
-    @Override
-    public void onProcessingTime(long now) {
-        if (expiry != null) {
-            expiry.advance();
-        }
-    }
-
-    @Override
     public void beforeCommit() {
+        expiry.advance();
         changes.beforeCommit();
     }
 }

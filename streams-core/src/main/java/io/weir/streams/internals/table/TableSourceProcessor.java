@@ -41,7 +41,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     private ChangeEmitter<K, V> changes;
     private TaskMetrics.Counter absentTombstones;
 
-    private @Nullable RowExpiry<K, V> expiry;
+    private RowExpiry<K, V> expiry;
     private final @Nullable Versioning versioning;
     private @Nullable TableVersions versions;
     private LateDataOutput late;
@@ -72,17 +72,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         this.input = new KeyedInput(context, late);
         this.changes = new ChangeEmitter<>(context, store, codec, emitEveryChange);
         this.absentTombstones = context.metrics().counter(context.nodeName(), WeirMetrics.TOMBSTONES_FOR_ABSENT_KEYS);
-        if (timeToLive != null) {
-            expiry = new RowExpiry<>(
-                    context,
-                    store,
-                    timeToLive.indexStore(),
-                    timeToLive.ttl(),
-                    timeToLive.domain(),
-                    consumed.keySerde().deserializer(),
-                    changes);
-            expiry.advance();
-        }
+        expiry = RowExpiry.of(timeToLive, context, store, consumed.keySerde().deserializer(), changes);
         if (versioning != null) {
             versions = new TableVersions(
                     store,
@@ -101,7 +91,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         SourceInfo source = record.source();
         String topic = source == null ? storeName : source.topic();
         byte[] keyBytes = rows.keyBytes(topic, record.key(), source == null ? null : source.rawKey());
-        byte[] oldStored = store.get(keyBytes);
+        byte[] oldStored = expiry.live(keyBytes, store.get(keyBytes));
         byte[] stored = record.value() == null
                 ? null
                 : rows.row(
@@ -109,7 +99,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
                         record.value(),
                         source == null ? null : source.rawValue(),
                         record.timestamp(),
-                        expiry == null ? Long.MIN_VALUE : expiry.updatedAt());
+                        expiry.updatedAt());
         if (versions != null) {
             putVersion(record, keyBytes, oldStored, stored);
             return;
@@ -120,9 +110,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         }
         store.put(keyBytes, stored);
         changes.changed(record.key(), keyBytes, oldStored, stored, record.timestamp());
-        if (expiry != null) {
-            expiry.changed(keyBytes, oldStored, stored);
-        }
+        expiry.changed(keyBytes, oldStored, stored);
     }
 
     /**
@@ -146,24 +134,11 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     }
 
     @Override
-    public void onWatermark(long watermark) {
-        if (expiry != null) {
-            expiry.advance();
-        }
-        if (versions != null) {
-            versions.advance(watermark);
-        }
-    }
-
-    @Override
-    public void onProcessingTime(long now) {
-        if (expiry != null) {
-            expiry.advance();
-        }
-    }
-
-    @Override
     public void beforeCommit() {
+        expiry.advance();
+        if (versions != null) {
+            versions.advance(context.watermark());
+        }
         changes.beforeCommit();
     }
 }

@@ -135,7 +135,11 @@ public final class TableVersions {
         return watermark != Long.MIN_VALUE && TimeMath.plus(end, retention) <= watermark;
     }
 
-    /** The watermark reached {@code watermark}: the versions it has passed by the retention leave. */
+    /**
+     * Deletes the versions {@code watermark} has passed by the retention; called before each commit,
+     * one index scan per commit. Reads within the retention never need what is deleted, so when the
+     * purge runs changes nothing they return.
+     */
     public void advance(long watermark) {
         expiry.expire(watermark, marker -> {
             byte[] key = new byte[marker.length - 9];

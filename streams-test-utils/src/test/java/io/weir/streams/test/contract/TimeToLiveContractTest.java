@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A table's time-to-live, one test per rule: a row not changed for the TTL is deleted (a tombstone in
  * the changelog, a delete downstream, counted), in event time by the watermark or in processing time
- * by the clock; a change renews it; the deletion survives restarts.
+ * by the clock, at the commit after it expired; a change renews it; a change to an expired row finds it
+ * gone before that commit; the deletion survives restarts.
  */
 class TimeToLiveContractTest {
 
@@ -97,11 +98,35 @@ class TimeToLiveContractTest {
                     driver.table("clicks-per-user", Serdes.String(), Serdes.Long()),
                     "the click at 50 000 renewed ann until 110 000; the watermark is 109 999");
             click(in, "bob", 110_001);
-            assertEquals(Map.of("bob", 3L), driver.table("clicks-per-user", Serdes.String(), Serdes.Long()));
+            driver.commit();
+            assertEquals(
+                    Map.of("bob", 3L),
+                    driver.table("clicks-per-user", Serdes.String(), Serdes.Long()),
+                    "expired rows are purged before the commit");
             click(in, "ann", 110_001);
             driver.commit();
             assertEquals(
                     Map.of("ann", 1L, "bob", 3L), out.readLatestByKey(), "ann expired at 110 000 and counts from 1");
+        }
+    }
+
+    @Test
+    void aChangeToARowThatExpiredFindsItGoneBeforeTheCommitPurgesIt() {
+        try (TestDriver driver = counts()) {
+            TestInputTopic<String, String> in = driver.input("clicks", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, Long> out = driver.output("counts", Serdes.String(), Serdes.Long());
+            click(in, "ann", 0);
+            click(in, "ann", 0);
+            driver.commit();
+            assertEquals(List.of(2L), out.readValues());
+            click(in, "bob", 60_001);
+            click(in, "ann", 60_001);
+            assertEquals(1, driver.metrics().total(WeirMetrics.ROWS_EXPIRED));
+            driver.commit();
+            assertEquals(
+                    Map.of("ann", 1L, "bob", 1L),
+                    out.readLatestByKey(),
+                    "ann (2) expired at 60 000, so this click counts from 1");
         }
     }
 
@@ -145,6 +170,7 @@ class TimeToLiveContractTest {
             click(in, "ann", 0);
             driver.restart();
             click(in, "bob", 60_001);
+            driver.commit();
             assertEquals(Map.of("bob", 1L), driver.table("clicks-per-user", Serdes.String(), Serdes.Long()));
         }
     }
@@ -165,6 +191,7 @@ class TimeToLiveContractTest {
             TestInputTopic<String, String> in = driver.input("profiles", Serdes.String(), Serdes.String());
             in.pipe(TestRecord.of("ann", "eu").at(0));
             in.pipe(TestRecord.of("bob", "us").at(60_001));
+            driver.commit();
             assertEquals(Map.of("bob", "us"), driver.table("profile-store", Serdes.String(), Serdes.String()));
             driver.restart();
             assertEquals(
