@@ -24,14 +24,23 @@ public interface Table<K, V> {
      */
     Table<K, V> filter(BiPredicate<? super K, ? super V> predicate);
 
+    /** {@link #filter(BiPredicate)} as the operator {@code named}. */
+    Table<K, V> filter(BiPredicate<? super K, ? super V> predicate, Named named);
+
     /** Drops the rows for which {@code predicate} holds; see {@link #filter}. */
     Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate);
+
+    /** {@link #filterNot(BiPredicate)} as the operator {@code named}. */
+    Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Named named);
 
     /**
      * Replaces each row's value; the mapper sees old and new values alike, so it must be a function of
      * the value only. The new value's serde is unknown afterwards: give it where it is needed.
      */
     <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper);
+
+    /** {@link #mapValues(Function)} as the operator {@code named}. */
+    <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Named named);
 
     /**
      * The table's changes as a stream: each update as its new value, each delete as a tombstone (a null
@@ -47,6 +56,9 @@ public interface Table<K, V> {
      * across keys. {@link Refinement#DISCARDING} has no meaning for a table's values and is refused.
      */
     EventStream<K, V> toStream(Refinement refinement);
+
+    /** {@link #toStream(Refinement)} as the operator {@code named}. */
+    EventStream<K, V> toStream(Refinement refinement, Named named);
 
     /**
      * Re-keys the table for an aggregation: {@code selector} maps each row to the key and value it

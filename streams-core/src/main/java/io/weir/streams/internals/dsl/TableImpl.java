@@ -6,6 +6,7 @@ import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedTable;
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
@@ -98,24 +99,40 @@ public final class TableImpl<K, V> implements Table<K, V> {
         return new TableImpl<>(graph, List.of(node), consumed.keySerde(), consumed.valueSerde());
     }
 
-    private <K2, V2> String step(String kind, StatelessProcessor.Step<K, Change<V>, K2, V2> step) {
-        return graph.addNode(graph.newName(kind), nodes, () -> new StatelessProcessor<>(step), Set.of(), Set.of());
+    /** Adds a stateless step over the table's changes, as the operator {@code named}, or a generated {@code <kind>-<n>}. */
+    private <K2, V2> String step(
+            String kind, @Nullable Named named, StatelessProcessor.Step<K, Change<V>, K2, V2> step) {
+        String name = named != null ? named.name() : graph.newName(kind);
+        return graph.addNode(name, nodes, () -> new StatelessProcessor<>(step), Set.of(), Set.of());
     }
 
     @Override
     public Table<K, V> filter(BiPredicate<? super K, ? super V> predicate) {
         Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter", predicate, true);
+        return filtered("table-filter", null, predicate, true);
+    }
+
+    @Override
+    public Table<K, V> filter(BiPredicate<? super K, ? super V> predicate, Named named) {
+        Objects.requireNonNull(predicate, "predicate");
+        return filtered("table-filter", Objects.requireNonNull(named, "named"), predicate, true);
     }
 
     @Override
     public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
         Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter-not", predicate, false);
+        return filtered("table-filter-not", null, predicate, false);
     }
 
-    private Table<K, V> filtered(String kind, BiPredicate<? super K, ? super V> predicate, boolean keep) {
-        String node = this.<K, Change<V>>step(kind, (r, out) -> {
+    @Override
+    public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Named named) {
+        Objects.requireNonNull(predicate, "predicate");
+        return filtered("table-filter-not", Objects.requireNonNull(named, "named"), predicate, false);
+    }
+
+    private Table<K, V> filtered(
+            String kind, @Nullable Named named, BiPredicate<? super K, ? super V> predicate, boolean keep) {
+        String node = this.<K, Change<V>>step(kind, named, (r, out) -> {
             Change<V> c = r.value();
             V old = c.oldValue() != null && predicate.test(r.key(), c.oldValue()) == keep ? c.oldValue() : null;
             V neu = c.newValue() != null && predicate.test(r.key(), c.newValue()) == keep ? c.newValue() : null;
@@ -128,8 +145,17 @@ public final class TableImpl<K, V> implements Table<K, V> {
 
     @Override
     public <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper) {
+        return mapValuesAs(mapper, null);
+    }
+
+    @Override
+    public <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Named named) {
+        return mapValuesAs(mapper, Objects.requireNonNull(named, "named"));
+    }
+
+    private <V2> Table<K, V2> mapValuesAs(Function<? super V, ? extends V2> mapper, @Nullable Named named) {
         Objects.requireNonNull(mapper, "mapper");
-        String node = this.<K, Change<V2>>step("table-map-values", (r, out) -> {
+        String node = this.<K, Change<V2>>step("table-map-values", named, (r, out) -> {
             Change<V> c = r.value();
             V2 old = c.oldValue() == null ? null : mapper.apply(c.oldValue());
             V2 neu = c.newValue() == null ? null : mapper.apply(c.newValue());
@@ -146,10 +172,19 @@ public final class TableImpl<K, V> implements Table<K, V> {
     }
 
     @Override
+    public EventStream<K, V> toStream(Refinement refinement) {
+        return toStreamAs(refinement, null);
+    }
+
+    @Override
+    public EventStream<K, V> toStream(Refinement refinement, Named named) {
+        return toStreamAs(refinement, Objects.requireNonNull(named, "named"));
+    }
+
     // A tombstone's value is null, which the stream's value type must hold; NullAway cannot say that a type
     // argument is nullable.
     @SuppressWarnings("NullAway")
-    public EventStream<K, V> toStream(Refinement refinement) {
+    private EventStream<K, V> toStreamAs(Refinement refinement, @Nullable Named named) {
         Objects.requireNonNull(refinement, "refinement");
         if (refinement == Refinement.DISCARDING) {
             throw new IllegalArgumentException("toStream(DISCARDING): a table's change has no delta to hold "
@@ -157,7 +192,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
                     + "(a retraction of the old value first)");
         }
         boolean retracting = refinement == Refinement.ACCUMULATING_AND_RETRACTING;
-        String node = this.<K, V>step("table-to-stream", (r, out) -> {
+        String node = this.<K, V>step("table-to-stream", named, (r, out) -> {
             Change<V> c = r.value();
             if (retracting && c.oldValue() != null) {
                 RecordHeaders headers = new RecordHeaders();

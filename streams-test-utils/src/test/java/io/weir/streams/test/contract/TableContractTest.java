@@ -1,5 +1,6 @@
 package io.weir.streams.test.contract;
 
+import io.weir.streams.ErrorDecision;
 import io.weir.streams.KeyValue;
 import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
@@ -7,6 +8,7 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Refinement;
@@ -427,6 +429,30 @@ class TableContractTest {
                     Map.of("ann", 10L, "bob", 5L),
                     driver.table("balance-store", Serdes.String(), Serdes.Long()),
                     "restored from the topic, the undecodable record skipped as processing skipped it");
+        }
+    }
+
+    @Test
+    void aNamedTableOperatorIsNamedInItsProcessingErrors() {
+        List<String> operators = new ArrayList<>();
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.setProcessingErrorHandler(error -> {
+            operators.add(error.operator());
+            return ErrorDecision.CONTINUE;
+        });
+        builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
+                .count(Materialized.<String, Long>as("clicks-per-user").withEmitEveryChange())
+                .mapValues(count -> 10 / (2 - count), Named.as("clicks-ratio"))
+                .toStream(Refinement.ACCUMULATING, Named.as("ratio-changes"))
+                .to("ratios", Produced.with(Serdes.String(), Serdes.Long()));
+        try (TestDriver driver = new TestDriver(builder.build(), CONFIG)) {
+            TestInputTopic<String, String> in = driver.input("clicks", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, Long> out = driver.output("ratios", Serdes.String(), Serdes.Long());
+            send(in, "ann", "/a", 1_000);
+            send(in, "ann", "/b", 2_000);
+            assertEquals(List.of("clicks-ratio"), operators, "the second count divides by zero");
+            assertEquals(List.of(10L), out.readValues());
         }
     }
 }
