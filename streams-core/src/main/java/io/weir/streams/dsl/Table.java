@@ -24,11 +24,21 @@ public interface Table<K, V> {
      */
     Table<K, V> filter(BiPredicate<? super K, ? super V> predicate);
 
+    /**
+     * {@link #filter(BiPredicate)}, materialized in the store {@code materialized} names: the derived
+     * table keeps its rows (with a changelog of its own, since no topic holds them) and emits its own
+     * changes, by default the last per key at each commit.
+     */
+    Table<K, V> filter(BiPredicate<? super K, ? super V> predicate, Materialized<K, V> materialized);
+
     /** {@link #filter(BiPredicate)} as the operator {@code named}. */
     Table<K, V> filter(BiPredicate<? super K, ? super V> predicate, Named named);
 
     /** Drops the rows for which {@code predicate} holds; see {@link #filter}. */
     Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate);
+
+    /** {@link #filterNot(BiPredicate)}, materialized as {@link #filter(BiPredicate, Materialized)} is. */
+    Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Materialized<K, V> materialized);
 
     /** {@link #filterNot(BiPredicate)} as the operator {@code named}. */
     Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Named named);
@@ -38,6 +48,12 @@ public interface Table<K, V> {
      * the value only. The new value's serde is unknown afterwards: give it where it is needed.
      */
     <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper);
+
+    /**
+     * {@link #mapValues(Function)}, materialized as {@link #filter(BiPredicate, Materialized)} is; the new
+     * values' serde must be given with {@code Materialized.withValueSerde}.
+     */
+    <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Materialized<K, V2> materialized);
 
     /** {@link #mapValues(Function)} as the operator {@code named}. */
     <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Named named);

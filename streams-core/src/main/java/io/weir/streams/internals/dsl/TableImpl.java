@@ -14,6 +14,7 @@ import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
+import io.weir.streams.internals.table.TableMaterializeProcessor;
 import io.weir.streams.internals.table.TableSourceProcessor;
 import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.table.TimeToLive;
@@ -130,7 +131,58 @@ public final class TableImpl<K, V> implements Table<K, V> {
         return filtered("table-filter-not", Objects.requireNonNull(named, "named"), predicate, false);
     }
 
-    private Table<K, V> filtered(
+    @Override
+    public Table<K, V> filter(BiPredicate<? super K, ? super V> predicate, Materialized<K, V> materialized) {
+        Objects.requireNonNull(predicate, "predicate");
+        return filtered("table-filter", null, predicate, true).materialize("filter", materialized, valueSerde);
+    }
+
+    @Override
+    public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Materialized<K, V> materialized) {
+        Objects.requireNonNull(predicate, "predicate");
+        return filtered("table-filter-not", null, predicate, false).materialize("filter-not", materialized, valueSerde);
+    }
+
+    @Override
+    public <V2> Table<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Materialized<K, V2> materialized) {
+        return this.<V2>mapValuesAs(mapper, null).materialize("map-values", materialized, null);
+    }
+
+    /**
+     * This derived table kept in the store {@code materialized} names, with a changelog of its own;
+     * {@code derivedValueSerde} is its value serde unless {@code materialized} gives one.
+     */
+    private TableImpl<K, V> materialize(
+            String kind, Materialized<K, V> materialized, @Nullable Serde<V> derivedValueSerde) {
+        Objects.requireNonNull(materialized, "materialized");
+        String storeName = materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
+        String operator = kind + " into store '" + storeName + "'";
+        Serde<K> k = materialized.keySerde().orElse(keySerde);
+        Serde<V> v = materialized.valueSerde().orElse(derivedValueSerde);
+        if (k == null || v == null) {
+            throw new IllegalStateException(operator + ": the " + (k == null ? "key" : "value") + " serde is unknown; "
+                    + "give it with Materialized.with" + (k == null ? "Key" : "Value") + "Serde(...)");
+        }
+        if (materialized.retention().isPresent()
+                || materialized.historyRetention().isPresent()) {
+            throw new IllegalStateException(operator + ": withRetention and versioned are not for a derived table; "
+                    + "version the table read from the topic instead");
+        }
+        graph.useSerde(k, true);
+        graph.useSerde(v, false);
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1));
+        TimeToLive ttl = TableAggregates.timeToLive(graph, storeName, materialized);
+        boolean everyChange = materialized.emitsEveryChange();
+        String node = graph.addNode(
+                storeName,
+                nodes,
+                () -> new TableMaterializeProcessor<>(storeName, k, v, everyChange, ttl),
+                TableAggregates.stores(storeName, ttl),
+                Set.of());
+        return new TableImpl<>(graph, List.of(node), k, v);
+    }
+
+    private TableImpl<K, V> filtered(
             String kind, @Nullable Named named, BiPredicate<? super K, ? super V> predicate, boolean keep) {
         String node = this.<K, Change<V>>step(kind, named, (r, out) -> {
             Change<V> c = r.value();
@@ -153,7 +205,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
         return mapValuesAs(mapper, Objects.requireNonNull(named, "named"));
     }
 
-    private <V2> Table<K, V2> mapValuesAs(Function<? super V, ? extends V2> mapper, @Nullable Named named) {
+    private <V2> TableImpl<K, V2> mapValuesAs(Function<? super V, ? extends V2> mapper, @Nullable Named named) {
         Objects.requireNonNull(mapper, "mapper");
         String node = this.<K, Change<V2>>step("table-map-values", named, (r, out) -> {
             Change<V> c = r.value();

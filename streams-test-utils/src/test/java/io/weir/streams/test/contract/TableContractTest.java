@@ -455,4 +455,42 @@ class TableContractTest {
             assertEquals(List.of(10L), out.readValues());
         }
     }
+
+    @Test
+    void aMaterializedDerivedTableKeepsItsRowsInItsOwnStoreAndEmitsAtCommit() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("moves", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
+                .reduce(
+                        (previous, latest) -> latest,
+                        Materialized.<String, String>as("region-of-user").withEmitEveryChange())
+                .mapValues(
+                        region -> region.length(),
+                        Materialized.<String, Integer>as("region-name-length").withValueSerde(Serdes.Integer()))
+                .toStream()
+                .to("lengths", Produced.with(Serdes.String(), Serdes.Integer()));
+        try (TestDriver driver = new TestDriver(builder.build(), CONFIG)) {
+            TestInputTopic<String, String> in = driver.input("moves", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, Integer> out = driver.output("lengths", Serdes.String(), Serdes.Integer());
+            send(in, "ann", "eu", 1_000);
+            send(in, "ann", "apac", 2_000);
+            assertEquals(Map.of("ann", 4), driver.table("region-name-length", Serdes.String(), Serdes.Integer()));
+            assertTrue(out.isEmpty(), "the upstream table emits every change, the derived one at commit");
+            driver.commit();
+            assertEquals(List.of(4), out.readValues(), "eu's 2, then apac's 4: one change at the commit");
+            assertTrue(
+                    driver.output("tables-region-name-length-changelog", Serdes.String(), Serdes.String())
+                                    .size()
+                            > 0,
+                    "a changelog of its own");
+        }
+        StreamsBuilder unknown = new StreamsBuilder();
+        Table<String, Long> counts = unknown.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
+                .count();
+        IllegalStateException serde = assertThrows(
+                IllegalStateException.class,
+                () -> counts.mapValues(String::valueOf, Materialized.<String, String>as("as-text")));
+        assertTrue(serde.getMessage().contains("withValueSerde"), serde.getMessage());
+    }
 }

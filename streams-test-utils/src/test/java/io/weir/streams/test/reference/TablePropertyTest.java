@@ -57,6 +57,11 @@ class TablePropertyTest {
         counts = inMemory ? counts.inMemory() : counts;
         Table<String, Long> perRegion = byRegion.count(everyChange ? counts.withEmitEveryChange() : counts);
         perRegion.toStream().to("counts", Produced.with(Serdes.String(), Serdes.Long()));
+        Materialized<String, Long> crowded = Materialized.as("crowded-regions");
+        perRegion
+                .filter((region, users) -> users > 1, inMemory ? crowded.inMemory() : crowded)
+                .toStream()
+                .to("crowded", Produced.with(Serdes.String(), Serdes.Long()));
         perRegion
                 .toStream(Refinement.ACCUMULATING_AND_RETRACTING)
                 .to("count-changes", Produced.with(Serdes.String(), Serdes.Long()));
@@ -81,6 +86,7 @@ class TablePropertyTest {
         Map<String, Long> countsSeen = new TreeMap<>();
         Map<String, Long> sumsSeen = new TreeMap<>();
         Map<String, Long> clicksSeen = new TreeMap<>();
+        Map<String, Long> crowdedSeen = new TreeMap<>();
         long[] retractedSum = {0};
         String context = "seed " + seed + (inMemory ? ", in-memory" : ", RocksDB")
                 + (everyChange ? ", every change" : ", at commit");
@@ -97,6 +103,7 @@ class TablePropertyTest {
             TestOutputTopic<String, Long> changesOut = driver.output("count-changes", Serdes.String(), Serdes.Long());
             TestOutputTopic<String, Long> sumsOut = driver.output("sums", Serdes.String(), Serdes.Long());
             TestOutputTopic<String, Long> clicksOut = driver.output("click-counts", Serdes.String(), Serdes.Long());
+            TestOutputTopic<String, Long> crowdedOut = driver.output("crowded", Serdes.String(), Serdes.Long());
             int users = 1 + random.nextInt(8);
             int regions = 1 + random.nextInt(4);
             int steps = 1 + random.nextInt(80);
@@ -122,6 +129,7 @@ class TablePropertyTest {
                     upsert(countsOut, countsSeen);
                     upsert(sumsOut, sumsSeen);
                     upsert(clicksOut, clicksSeen);
+                    upsert(crowdedOut, crowdedSeen);
                     for (OutputRecord<String, Long> r : changesOut.readAll()) {
                         if (r.value() != null) {
                             retractedSum[0] += r.header(PaneInfo.RETRACTION_HEADER) != null ? -r.value() : r.value();
@@ -131,6 +139,9 @@ class TablePropertyTest {
                     assertEquals(model.countBy(region -> region), countsSeen, at + ": counts per region");
                     assertEquals(model.sumBy(TablePropertyTest::weight), sumsSeen, at + ": weights per region");
                     assertEquals(model.streamCounts(), clicksSeen, at + ": clicks per user");
+                    Map<String, Long> crowdedExpected = new TreeMap<>(model.countBy(region -> region));
+                    crowdedExpected.values().removeIf(count -> count <= 1);
+                    assertEquals(crowdedExpected, crowdedSeen, at + ": the materialized filter of the counts");
                     assertEquals((long) model.table().size(), retractedSum[0], at + ": the retracting stream, summed");
                     assertEquals(
                             model.table(),
