@@ -8,6 +8,7 @@ import io.weir.streams.internals.table.TableAggregation;
 import io.weir.streams.internals.window.Aggregation;
 import io.weir.streams.serde.Serdes;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.Objects;
@@ -32,14 +33,10 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
     @Override
     public Table<K, Long> count(Materialized<K, Long> materialized) {
         Objects.requireNonNull(materialized, "materialized");
-        return TableAggregates.build(
-                graph,
-                nodes,
+        return build(
                 "count",
                 TableAggregation.count(true),
-                true,
                 materialized,
-                keySerde,
                 materialized.valueSerde().orElse(Serdes.Long()));
     }
 
@@ -53,14 +50,10 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
         Objects.requireNonNull(adder, "adder");
         Objects.requireNonNull(subtractor, "subtractor");
         Objects.requireNonNull(materialized, "materialized");
-        return TableAggregates.build(
-                graph,
-                nodes,
+        return build(
                 "reduce",
                 TableAggregation.reduce(adder, subtractor),
-                true,
                 materialized,
-                keySerde,
                 materialized.valueSerde().orElse(valueSerde));
     }
 
@@ -74,14 +67,19 @@ final class GroupedTableImpl<K, V> implements GroupedTable<K, V> {
         Objects.requireNonNull(adder, "adder");
         Objects.requireNonNull(subtractor, "subtractor");
         Objects.requireNonNull(materialized, "materialized");
-        return TableAggregates.build(
-                graph,
-                nodes,
+        return build(
                 "aggregate",
                 new TableAggregation<>(Aggregation.of(initializer, adder, null), subtractor),
-                true,
                 materialized,
-                keySerde,
                 materialized.valueSerde().orElse(null));
+    }
+
+    /** A {@code kind} aggregation of this re-keyed table's changes. */
+    private <A> Table<K, A> build(
+            String kind,
+            TableAggregation<K, V, A> aggregation,
+            Materialized<K, A> materialized,
+            @Nullable Serde<A> aggSerde) {
+        return TableAggregates.build(graph, nodes, kind, aggregation, true, materialized, keySerde, aggSerde);
     }
 }
