@@ -493,4 +493,49 @@ class TableContractTest {
                 () -> counts.mapValues(String::valueOf, Materialized.<String, String>as("as-text")));
         assertTrue(serde.getMessage().contains("withValueSerde"), serde.getMessage());
     }
+
+    @Test
+    void aRecordWithANullKeyIntoATopicTableIsCountedAndSkipped() {
+        try (TestDriver driver = profiles(Materialized.as("profile-store"))) {
+            TestInputTopic<String, String> in = driver.input("profiles", Serdes.String(), Serdes.String());
+            in.pipe(TestRecord.<String, String>of(null, "eu").at(1_000));
+            send(in, "ann", "us", 1_000);
+            assertEquals(1, driver.metrics().total(WeirMetrics.NULL_KEY_RECORDS_SKIPPED));
+            assertEquals(Map.of("ann", "us"), driver.table("profile-store", Serdes.String(), Serdes.String()));
+        }
+    }
+
+    @Test
+    void aTableSelectorThatThrowsGoesToTheProcessingErrorHandler() {
+        List<String> operators = new ArrayList<>();
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.setProcessingErrorHandler(error -> {
+            operators.add(error.operator());
+            return ErrorDecision.CONTINUE;
+        });
+        builder.table("profiles", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupBy(
+                        (user, region) -> {
+                            if (region.isEmpty()) {
+                                throw new IllegalArgumentException("no region");
+                            }
+                            return KeyValue.pair(region, user);
+                        },
+                        Grouped.with(Serdes.String(), Serdes.String()).withName("by-region"))
+                .count(Materialized.as("users-per-region"))
+                .toStream()
+                .to("regions", Produced.with(Serdes.String(), Serdes.Long()));
+        try (TestDriver driver = new TestDriver(builder.build(), CONFIG)) {
+            TestInputTopic<String, String> in = driver.input("profiles", Serdes.String(), Serdes.String());
+            send(in, "ann", "", 1_000);
+            send(in, "bob", "eu", 1_000);
+            driver.commit();
+            assertEquals(List.of("by-region-select"), operators);
+            assertEquals(1, driver.metrics().total(WeirMetrics.RECORDS_PROCESSING_SKIPPED));
+            assertEquals(
+                    Map.of("eu", 1L),
+                    driver.output("regions", Serdes.String(), Serdes.Long()).readLatestByKey(),
+                    "the other rows are counted");
+        }
+    }
 }
