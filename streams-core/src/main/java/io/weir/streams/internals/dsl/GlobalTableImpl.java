@@ -4,6 +4,7 @@ import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.internals.global.GlobalTableSpec;
+import org.jspecify.annotations.Nullable;
 
 /** A global table in the graph: its spec, registered with the builder. */
 public final class GlobalTableImpl<K, V> implements GlobalTable<K, V> {
@@ -18,33 +19,33 @@ public final class GlobalTableImpl<K, V> implements GlobalTable<K, V> {
     public static <K, V> GlobalTable<K, V> register(
             GraphBuilder graph, String topic, Consumed<K, V> consumed, Materialized<K, V> materialized) {
         String storeName = materialized.storeName().orElse(topic + "-global");
-        String refused =
-                materialized.keySerde().isPresent() || materialized.valueSerde().isPresent()
-                        ? "serdes (the store holds the topic's bytes: its serdes are Consumed's)"
-                        : !materialized.loggingEnabled()
-                                ? "withLoggingDisabled (a global table has no changelog: its topic is its log)"
-                                : materialized.timeToLive().isPresent()
-                                        ? "withTimeToLive (a global table holds its topic as it is)"
-                                        : materialized.emitsEveryChange()
-                                                ? "withEmitEveryChange (a global table emits nothing)"
-                                                : materialized.retention().isPresent()
-                                                        ? "withRetention"
-                                                        : materialized
-                                                                        .historyRetention()
-                                                                        .isPresent()
-                                                                ? "versioned"
-                                                                : null;
+        String refused = refusedSetting(materialized);
         if (refused != null) {
             throw new IllegalStateException(
                     "Global table '" + topic + "' in store '" + storeName + "': Materialized sets " + refused);
         }
-        if (consumed.watermarkStrategy().maxFutureSkew().isPresent()) {
-            throw new IllegalArgumentException(
-                    "Global table '" + topic + "': a global table takes every update "
-                            + "whatever its event time, so a maximum future skew has nothing to refuse; remove withMaxFutureSkew");
-        }
         graph.addGlobalTable(new GlobalTableSpec(storeName, topic, consumed, materialized.storeType()));
         return new GlobalTableImpl<>(storeName);
+    }
+
+    /** The first setting of {@code materialized} a global table does not have, with why; null if none. */
+    private static @Nullable String refusedSetting(Materialized<?, ?> materialized) {
+        if (materialized.keySerde().isPresent() || materialized.valueSerde().isPresent()) {
+            return "serdes (the store holds the topic's bytes: its serdes are Consumed's)";
+        }
+        if (!materialized.loggingEnabled()) {
+            return "withLoggingDisabled (a global table has no changelog: its topic is its log)";
+        }
+        if (materialized.timeToLive().isPresent()) {
+            return "withTimeToLive (a global table holds its topic as it is)";
+        }
+        if (materialized.emitsEveryChange()) {
+            return "withEmitEveryChange (a global table emits nothing)";
+        }
+        if (materialized.retention().isPresent()) {
+            return "withRetention";
+        }
+        return materialized.historyRetention().isPresent() ? "versioned" : null;
     }
 
     @Override

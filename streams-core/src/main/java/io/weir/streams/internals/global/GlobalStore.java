@@ -54,6 +54,7 @@ public final class GlobalStore<K, V> implements AutoCloseable {
     private final Consumed<K, V> consumed;
     private final TableRowCodec<V> codec;
     private final AtomicLong skipped = new AtomicLong();
+    private final ReadOnlyKeyValueStore<K, V> view;
 
     @SuppressWarnings("unchecked")
     private GlobalStore(GlobalTableSpec spec, BytesStore store) {
@@ -64,6 +65,7 @@ public final class GlobalStore<K, V> implements AutoCloseable {
         this.keySerializer = consumed.keySerde().serializer();
         this.valueDeserializer = consumed.valueSerde().deserializer();
         this.codec = new TableRowCodec<>(spec.storeName(), consumed.valueSerde());
+        this.view = newView();
     }
 
     /** Opens the store of {@code spec} under {@code dir} (RocksDB) or in memory. */
@@ -182,6 +184,11 @@ public final class GlobalStore<K, V> implements AutoCloseable {
 
     /** The typed, read-only view tasks read. */
     public ReadOnlyKeyValueStore<K, V> view() {
+        return view;
+    }
+
+    /** The view, made once: processors ask for it per record. */
+    private ReadOnlyKeyValueStore<K, V> newView() {
         return new ReadOnlyKeyValueStore<>() {
             @Override
             public @Nullable V get(K key) {
