@@ -374,6 +374,8 @@ public final class TestDriver implements AutoCloseable {
                         entry.value(),
                         new RecordHeaders(entry.headers().toArray())),
                 processingTime);
+        // Each record is a batch of its own, as if every record came from a poll of its own.
+        task.endBatch();
         if (task.needsCommit()) {
             commit(task);
         }

@@ -20,6 +20,14 @@ public interface Processor<K, V> {
     default void onProcessingTime(long now) {}
 
     /**
+     * The task processed a batch of records: the records of one poll in the runtime, one piped record
+     * (with what it caused downstream) in the TestDriver; also called before every commit. Work an
+     * operator coalesces across the records of a batch (a repartition sink's watermark marks) is sent
+     * here. Called in topological order.
+     */
+    default void onBatchEnd() {}
+
+    /**
      * The task is about to commit: emit what is held for the commit (a table's last change per key).
      * Called in topological order, so what an operator emits here reaches operators that are called
      * after it, and before the stores flush, so it is part of the same commit.

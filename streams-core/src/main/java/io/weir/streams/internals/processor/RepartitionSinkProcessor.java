@@ -8,10 +8,15 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Writes records to a repartition topic, partitioned by their (new) key, and carries this task's
- * event time along: whenever the task's watermark advances, or its inputs all go idle or one comes
- * back, it writes a {@link WatermarkRecords} mark to every partition of the topic. A mark follows the
- * data it covers in each partition, so the reading side never sees a watermark before the records
- * that were on time for it.
+ * event time along: at the end of a batch in which the task's watermark advanced, and whenever its
+ * inputs all go idle or one comes back, it writes a {@link WatermarkRecords} mark to every partition
+ * of the topic. A mark follows the data it covers in each partition, so the reading side never sees a
+ * watermark before the records that were on time for it.
+ *
+ * <p>One mark per batch, not per advance: with records in event-time order every record advances the
+ * watermark, and a mark per record would send a record to every partition for each one. The reading
+ * side sees the batch's records before the mark either way (under exactly-once it sees nothing of the
+ * batch before the commit), so it only takes the watermark a little later, never a different result.
  */
 public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
 
@@ -22,6 +27,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
     private String topic;
     private int partitions;
     private long sentWatermark = Long.MIN_VALUE;
+    private long watermark = Long.MIN_VALUE;
     private boolean sentIdle;
 
     public RepartitionSinkProcessor(String logicalTopic, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
@@ -40,7 +46,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
     @Override
     public void process(Record<K, V> record) {
         if (sentIdle) {
-            mark(sentWatermark, false);
+            mark(watermark, false);
         }
         Headers headers = new RecordHeaders();
         for (Header h : record.headers()) {
@@ -61,14 +67,21 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
 
     @Override
     public void onWatermark(long watermark) {
-        mark(watermark, false);
+        this.watermark = watermark;
+    }
+
+    @Override
+    public void onBatchEnd() {
+        if (watermark > sentWatermark) {
+            mark(watermark, false);
+        }
     }
 
     @Override
     public void onProcessingTime(long now) {
         boolean idle = context.inputIdle();
         if (idle != sentIdle) {
-            mark(sentWatermark, idle);
+            mark(watermark, idle);
         }
     }
 

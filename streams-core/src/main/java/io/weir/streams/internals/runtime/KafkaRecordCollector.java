@@ -1,20 +1,24 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.internals.processor.RecordCollector;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.jspecify.annotations.Nullable;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Sends a thread's records through its producer (inside the open transaction under exactly-once).
- * Remembers the last offset written to each partition, so a commit can tell each store which
- * changelog offset its contents reach, and the first send failure, which fails the next commit
+ * Remembers the last offset written to each partition of the changelog topics it is given, so a
+ * commit can tell each store which changelog offset its contents reach (other topics' offsets are not
+ * kept: the callback runs for every record, on the producer's I/O thread), and the first send failure, which fails the next commit
  * (nothing is skipped silently). A record too large for its topic is refused before it is sent
  * ({@link RecordSizeLimits}). Used by one thread; callbacks arrive on the producer's I/O thread.
  */
@@ -23,18 +27,26 @@ final class KafkaRecordCollector implements RecordCollector {
     private final Producer<byte[], byte[]> producer;
     private final Runnable beforeSend;
     private final RecordSizeLimits sizeLimits;
+    private final Set<String> trackedTopics;
+    private final Callback errorsOnly = (metadata, e) -> failed(e);
     private final Map<TopicPartition, Long> lastOffsets = new ConcurrentHashMap<>();
     private final Map<String, Integer> partitionCounts = new HashMap<>();
     private volatile @Nullable Exception sendError;
 
     /**
-     * @param beforeSend runs before every send (opens the transaction under exactly-once)
-     * @param sizeLimits refuses records too large for their topic before they are sent
+     * @param beforeSend    runs before every send (opens the transaction under exactly-once)
+     * @param sizeLimits    refuses records too large for their topic before they are sent
+     * @param trackedTopics the topics whose last written offsets {@link #lastOffset} tells
      */
-    KafkaRecordCollector(Producer<byte[], byte[]> producer, Runnable beforeSend, RecordSizeLimits sizeLimits) {
+    KafkaRecordCollector(
+            Producer<byte[], byte[]> producer,
+            Runnable beforeSend,
+            RecordSizeLimits sizeLimits,
+            Set<String> trackedTopics) {
         this.producer = producer;
         this.beforeSend = beforeSend;
         this.sizeLimits = sizeLimits;
+        this.trackedTopics = Set.copyOf(trackedTopics);
     }
 
     @Override
@@ -49,19 +61,23 @@ final class KafkaRecordCollector implements RecordCollector {
         beforeSend.run();
         // The callback handles the outcome; the future adds nothing.
         @SuppressWarnings("FutureReturnValueIgnored")
-        var unused =
-                producer.send(new ProducerRecord<>(topic, partition, timestamp, key, value, headers), (metadata, e) -> {
-                    if (e != null) {
-                        if (sendError == null) {
-                            sendError = e;
-                        }
-                    } else {
-                        lastOffsets.merge(
-                                new TopicPartition(metadata.topic(), metadata.partition()),
-                                metadata.offset(),
-                                Math::max);
-                    }
-                });
+        var unused = producer.send(
+                new ProducerRecord<>(topic, partition, timestamp, key, value, headers),
+                trackedTopics.contains(topic) ? this::tracked : errorsOnly);
+    }
+
+    private void tracked(RecordMetadata metadata, @Nullable Exception e) {
+        if (e != null) {
+            failed(e);
+        } else {
+            lastOffsets.merge(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(), Math::max);
+        }
+    }
+
+    private void failed(@Nullable Exception e) {
+        if (e != null && sendError == null) {
+            sendError = e;
+        }
     }
 
     @Override
@@ -70,7 +86,7 @@ final class KafkaRecordCollector implements RecordCollector {
                 topic, t -> producer.partitionsFor(t).size());
     }
 
-    /** The highest offset written to {@code partition} so far, or null. */
+    /** The highest offset written to {@code partition} (of a tracked topic) so far, or null. */
     @Nullable
     Long lastOffset(TopicPartition partition) {
         return lastOffsets.get(partition);

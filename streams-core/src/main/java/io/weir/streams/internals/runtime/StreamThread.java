@@ -106,6 +106,9 @@ final class StreamThread extends Thread {
     private final Map<String, Object> producerConfig;
     private final Admin admin;
     private final RecordSizeLimits sizeLimits;
+    /** The changelog topics this thread's commits write, whose last offsets the collector keeps. */
+    private final Set<String> changelogTopics;
+
     private final RepartitionPurger purger;
     private KafkaProducer<byte[], byte[]> producer;
     private KafkaRecordCollector collector;
@@ -180,6 +183,10 @@ final class StreamThread extends Thread {
         adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, name + "-admin");
         this.admin = Admin.create(adminConfig);
         this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
+        this.changelogTopics = topology.stores().values().stream()
+                .filter(StoreSpec::ownChangelog)
+                .map(s -> s.changelogTopic(applicationId))
+                .collect(Collectors.toSet());
         Set<String> repartition = new HashSet<>();
         topology.sources().stream()
                 .filter(SourceSpec::repartition)
@@ -193,7 +200,7 @@ final class StreamThread extends Thread {
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
     private void newProducer() {
         producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
-        collector = new KafkaRecordCollector(producer, this::ensureTransaction, sizeLimits);
+        collector = new KafkaRecordCollector(producer, this::ensureTransaction, sizeLimits, changelogTopics);
         transactionOpen = false;
         if (exactlyOnce) {
             producer.initTransactions();
@@ -251,23 +258,26 @@ final class StreamThread extends Thread {
                     startRestored(restorer.step(Duration.ofMillis(config.pollMs())));
                 }
                 long now = System.currentTimeMillis();
-                for (ConsumerRecord<byte[], byte[]> r : records) {
-                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    taskOf(tp)
-                            .process(
-                                    new RawRecord(
-                                            r.topic(),
-                                            r.partition(),
-                                            r.offset(),
-                                            r.timestamp(),
-                                            r.key(),
-                                            r.value(),
-                                            r.headers()),
-                                    now);
-                    consumed.put(tp, r.offset() + 1);
+                for (TopicPartition tp : records.partitions()) {
+                    StreamTask task = taskOf(tp);
+                    List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
+                    for (ConsumerRecord<byte[], byte[]> r : batch) {
+                        task.process(
+                                new RawRecord(
+                                        r.topic(),
+                                        r.partition(),
+                                        r.offset(),
+                                        r.timestamp(),
+                                        r.key(),
+                                        r.value(),
+                                        r.headers()),
+                                now);
+                    }
+                    consumed.put(tp, batch.get(batch.size() - 1).offset() + 1);
                 }
                 // Read again: processing a batch can take long (a slow user function), and the commit
                 // interval and processing-time timers are about the clock, not about the last poll.
+                // Advancing the clock also ends each task's batch (StreamTask.advanceProcessingTime).
                 now = System.currentTimeMillis();
                 for (StreamTask task : tasks.values()) {
                     task.advanceProcessingTime(now);

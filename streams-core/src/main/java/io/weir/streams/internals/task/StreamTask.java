@@ -133,7 +133,7 @@ public final class StreamTask implements AutoCloseable {
     }
 
     private void processRecord(RawRecord raw, long now) {
-        advanceProcessingTime(now);
+        advanceClock(now);
         List<SourceReader<?, ?>> reads = readers.get(raw.topic());
         if (reads == null) {
             throw new IllegalArgumentException("Task " + id + " does not read topic '" + raw.topic() + "'");
@@ -170,20 +170,28 @@ public final class StreamTask implements AutoCloseable {
         tracker.startClock(now);
     }
 
-    /** Moves processing time forward; partitions whose idleness elapsed stop holding the watermark back. */
+    /**
+     * Moves processing time forward (partitions whose idleness elapsed stop holding the watermark
+     * back), and ends the batch of records processed before ({@link #endBatch}).
+     */
     public void advanceProcessingTime(long now) {
+        try {
+            advanceClock(now);
+            endBatchOfNodes();
+        } catch (ForwardedFailure f) {
+            throw f.failure();
+        }
+    }
+
+    private void advanceClock(long now) {
         if (now <= processingTime) {
             return;
         }
-        try {
-            processingTime = now;
-            tracker.onProcessingTime(now);
-            propagate(tracker.advance());
-            for (Node node : topological) {
-                node.onProcessingTime(now);
-            }
-        } catch (ForwardedFailure f) {
-            throw f.failure();
+        processingTime = now;
+        tracker.onProcessingTime(now);
+        propagate(tracker.advance());
+        for (Node node : topological) {
+            node.onProcessingTime(now);
         }
     }
 
@@ -191,6 +199,7 @@ public final class StreamTask implements AutoCloseable {
     public void endOfInput() {
         try {
             propagate(tracker.endOfInput());
+            endBatchOfNodes();
         } catch (ForwardedFailure f) {
             throw f.failure();
         }
@@ -216,14 +225,30 @@ public final class StreamTask implements AutoCloseable {
         return commitRequested;
     }
 
+    /** The batch of records given to {@link #process} since the last call is done: see {@link Processor#onBatchEnd()}. */
+    public void endBatch() {
+        try {
+            endBatchOfNodes();
+        } catch (ForwardedFailure f) {
+            throw f.failure();
+        }
+    }
+
+    private void endBatchOfNodes() {
+        for (Node node : topological) {
+            node.onBatchEnd();
+        }
+    }
+
     /**
-     * First phase of a commit (docs/architecture.md, "The commit"): operators emit what they held for
-     * the commit (tables' changes), then the caches' dirty entries go to the changelogs through the
+     * First phase of a commit (docs/architecture.md, "The commit"): the batch in progress ends ({@link
+     * #endBatch}), operators emit what they held for the commit (tables' changes), then the caches' dirty entries go to the changelogs through the
      * collector. The caller then makes the commit durable (the runtime commits
      * its transaction) and calls {@link #completeCommit}.
      */
     public List<TaskStores.StoreFlush> prepareCommit() {
         commitRequested = false;
+        endBatch();
         try {
             for (Node node : topological) {
                 node.beforeCommit();
@@ -332,6 +357,14 @@ public final class StreamTask implements AutoCloseable {
         void onWatermark(long newWatermark) {
             try {
                 processor.onWatermark(newWatermark);
+            } catch (RuntimeException e) {
+                failures.failed(e, null, processingTime);
+            }
+        }
+
+        void onBatchEnd() {
+            try {
+                processor.onBatchEnd();
             } catch (RuntimeException e) {
                 failures.failed(e, null, processingTime);
             }
