@@ -1,5 +1,6 @@
-package io.weir.benchmarks.tables;
+package io.weir.benchmarks;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -10,13 +11,13 @@ import java.util.Random;
  * uniform draw picks the word's rank), so both a hot set and a long tail of keys are counted. Also the
  * expected count per word, to check each engine's output.
  */
-final class WordCountInput {
+public final class WordCountInput {
 
-    final String[] lines;
-    final Map<String, Long> expected = new HashMap<>();
-    final long words;
+    private final String[] lines;
+    private final Map<String, Long> expected = new HashMap<>();
+    private final long words;
 
-    WordCountInput(int lineCount, int vocabulary, long seed) {
+    public WordCountInput(int lineCount, int vocabulary, long seed) {
         Random random = new Random(seed);
         lines = new String[lineCount];
         long total = 0;
@@ -34,5 +35,23 @@ final class WordCountInput {
             lines[i] = line.toString();
         }
         words = total;
+    }
+
+    public int size() {
+        return lines.length;
+    }
+
+    public String line(int i) {
+        return lines[i];
+    }
+
+    /** The count of every word in all the lines. */
+    public Map<String, Long> expected() {
+        return Collections.unmodifiableMap(expected);
+    }
+
+    /** How many words all the lines hold. */
+    public long words() {
+        return words;
     }
 }

@@ -5,6 +5,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.processor.StateRestoreListener;
@@ -28,6 +29,14 @@ final class KafkaStreamsApp implements StreamingApp {
     private volatile @Nullable Throwable error;
 
     KafkaStreamsApp(AppSetup setup, CountTopologies.KafkaStreamsEmit emit) {
+        this(
+                setup,
+                CountTopologies.kafkaStreams(setup.input(), setup.output(), Materialized.StoreType.ROCKS_DB, emit),
+                new Properties());
+    }
+
+    /** An instance running {@code topology} with the same settings, and {@code extra} added to them. */
+    KafkaStreamsApp(AppSetup setup, Topology topology, Properties extra) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, setup.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, setup.broker().bootstrapServers());
@@ -36,9 +45,8 @@ final class KafkaStreamsApp implements StreamingApp {
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        streams = new KafkaStreams(
-                CountTopologies.kafkaStreams(setup.input(), setup.output(), Materialized.StoreType.ROCKS_DB, emit),
-                props);
+        props.putAll(extra);
+        streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(e -> {
             error = e;
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;

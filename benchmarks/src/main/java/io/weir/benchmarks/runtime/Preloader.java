@@ -12,8 +12,8 @@ import java.util.function.IntToLongFunction;
 
 /**
  * Writes a benchmark's input to its topic before anything is timed, as fast as the broker takes it:
- * String keys, the value {@code "payment"}, the event time as the record timestamp, partitioned by
- * the producer's default partitioner (murmur2 of the key), so every key lives in one partition.
+ * String keys and values, the event time as the record timestamp, partitioned by the producer's
+ * default partitioner (murmur2 of the key), so every key lives in one partition.
  */
 final class Preloader {
 
@@ -26,6 +26,17 @@ final class Preloader {
             IntFunction<String> key,
             IntToLongFunction eventTime,
             String value) {
+        load(bootstrap, topic, records, key, eventTime, i -> value);
+    }
+
+    /** Writes {@code records} records, the {@code i}th with {@code key(i)}, {@code value(i)} at {@code eventTime(i)}. */
+    static void load(
+            String bootstrap,
+            String topic,
+            int records,
+            IntFunction<String> key,
+            IntToLongFunction eventTime,
+            IntFunction<String> value) {
         AtomicReference<Exception> failure = new AtomicReference<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(
@@ -41,7 +52,8 @@ final class Preloader {
                 // The callback handles the outcome; the future adds nothing.
                 @SuppressWarnings("FutureReturnValueIgnored")
                 var unused = producer.send(
-                        new ProducerRecord<>(topic, null, eventTime.applyAsLong(i), key.apply(i), value), (m, e) -> {
+                        new ProducerRecord<>(topic, null, eventTime.applyAsLong(i), key.apply(i), value.apply(i)),
+                        (m, e) -> {
                             if (e != null) {
                                 failure.compareAndSet(null, e);
                             }

@@ -3,6 +3,7 @@ package io.weir.benchmarks.runtime;
 import io.weir.benchmarks.CountTopologies;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.Topology;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.TopicPartition;
@@ -21,6 +22,11 @@ final class WeirApp implements StreamingApp {
     private final WeirStreams streams;
 
     WeirApp(AppSetup setup) {
+        this(setup, CountTopologies.weir(setup.input(), setup.output(), StoreType.ROCKSDB));
+    }
+
+    /** An instance running {@code topology} with the same settings. */
+    WeirApp(AppSetup setup, Topology topology) {
         Map<String, Object> config = new HashMap<>();
         config.put(StreamsConfig.APPLICATION_ID, setup.applicationId());
         config.put(StreamsConfig.BOOTSTRAP_SERVERS, setup.broker().bootstrapServers());
@@ -28,7 +34,7 @@ final class WeirApp implements StreamingApp {
         config.put(StreamsConfig.PROCESSING_GUARANTEE, StreamsConfig.EXACTLY_ONCE);
         config.put(StreamsConfig.COMMIT_INTERVAL_MS, 100L);
         config.put(StreamsConfig.NUM_STREAM_THREADS, 1);
-        streams = new WeirStreams(CountTopologies.weir(setup.input(), setup.output(), StoreType.ROCKSDB), config);
+        streams = new WeirStreams(topology, config);
         RestoreProgress progress = setup.restore();
         streams.setRestoreListener(new RestoreListener() {
             @Override

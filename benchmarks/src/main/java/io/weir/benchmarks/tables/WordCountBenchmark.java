@@ -1,11 +1,7 @@
 package io.weir.benchmarks.tables;
 
-import io.weir.streams.KeyValue;
-import io.weir.streams.StreamsBuilder;
-import io.weir.streams.dsl.Consumed;
-import io.weir.streams.dsl.Grouped;
-import io.weir.streams.dsl.Materialized;
-import io.weir.streams.dsl.Produced;
+import io.weir.benchmarks.TableTopologies;
+import io.weir.benchmarks.WordCountInput;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
@@ -15,7 +11,6 @@ import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.KStream;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,46 +76,33 @@ public final class WordCountBenchmark {
                         + "| Weir | %,.0f | %,.0f | %s |%n| Kafka Streams 4.4 | %,.0f | %,.0f | %s |%n"
                         + "Weir / Kafka Streams: %.2fx%n",
                 lines,
-                input.words,
-                input.expected.size(),
+                input.words(),
+                input.expected().size(),
                 runs,
                 lines / weir,
-                input.words / weir,
+                input.words() / weir,
                 format(weirSeconds),
                 lines / ks,
-                input.words / ks,
+                input.words() / ks,
                 format(ksSeconds),
                 ks / weir);
     }
 
     /** Weir: lines piped one per millisecond of processing time, so it commits every 100 lines. */
     static Run weir(WordCountInput input) {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(LINES, Consumed.with(Serdes.String(), Serdes.String()))
-                .flatMap((key, line) -> {
-                    List<KeyValue<String, String>> words = new ArrayList<>();
-                    for (String word : words(line)) {
-                        words.add(KeyValue.pair(word, word));
-                    }
-                    return words;
-                })
-                .groupByKey(Grouped.with(Serdes.String(), Serdes.String()).withName("words"))
-                .count(Materialized.as("counts"))
-                .toStream()
-                .to(COUNTS, Produced.with(Serdes.String(), Serdes.Long()));
         Map<String, Long> counts = new HashMap<>();
         long started = System.nanoTime();
         try (TestDriver driver = new TestDriver(
-                builder.build(),
+                TableTopologies.weirWordCount(LINES, COUNTS),
                 TestDriverConfig.defaults()
                         .withApplicationId("weir-bench")
                         .withStartTime(Instant.ofEpochMilli(START))
                         .withKeepReadRecords(false))) {
             TestInputTopic<String, String> in = driver.input(LINES, Serdes.String(), Serdes.String());
             TestOutputTopic<String, Long> out = driver.output(COUNTS, Serdes.String(), Serdes.Long());
-            for (int i = 0; i < input.lines.length; i++) {
+            for (int i = 0; i < input.size(); i++) {
                 long t = START + i;
-                in.pipe(TestRecord.of("line", input.lines[i]).at(t).arrivingAt(t));
+                in.pipe(TestRecord.of("line", input.line(i)).at(t).arrivingAt(t));
                 if (i % 10_000 == 0) {
                     drainWeir(out, counts);
                 }
@@ -139,37 +121,14 @@ public final class WordCountBenchmark {
 
     /** Kafka Streams: the same lines and times; the wall clock advances every 100 ms of them. */
     static Run kafkaStreams(WordCountInput input) {
-        org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
-        KStream<String, String> lines = builder.stream(
-                LINES,
-                org.apache.kafka.streams.kstream.Consumed.with(
-                        org.apache.kafka.common.serialization.Serdes.String(),
-                        org.apache.kafka.common.serialization.Serdes.String()));
-        lines.flatMap((key, line) -> {
-                    List<org.apache.kafka.streams.KeyValue<String, String>> words = new ArrayList<>();
-                    for (String word : words(line)) {
-                        words.add(org.apache.kafka.streams.KeyValue.pair(word, word));
-                    }
-                    return words;
-                })
-                .groupByKey(org.apache.kafka.streams.kstream.Grouped.with(
-                        "words",
-                        org.apache.kafka.common.serialization.Serdes.String(),
-                        org.apache.kafka.common.serialization.Serdes.String()))
-                .count(org.apache.kafka.streams.kstream.Materialized.as("counts"))
-                .toStream()
-                .to(
-                        COUNTS,
-                        org.apache.kafka.streams.kstream.Produced.with(
-                                org.apache.kafka.common.serialization.Serdes.String(),
-                                org.apache.kafka.common.serialization.Serdes.Long()));
         Path stateDir = tempDir();
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ks-bench");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         Map<String, Long> counts = new HashMap<>();
         long started = System.nanoTime();
-        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props, Instant.ofEpochMilli(START))) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(
+                TableTopologies.kafkaStreamsWordCount(LINES, COUNTS), props, Instant.ofEpochMilli(START))) {
             org.apache.kafka.streams.TestInputTopic<String, String> in = driver.createInputTopic(
                     LINES,
                     org.apache.kafka.common.serialization.Serdes.String().serializer(),
@@ -179,13 +138,13 @@ public final class WordCountBenchmark {
                     org.apache.kafka.common.serialization.Serdes.String().deserializer(),
                     org.apache.kafka.common.serialization.Serdes.Long().deserializer());
             long wallClock = START;
-            for (int i = 0; i < input.lines.length; i++) {
+            for (int i = 0; i < input.size(); i++) {
                 long t = START + i;
                 if (t - wallClock >= COMMIT_STEP_MS) {
                     driver.advanceWallClockTime(Duration.ofMillis(t - wallClock));
                     wallClock = t;
                 }
-                in.pipeInput("line", input.lines[i], t);
+                in.pipeInput("line", input.line(i), t);
                 if (i % 10_000 == 0) {
                     out.readKeyValuesToList().forEach(kv -> counts.put(kv.key, kv.value));
                 }
@@ -197,22 +156,10 @@ public final class WordCountBenchmark {
         return new Run((System.nanoTime() - started) / 1e9, counts);
     }
 
-    /** The words of a line, split at single spaces, the same way for both engines. */
-    static List<String> words(String line) {
-        List<String> words = new ArrayList<>(12);
-        int from = 0;
-        for (int space = line.indexOf(' '); space >= 0; space = line.indexOf(' ', from)) {
-            words.add(line.substring(from, space));
-            from = space + 1;
-        }
-        words.add(line.substring(from));
-        return words;
-    }
-
     private static Run check(String engine, WordCountInput input, Run run) {
-        if (!run.counts().equals(input.expected)) {
+        if (!run.counts().equals(input.expected())) {
             throw new IllegalStateException(engine + " counted differently from the input: "
-                    + run.counts().size() + " words against " + input.expected.size());
+                    + run.counts().size() + " words against " + input.expected().size());
         }
         return run;
     }
