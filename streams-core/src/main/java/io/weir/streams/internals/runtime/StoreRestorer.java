@@ -52,7 +52,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Reading and writing overlap: the stream thread polls and decodes the changelogs while writer
  * threads of this restorer (one per core, up to {@value #MAX_WRITERS}) apply what was read — each
- * store's batches and chunks in the order read, different stores at once. At most
+ * store's batches and chunks in the order read, different stores at once; the chunks of one store
+ * are prepared (sorted, written to their files) in parallel and loaded in order. At most
  * {@value #MAX_BATCHES_IN_FLIGHT} batches, and about {@value #MAX_RECORDS_IN_FLIGHT} records, wait
  * for the writers; a task is restored once its last write is done and its stores flushed. Listener
  * calls stay on the stream thread.
@@ -354,10 +355,19 @@ final class StoreRestorer implements AutoCloseable {
         List<StoreBatch.Put> chunk =
                 Objects.requireNonNull(c.chunk, "only a store restored from empty collects chunks");
         c.chunk = new ArrayList<>();
-        submit(c, position, chunk.size(), false, () -> {
-            c.target.ingest(chunk);
-            c.target.restore(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
-        });
+        // Preparing a chunk (sorting it, writing its file) may run beside the store's earlier chunks;
+        // loading it waits for them, so the store takes its chunks in changelog order.
+        CompletableFuture<BytesStore.Ingestion> prepared =
+                CompletableFuture.supplyAsync(() -> c.target.prepareIngest(chunk), writers());
+        c.lastWrite = c.lastWrite.thenCombineAsync(
+                prepared,
+                (previous, ingestion) -> {
+                    ingestion.apply();
+                    c.target.restore(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
+                    return null;
+                },
+                writers());
+        writes.addLast(new Write(c, position, chunk.size(), false, c.lastWrite));
     }
 
     /** Records collected for chunks or handed to the writers and not yet written. */
@@ -373,6 +383,12 @@ final class StoreRestorer implements AutoCloseable {
     }
 
     private void submit(Changelog c, long position, int count, boolean last, Runnable write) {
+        c.lastWrite = c.lastWrite.thenRunAsync(write, writers());
+        writes.addLast(new Write(c, position, count, last, c.lastWrite));
+    }
+
+    /** The writer threads, started with the first write. */
+    private ExecutorService writers() {
         ExecutorService writers = writer;
         if (writers == null) {
             AtomicInteger n = new AtomicInteger();
@@ -384,8 +400,7 @@ final class StoreRestorer implements AutoCloseable {
                     });
             writer = writers;
         }
-        c.lastWrite = c.lastWrite.thenRunAsync(write, writers);
-        writes.addLast(new Write(c, position, count, last, c.lastWrite));
+        return writers;
     }
 
     /** Waits for the oldest write, reports it, and when it ended a changelog, the changelog's task may be done. */

@@ -14,7 +14,8 @@ import java.util.List;
  *
  * <p>Thread safety: a store belongs to one task and is used by one thread at a time: its task's
  * thread, or while the task restores, a restore writer that the task's thread hands each batch to
- * and waits for (the hand-over and the wait order the accesses). Ownership:
+ * and waits for (the hand-over and the wait order the accesses). Only {@link #prepareIngest} may run
+ * beside another use of the store, on another thread. Ownership:
  * whoever opens a store closes it; {@link #close()} releases every native handle and is idempotent.
  */
 public interface BytesStore extends AutoCloseable {
@@ -50,9 +51,29 @@ public interface BytesStore extends AutoCloseable {
      * what it loads is durable when it returns. By default, one {@link #restore} batch.
      */
     default void ingest(List<StoreBatch.Put> entries) {
-        StoreBatch batch = new StoreBatch();
-        entries.forEach(p -> batch.put(p.key(), p.value()));
-        restore(batch);
+        prepareIngest(entries).apply();
+    }
+
+    /**
+     * The part of {@link #ingest} that does not touch the store (for RocksDB, sorting the entries and
+     * writing the file), so that several chunks of one store can be prepared at once, on any threads,
+     * while the store loads earlier ones. {@link Ingestion#apply()} then loads the chunk, under the same
+     * rules as {@link #ingest}: chunks applied later win over earlier ones. By default the work is all
+     * in {@code apply}: one {@link #restore} batch.
+     */
+    default Ingestion prepareIngest(List<StoreBatch.Put> entries) {
+        return () -> {
+            StoreBatch batch = new StoreBatch();
+            entries.forEach(p -> batch.put(p.key(), p.value()));
+            restore(batch);
+        };
+    }
+
+    /** A chunk of a bulk load, prepared ({@link #prepareIngest}) and waiting to be loaded. */
+    @FunctionalInterface
+    interface Ingestion {
+        /** Loads the chunk into the store: called once, by the thread that uses the store at the time. */
+        void apply();
     }
 
     /** Makes every batch given to {@link #restore} durable. */

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -71,7 +72,7 @@ public final class RocksDbBytesStore implements BytesStore {
     private final Set<RocksDbIterator> openIterators = new HashSet<>();
     private boolean closed;
     private final Path dir;
-    private int ingested;
+    private final AtomicInteger ingested = new AtomicInteger();
 
     private RocksDbBytesStore(
             String name,
@@ -171,21 +172,23 @@ public final class RocksDbBytesStore implements BytesStore {
 
     /**
      * Writes the entries, sorted with the last write of each key kept, to one SST file in the store's
-     * directory with RocksDB's {@code SstFileWriter}, and ingests it (the file is moved in, synced).
+     * directory with RocksDB's {@code SstFileWriter}; applying it ingests the file (moved in, synced).
      * No memtable, no write-ahead log, no flush: a bulk load costs a sort and a sequential file
-     * write. Ingested files get newer sequence numbers than what the store holds, so a later chunk
-     * of the same changelog overrides an earlier one.
+     * write. Ingested files get newer sequence numbers than what the store holds, so a chunk applied
+     * later overrides an earlier one. Preparing reads only the options and the directory, so it may
+     * run on another thread while the store is used; a file prepared and never applied stays in the
+     * directory as {@code ingest-N.sst} until the store is wiped (RocksDB ignores it).
      */
     @Override
-    public void ingest(List<StoreBatch.Put> entries) {
+    public Ingestion prepareIngest(List<StoreBatch.Put> entries) {
         requireOpen();
         if (entries.isEmpty()) {
-            return;
+            return () -> {};
         }
         List<StoreBatch.Put> sorted = new ArrayList<>(entries);
         // Stable: of equal keys the later write stays later, and is the one kept.
         sorted.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
-        Path file = dir.resolve("ingest-" + ingested++ + ".sst");
+        Path file = dir.resolve("ingest-" + ingested.getAndIncrement() + ".sst");
         try (EnvOptions env = new EnvOptions();
                 Options fileOptions = new Options(options.db(), options.columnFamily());
                 SstFileWriter writer = new SstFileWriter(env, fileOptions)) {
@@ -206,11 +209,14 @@ public final class RocksDbBytesStore implements BytesStore {
         } catch (RocksDBException e) {
             throw failure("ingest", e);
         }
-        try (IngestExternalFileOptions ingest = new IngestExternalFileOptions().setMoveFiles(true)) {
-            db.ingestExternalFile(data, List.of(file.toString()), ingest);
-        } catch (RocksDBException e) {
-            throw failure("ingest", e);
-        }
+        return () -> {
+            requireOpen();
+            try (IngestExternalFileOptions ingest = new IngestExternalFileOptions().setMoveFiles(true)) {
+                db.ingestExternalFile(data, List.of(file.toString()), ingest);
+            } catch (RocksDBException e) {
+                throw failure("ingest", e);
+            }
+        };
     }
 
     /** Flushes the memtables, which hold the restored batches no log covers. */

@@ -15,6 +15,10 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -318,6 +322,31 @@ class BytesStoreContractTest {
             store.write(new StoreBatch().put(b("b"), b("b3")).deleteRange(b("c"), null));
             assertEquals(List.of("b"), keys(store, null, null));
             assertArrayEquals(b("b3"), store.get(b("b")));
+        }
+    }
+
+    @EachStore
+    void chunksPreparedTogetherLoadInTheOrderApplied(StoreFactory factory) throws Exception {
+        try (BytesStore store = factory.open(dir)) {
+            store.write(new StoreBatch().put(b("k"), b("before")));
+            // Prepared at once on two threads, while the store holds data; applied in changelog order.
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                Future<BytesStore.Ingestion> first = threads.submit(() -> store.prepareIngest(
+                        List.of(new StoreBatch.Put(b("k"), b("first")), new StoreBatch.Put(b("x"), b("x1")))));
+                Future<BytesStore.Ingestion> second =
+                        threads.submit(() -> store.prepareIngest(List.of(new StoreBatch.Put(b("k"), b("second")))));
+                assertArrayEquals(b("before"), store.get(b("k")), "preparing loads nothing");
+                first.get().apply();
+                assertArrayEquals(b("first"), store.get(b("k")));
+                second.get().apply();
+            } finally {
+                threads.shutdownNow();
+                assertTrue(threads.awaitTermination(10, TimeUnit.SECONDS));
+            }
+            store.endRestore();
+            assertArrayEquals(b("second"), store.get(b("k")));
+            assertEquals(List.of("k", "x"), keys(store, null, null));
         }
     }
 
