@@ -136,10 +136,13 @@ public final class TableBenchmark implements AutoCloseable {
         }
     }
 
+    /** The restores, and the bare consumer's reads of Weir's changelog (empty if Weir did not run). */
+    record Restores(List<Runs<RestoreRow>> runs, List<ChangelogReader.Read> ceiling) {}
+
     /** Every phase's runs, and the report they make. */
     record Results(
             Map<TableWorkload, List<Runs<ThroughputRow>>> throughput,
-            List<Runs<RestoreRow>> restore,
+            Restores restore,
             List<HeapRow> heap,
             String text) {}
 
@@ -155,7 +158,7 @@ public final class TableBenchmark implements AutoCloseable {
             throughput.put(TableWorkload.REGROUP, throughput(TableWorkload.REGROUP));
             report.throughput(TableWorkload.REGROUP, "updates", "updates", throughput.get(TableWorkload.REGROUP));
         }
-        List<Runs<RestoreRow>> restore = List.of();
+        Restores restore = new Restores(List.of(), List.of());
         if (options.phases().contains(TableOptions.Phase.RESTORE)) {
             restore = restore();
             report.restore(restore);
@@ -212,7 +215,7 @@ public final class TableBenchmark implements AutoCloseable {
         }
     }
 
-    private List<Runs<RestoreRow>> restore() throws TimeoutException, InterruptedException {
+    private Restores restore() throws TimeoutException, InterruptedException {
         int keys = options.restoreKeys();
         LoadedInput input = load(name("restore-input"), keys, i -> "k" + i, i -> "x", keys, Map.of());
         Map<Engine, String> populated = new EnumMap<>(Engine.class);
@@ -227,7 +230,13 @@ public final class TableBenchmark implements AutoCloseable {
             populated.put(engine, appId);
         }
         Map<Engine, List<RestoreRow>> runs = new EnumMap<>(Engine.class);
+        List<ChangelogReader.Read> ceiling = new ArrayList<>();
         for (int round = 1; round <= options.runs(); round++) {
+            String weirApp = populated.get(Engine.WEIR);
+            if (weirApp != null) {
+                ceiling.add(ChangelogReader.read(
+                        bootstrap(), weirApp + "-" + TableTopologies.COUNTS + "-changelog", options.partitions()));
+            }
             for (Map.Entry<Engine, String> p : populated.entrySet()) {
                 RestoreProgress restored = new RestoreProgress();
                 String appId = p.getValue();
@@ -252,7 +261,7 @@ public final class TableBenchmark implements AutoCloseable {
         }
         List<Runs<RestoreRow>> rows = new ArrayList<>();
         runs.values().forEach(r -> rows.add(Runs.of(r, RestoreRow::recordsPerSecond)));
-        return rows;
+        return new Restores(rows, ceiling);
     }
 
     private List<HeapRow> heap() throws TimeoutException, InterruptedException {
@@ -285,12 +294,12 @@ public final class TableBenchmark implements AutoCloseable {
         String topic = name(workload.name().toLowerCase(Locale.ROOT) + "-" + suffix);
         if (workload == TableWorkload.WORD_COUNT) {
             WordCountInput lines = new WordCountInput(
-                    warmup ? Math.min(options.lines(), 50_000) : options.lines(),
+                    warmup ? Math.min(options.lines(), 200_000) : options.lines(),
                     options.vocabulary(),
                     warmup ? 7 : 42);
             return load(topic, lines.size(), i -> "l" + i, lines::line, lines.words(), lines.expected());
         }
-        int updates = warmup ? Math.min(options.updates(), 200_000) : options.updates();
+        int updates = warmup ? Math.min(options.updates(), 500_000) : options.updates();
         Random random = new Random(warmup ? 7 : 42);
         String[] users = new String[updates];
         String[] values = new String[updates];

@@ -14,7 +14,7 @@ import java.util.Set;
 /**
  * The command line of {@link TableBenchmark}:
  * <pre>
- *   --lines N              lines of the word count (default 200,000)
+ *   --lines N              lines of the word count (default 500,000)
  *   --vocabulary N         distinct words the lines draw from (default 10,000)
  *   --updates N            updates of the regroup's user table (default 1,000,000)
  *   --users N              users (keys) of that table (default 100,000)
@@ -60,14 +60,14 @@ record TableOptions(
         }
     }
 
-    static final String USAGE = "options: --lines N (200000)  --vocabulary N (10000)  --updates N (1000000)  "
+    static final String USAGE = "options: --lines N (500000)  --vocabulary N (10000)  --updates N (1000000)  "
             + "--users N (100000)  --regions N (1000)  --restore-keys N (1000000)  "
             + "--heap-keys LIST (10000,100000,1000000,10000000)  --heap-records N (1000000)  --engines weir,kafka-streams  --heap-engines weir  "
             + "--partitions N (3)  --runs N (3)  --phases word-count,regroup,restore,heap  "
             + "--bootstrap HOST:PORT  --broker-script PATH (bin/kafka-broker)";
 
     static TableOptions parse(String... args) {
-        int lines = 200_000;
+        int lines = 500_000;
         int vocabulary = 10_000;
         int updates = 1_000_000;
         int users = 100_000;

@@ -50,7 +50,8 @@ final class TableReport {
         }
     }
 
-    void restore(List<Runs<RestoreRow>> runs) {
+    void restore(TableBenchmark.Restores restores) {
+        List<Runs<RestoreRow>> runs = restores.runs();
         out.append(f(
                 "%nRestore of a count table of %,d keys into a fresh instance (empty state directory); restore s: first "
                         + "changelog partition's restore start to the last one's end; median of %d restores.%n",
@@ -70,6 +71,13 @@ final class TableReport {
                     m.startSeconds(),
                     m.cpuSeconds(),
                     r.ratesText()));
+        }
+        if (!restores.ceiling().isEmpty()) {
+            Runs<ChangelogReader.Read> reads = Runs.of(restores.ceiling(), ChangelogReader.Read::recordsPerSecond);
+            out.append(f(
+                    "A bare read_committed consumer with Weir's restore-consumer settings reads Weir's changelog (%,d records) "
+                            + "at %,.0f records/s (median; runs %s): the ceiling of a restore from it.%n",
+                    reads.median().records(), reads.median().recordsPerSecond(), reads.ratesText()));
         }
     }
 
