@@ -29,7 +29,10 @@ final class Preloader {
         load(bootstrap, topic, records, key, eventTime, i -> value);
     }
 
-    /** Writes {@code records} records, the {@code i}th with {@code key(i)}, {@code value(i)} at {@code eventTime(i)}. */
+    /**
+     * Writes {@code records} records, the {@code i}th with {@code key(i)} and {@code value(i)} at
+     * {@code eventTime(i)}.
+     */
     static void load(
             String bootstrap,
             String topic,

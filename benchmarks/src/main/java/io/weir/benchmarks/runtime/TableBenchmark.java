@@ -47,7 +47,10 @@ import java.util.stream.Stream;
  */
 public final class TableBenchmark implements AutoCloseable {
 
-    /** A pre-loaded input: its records, what they amount to (words, for the word count), where each partition ends, and the expected final output. */
+    /**
+     * A pre-loaded input: its records, what they amount to (words, for the word count), where each
+     * partition ends, and the expected final output.
+     */
     record LoadedInput(
             String topic, int records, long units, Map<TopicPartition, Long> ends, Map<String, Long> expected) {}
 

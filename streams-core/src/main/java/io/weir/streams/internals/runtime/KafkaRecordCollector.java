@@ -18,9 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Sends a thread's records through its producer (inside the open transaction under exactly-once).
  * Remembers the last offset written to each partition of the changelog topics it is given, so a
  * commit can tell each store which changelog offset its contents reach (other topics' offsets are not
- * kept: the callback runs for every record, on the producer's I/O thread), and the first send failure, which fails the next commit
- * (nothing is skipped silently). A record too large for its topic is refused before it is sent
- * ({@link RecordSizeLimits}). Used by one thread; callbacks arrive on the producer's I/O thread.
+ * kept: the callback runs for every record, on the producer's I/O thread), and the first send
+ * failure, which fails the next commit (nothing is skipped silently). A record too large for its
+ * topic is refused before it is sent ({@link RecordSizeLimits}). Used by one thread; callbacks
+ * arrive on the producer's I/O thread.
  */
 final class KafkaRecordCollector implements RecordCollector {
 
