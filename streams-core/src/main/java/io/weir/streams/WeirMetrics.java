@@ -46,6 +46,10 @@ public final class WeirMetrics {
     public static final String TOMBSTONES_FOR_ABSENT_KEYS = "tombstones-for-absent-keys";
     /** Table rows deleted because their time-to-live passed. */
     public static final String ROWS_EXPIRED = "rows-expired";
+    /** Records a join could not look up because their join key was null (an inner join drops them). */
+    public static final String NULL_JOIN_KEYS = "null-join-keys";
+    /** Records a join found no partner for (an inner join drops them, a left join joins them with null). */
+    public static final String JOIN_MISSES = "join-misses";
     /** Records a deduplication dropped as repeats of a record that passed. */
     public static final String DUPLICATES_DROPPED = "duplicates-dropped";
     /** Records a deduplication let pass because their id was null. */

@@ -1,6 +1,7 @@
 package io.weir.streams.dsl;
 
 import io.weir.streams.KeyValue;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.function.BiConsumer;
@@ -103,6 +104,49 @@ public interface EventStream<K, V> {
 
     /** {@link #foreach(BiConsumer)} as the operator {@code named}. */
     void foreach(BiConsumer<? super K, ? super V> action, Named named);
+
+    /**
+     * Joins each record with the current row of a global table: {@code keySelector} gives the table
+     * key to look up, and {@code joiner} combines the record's value with the row's value. The result
+     * keeps the record's key, event time and headers. No repartition: every instance holds the whole
+     * table.
+     *
+     * <p>The row is the table's value when the record is processed (the global table's own thread
+     * keeps it current), not the version valid at the record's event time: a replay after the table
+     * changed may join differently. A record whose selected key is null is counted ({@code
+     * null-join-keys}) and dropped; one the table has no row for is counted ({@code join-misses}) and
+     * dropped. What {@code keySelector} or {@code joiner} throws goes to the processing-error handler.
+     *
+     * @throws IllegalArgumentException if {@code table} is not a global table of this stream's builder
+     */
+    <GK, GV, VR> EventStream<K, VR> join(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super GV, ? extends VR> joiner);
+
+    /** {@link #join(GlobalTable, BiFunction, BiFunction)} as the operator {@code named}. */
+    <GK, GV, VR> EventStream<K, VR> join(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super GV, ? extends VR> joiner,
+            Named named);
+
+    /**
+     * {@link #join(GlobalTable, BiFunction, BiFunction)}, except that a record with no row (its
+     * selected key null, or absent from the table) is not dropped: {@code joiner} gets null for the
+     * row. Both cases are still counted ({@code null-join-keys}, {@code join-misses}).
+     */
+    <GK, GV, VR> EventStream<K, VR> leftJoin(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super @Nullable GV, ? extends VR> joiner);
+
+    /** {@link #leftJoin(GlobalTable, BiFunction, BiFunction)} as the operator {@code named}. */
+    <GK, GV, VR> EventStream<K, VR> leftJoin(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super @Nullable GV, ? extends VR> joiner,
+            Named named);
 
     /**
      * Drops repeated records: {@link #deduplicate(BiFunction, Duration, Deduplicated)} with the key as

@@ -3,6 +3,7 @@ package io.weir.streams.runtime;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
@@ -51,6 +52,7 @@ class GlobalTableIntegrationTest {
         broker.createTopic("global-countries", 3);
         broker.createTopic("global-payments", 2);
         broker.createTopic("global-enriched", 2);
+        broker.createTopic("global-joined", 2);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
                 new StringSerializer(),
@@ -69,10 +71,14 @@ class GlobalTableIntegrationTest {
             StreamsBuilder builder = new StreamsBuilder();
             GlobalTable<String, String> countries =
                     builder.globalTable("global-countries", Consumed.with(Serdes.String(), Serdes.String()));
-            builder.stream("global-payments", Consumed.with(Serdes.String(), Serdes.String()))
-                    .groupByKey()
+            EventStream<String, String> payments =
+                    builder.stream("global-payments", Consumed.with(Serdes.String(), Serdes.String()));
+            payments.groupByKey()
                     .process(() -> new WithCountry(countries.storeName()))
                     .to("global-enriched", Produced.with(Serdes.String(), Serdes.String()));
+            // The same through the DSL's join, which reads the table the same way.
+            payments.join(countries, (card, payment) -> card, (payment, country) -> payment + "@" + country)
+                    .to("global-joined", Produced.with(Serdes.String(), Serdes.String()));
             try (WeirStreams app = new WeirStreams(builder.build(), WindowedCountApp.config(broker, "global", dir))) {
                 app.start();
                 await().atMost(Duration.ofSeconds(60))
@@ -86,6 +92,17 @@ class GlobalTableIntegrationTest {
                     String card = r.key().substring("card-".length());
                     assertEquals("p" + card + "@country-" + card, r.value(), "every payment found its country");
                 }
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> TopicReader.read(broker, "global-joined", "read_committed")
+                                        .size()
+                                >= CARDS);
+                List<ConsumerRecord<String, String>> joined =
+                        TopicReader.read(broker, "global-joined", "read_committed");
+                assertEquals(CARDS, joined.size(), "no payment was dropped as without a country");
+                for (ConsumerRecord<String, String> r : joined) {
+                    String card = r.key().substring("card-".length());
+                    assertEquals("p" + card + "@country-" + card, r.value(), "every payment joined its country");
+                }
 
                 producer.send(new ProducerRecord<>("global-countries", "card-7", "moved"));
                 producer.flush();
@@ -96,6 +113,10 @@ class GlobalTableIntegrationTest {
                             TopicReader.read(broker, "global-enriched", "read_committed").stream()
                                     .anyMatch(r -> r.value().equals("q@moved")),
                             "the update reached the table");
+                    assertTrue(
+                            TopicReader.read(broker, "global-joined", "read_committed").stream()
+                                    .anyMatch(r -> r.value().equals("q@moved")),
+                            "the join reads the updated row");
                 });
                 assertTrue(app.close(Duration.ofSeconds(30)));
             }

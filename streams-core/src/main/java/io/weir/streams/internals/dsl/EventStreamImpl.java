@@ -5,6 +5,7 @@ import io.weir.streams.dsl.Branches;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Deduplicated;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
 import io.weir.streams.dsl.Named;
@@ -14,6 +15,7 @@ import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.TopicNameExtractor;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.dedup.DeduplicateProcessor;
+import io.weir.streams.internals.join.GlobalTableJoinProcessor;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RepartitionSinkProcessor;
 import io.weir.streams.internals.processor.SinkProcessor;
@@ -429,6 +431,60 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                     + " serde is unknown; pass Grouped.with(keySerde, valueSerde)");
         }
         return new GroupedStreamImpl<>(through(base, k, v, -1));
+    }
+
+    @Override
+    public <GK, GV, VR> EventStream<K, VR> join(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super GV, ? extends VR> joiner) {
+        return globalJoin(table, keySelector, joiner, false, null);
+    }
+
+    @Override
+    public <GK, GV, VR> EventStream<K, VR> join(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super GV, ? extends VR> joiner,
+            Named named) {
+        return globalJoin(table, keySelector, joiner, false, Objects.requireNonNull(named, "named"));
+    }
+
+    @Override
+    public <GK, GV, VR> EventStream<K, VR> leftJoin(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super @Nullable GV, ? extends VR> joiner) {
+        return globalJoin(table, keySelector, joiner, true, null);
+    }
+
+    @Override
+    public <GK, GV, VR> EventStream<K, VR> leftJoin(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super @Nullable GV, ? extends VR> joiner,
+            Named named) {
+        return globalJoin(table, keySelector, joiner, true, Objects.requireNonNull(named, "named"));
+    }
+
+    /** A join with a global table: no repartition, the key kept, the value serde unknown. */
+    private <GK, GV, VR> EventStream<K, VR> globalJoin(
+            GlobalTable<GK, GV> table,
+            BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector,
+            BiFunction<? super V, ? super GV, ? extends VR> joiner,
+            boolean left,
+            @Nullable Named named) {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(keySelector, "keySelector");
+        Objects.requireNonNull(joiner, "joiner");
+        String store = GlobalTableImpl.storeOf(table, graph);
+        String name = graph.addNode(
+                nameOf(named, left ? "global-left-join" : "global-join"),
+                nodes,
+                () -> new GlobalTableJoinProcessor<K, V, GK, GV, VR>(store, keySelector, joiner, left),
+                Set.of(),
+                Set.of());
+        return new EventStreamImpl<>(graph, List.of(name), keySerde, null, keyChanged);
     }
 
     @Override

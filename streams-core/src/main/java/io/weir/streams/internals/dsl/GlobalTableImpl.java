@@ -9,10 +9,25 @@ import org.jspecify.annotations.Nullable;
 /** A global table in the graph: its spec, registered with the builder. */
 public final class GlobalTableImpl<K, V> implements GlobalTable<K, V> {
 
+    private final GraphBuilder graph;
     private final String storeName;
 
-    private GlobalTableImpl(String storeName) {
+    private GlobalTableImpl(GraphBuilder graph, String storeName) {
+        this.graph = graph;
         this.storeName = storeName;
+    }
+
+    /**
+     * The store of {@code table}, which a stream of {@code graph} joins.
+     *
+     * @throws IllegalArgumentException if {@code table} is not a global table of {@code graph}
+     */
+    static String storeOf(GlobalTable<?, ?> table, GraphBuilder graph) {
+        if (!(table instanceof GlobalTableImpl<?, ?> impl) || impl.graph != graph) {
+            throw new IllegalArgumentException("Global table '" + table.storeName()
+                    + "' was not made by this stream's StreamsBuilder: join only tables of the same builder");
+        }
+        return impl.storeName;
     }
 
     /** Registers the global table of {@code topic}; refuses the settings a global table does not have. */
@@ -25,7 +40,7 @@ public final class GlobalTableImpl<K, V> implements GlobalTable<K, V> {
                     "Global table '" + topic + "' in store '" + storeName + "': Materialized sets " + refused);
         }
         graph.addGlobalTable(new GlobalTableSpec(storeName, topic, consumed, materialized.storeType()));
-        return new GlobalTableImpl<>(storeName);
+        return new GlobalTableImpl<>(graph, storeName);
     }
 
     /** The first setting of {@code materialized} a global table does not have, with why; null if none. */
