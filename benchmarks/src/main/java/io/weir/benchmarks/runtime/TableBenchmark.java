@@ -237,8 +237,7 @@ public final class TableBenchmark implements AutoCloseable {
         for (int round = 1; round <= options.runs(); round++) {
             String weirApp = populated.get(Engine.WEIR);
             if (weirApp != null) {
-                ceiling.add(ChangelogReader.read(
-                        bootstrap(), weirApp + "-" + TableTopologies.COUNTS + "-changelog", options.partitions()));
+                ceiling.add(ChangelogReader.read(bootstrap(), weirApp + "-" + TableTopologies.COUNTS + "-changelog"));
             }
             for (Map.Entry<Engine, String> p : populated.entrySet()) {
                 RestoreProgress restored = new RestoreProgress();

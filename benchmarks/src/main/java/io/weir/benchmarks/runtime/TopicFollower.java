@@ -1,6 +1,5 @@
 package io.weir.benchmarks.runtime;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -45,16 +44,7 @@ final class TopicFollower<K, V> implements AutoCloseable {
             int maxPollRecords,
             Sink<K, V> sink) {
         this.sink = sink;
-        consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        maxPollRecords),
-                keys,
-                values);
+        consumer = new KafkaConsumer<>(ReadCommitted.config(bootstrap, maxPollRecords, Map.of()), keys, values);
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(topic, p));
         }

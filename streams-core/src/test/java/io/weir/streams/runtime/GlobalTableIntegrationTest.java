@@ -81,28 +81,8 @@ class GlobalTableIntegrationTest {
                     .to("global-joined", Produced.with(Serdes.String(), Serdes.String()));
             try (WeirStreams app = new WeirStreams(builder.build(), WindowedCountApp.config(broker, "global", dir))) {
                 app.start();
-                await().atMost(Duration.ofSeconds(60))
-                        .until(() -> TopicReader.read(broker, "global-enriched", "read_committed")
-                                        .size()
-                                >= CARDS);
-                List<ConsumerRecord<String, String>> enriched =
-                        TopicReader.read(broker, "global-enriched", "read_committed");
-                assertEquals(CARDS, enriched.size());
-                for (ConsumerRecord<String, String> r : enriched) {
-                    String card = r.key().substring("card-".length());
-                    assertEquals("p" + card + "@country-" + card, r.value(), "every payment found its country");
-                }
-                await().atMost(Duration.ofSeconds(60))
-                        .until(() -> TopicReader.read(broker, "global-joined", "read_committed")
-                                        .size()
-                                >= CARDS);
-                List<ConsumerRecord<String, String>> joined =
-                        TopicReader.read(broker, "global-joined", "read_committed");
-                assertEquals(CARDS, joined.size(), "no payment was dropped as without a country");
-                for (ConsumerRecord<String, String> r : joined) {
-                    String card = r.key().substring("card-".length());
-                    assertEquals("p" + card + "@country-" + card, r.value(), "every payment joined its country");
-                }
+                assertEveryPaymentHasItsCountry(broker, "global-enriched");
+                assertEveryPaymentHasItsCountry(broker, "global-joined");
 
                 producer.send(new ProducerRecord<>("global-countries", "card-7", "moved"));
                 producer.flush();
@@ -120,6 +100,18 @@ class GlobalTableIntegrationTest {
                 });
                 assertTrue(app.close(Duration.ofSeconds(30)));
             }
+        }
+    }
+
+    /** Waits for {@value #CARDS} records in {@code topic} and checks each is its payment with its card's country. */
+    private static void assertEveryPaymentHasItsCountry(KafkaBroker broker, String topic) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> TopicReader.read(broker, topic, "read_committed").size() >= CARDS);
+        List<ConsumerRecord<String, String>> records = TopicReader.read(broker, topic, "read_committed");
+        assertEquals(CARDS, records.size(), topic + ": one record per payment, none dropped");
+        for (ConsumerRecord<String, String> r : records) {
+            String card = r.key().substring("card-".length());
+            assertEquals("p" + card + "@country-" + card, r.value(), topic + ": every payment found its country");
         }
     }
 }

@@ -30,6 +30,7 @@ final class KafkaRecordCollector implements RecordCollector {
     private final RecordSizeLimits sizeLimits;
     private final Set<String> trackedTopics;
     private final Callback errorsOnly = (metadata, e) -> failed(e);
+    private final Callback tracked = this::tracked;
     private final Map<TopicPartition, Long> lastOffsets = new ConcurrentHashMap<>();
     private final Map<String, Integer> partitionCounts = new HashMap<>();
     private volatile @Nullable Exception sendError;
@@ -64,7 +65,7 @@ final class KafkaRecordCollector implements RecordCollector {
         @SuppressWarnings("FutureReturnValueIgnored")
         var unused = producer.send(
                 new ProducerRecord<>(topic, partition, timestamp, key, value, headers),
-                trackedTopics.contains(topic) ? this::tracked : errorsOnly);
+                trackedTopics.contains(topic) ? tracked : errorsOnly);
     }
 
     private void tracked(RecordMetadata metadata, @Nullable Exception e) {
