@@ -50,6 +50,11 @@ public final class WeirMetrics {
     public static final String NULL_JOIN_KEYS = "null-join-keys";
     /** Records a join found no partner for (an inner join drops them, a left join joins them with null). */
     public static final String JOIN_MISSES = "join-misses";
+    /**
+     * Gauge: stream records an aligned stream–table join holds until the table's watermark reaches their
+     * event time; for a stream–stream join, the records its two buffers hold until their join windows close.
+     */
+    public static final String JOIN_BUFFERED_RECORDS = "join-buffered-records";
     /** Records a deduplication dropped as repeats of a record that passed. */
     public static final String DUPLICATES_DROPPED = "duplicates-dropped";
     /** Records a deduplication let pass because their id was null. */

@@ -149,6 +149,44 @@ public interface EventStream<K, V> {
             Named named);
 
     /**
+     * Joins each record with its key's row of {@code table}: {@link #join(Table, BiFunction, Joined)}
+     * with {@link Joined#latest()}, the row the table holds when the record is processed.
+     */
+    <TV, VR> EventStream<K, VR> join(Table<K, TV> table, BiFunction<? super V, ? super TV, ? extends VR> joiner);
+
+    /**
+     * Joins each record with its key's row of {@code table}, the version {@code joined} chooses ({@link
+     * Joined}: latest, as of the record's event time, or aligned on the table's watermark); {@code joiner}
+     * combines the record's value with the row's. The result keeps the record's key, event time and
+     * headers. A record with a null key is counted ({@code null-join-keys}) and dropped; one the table
+     * has no row for is counted ({@code join-misses}) and dropped. What {@code joiner} throws goes to the
+     * processing-error handler.
+     *
+     * <p>The stream and the table must be co-partitioned: their topics have the same number of partitions
+     * and the same key partitioning (checked when the application starts, naming the topics). After an
+     * operator changed the stream's key, records are first repartitioned by the new key through the
+     * internal topic {@code <name>-repartition}, with the serdes the stream has or {@code joined} gives.
+     *
+     * @throws IllegalArgumentException if {@code table} belongs to another builder
+     * @throws IllegalStateException    if the mode needs a versioned table and {@code table} is not one,
+     *     or a serde the join needs (repartition, aligned buffer) is unknown
+     */
+    <TV, VR> EventStream<K, VR> join(
+            Table<K, TV> table, BiFunction<? super V, ? super TV, ? extends VR> joiner, Joined<K, V> joined);
+
+    /** {@link #leftJoin(Table, BiFunction, Joined)} with {@link Joined#latest()}. */
+    <TV, VR> EventStream<K, VR> leftJoin(
+            Table<K, TV> table, BiFunction<? super V, ? super @Nullable TV, ? extends VR> joiner);
+
+    /**
+     * {@link #join(Table, BiFunction, Joined)}, except that a record with no row (its key null, or absent
+     * from the table at the version it meets) is not dropped: {@code joiner} gets null for the row. Both
+     * cases are still counted ({@code null-join-keys}, {@code join-misses}).
+     */
+    <TV, VR> EventStream<K, VR> leftJoin(
+            Table<K, TV> table, BiFunction<? super V, ? super @Nullable TV, ? extends VR> joiner, Joined<K, V> joined);
+
+    /**
      * Drops repeated records: {@link #deduplicate(BiFunction, Duration, Deduplicated)} with the key as
      * the id, the stream's key serde, a generated name, and no late-data topic.
      */

@@ -13,10 +13,13 @@ import java.util.List;
  * input record's key and value bytes and headers, exactly as consumed, plus these headers:
  * <ul>
  *   <li>{@value #REASON_HEADER}: {@code LATE} (every window it belongs to was past its allowed
- *       lateness) or {@code FUTURE_TIMESTAMP} (its event time was beyond the maximum future skew);</li>
+ *       lateness), {@code FUTURE_TIMESTAMP} (its event time was beyond the maximum future skew) or
+ *       {@code BEFORE_TABLE_HISTORY} (a stream record joined as of its event time with a versioned table
+ *       whose history no longer reaches back to it);</li>
  *   <li>{@value #WINDOW_START_HEADER} and {@value #WINDOW_END_HEADER}: one pair per window that refused
  *       it, ordered by start then end (LATE only; read them with {@link #refusedWindows});</li>
- *   <li>{@value #WATERMARK_HEADER}: the operator's watermark when the record arrived;</li>
+ *   <li>{@value #WATERMARK_HEADER}: the operator's watermark when the record arrived (for {@code
+ *       BEFORE_TABLE_HISTORY}, the table's);</li>
  *   <li>{@value #EVENT_TIME_HEADER}: the record's event time;</li>
  *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER},
  *       {@value #SOURCE_TIMESTAMP_HEADER}: where it was read, and its Kafka timestamp.</li>
@@ -37,7 +40,8 @@ public final class LateRecord {
     /** Why a record went to the side output. */
     public enum Reason {
         LATE,
-        FUTURE_TIMESTAMP
+        FUTURE_TIMESTAMP,
+        BEFORE_TABLE_HISTORY
     }
 
     public static final String REASON_HEADER = "weir.late.reason";

@@ -1,5 +1,7 @@
 package io.weir.streams.internals.dedup;
 
+import io.weir.streams.internals.state.KeyTimeKeys;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -24,9 +26,6 @@ final class DedupKeys {
 
     /** The entry of a record of this key and id at {@code time}; also the scan bound for that time. */
     static byte[] at(byte[] prefix, long time) {
-        return ByteBuffer.allocate(prefix.length + 8)
-                .put(prefix)
-                .putLong(time ^ Long.MIN_VALUE)
-                .array();
+        return KeyTimeKeys.at(prefix, time);
     }
 }

@@ -8,18 +8,23 @@ import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
+import io.weir.streams.dsl.Joined;
 import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Repartitioned;
 import io.weir.streams.dsl.StreamPartitioner;
+import io.weir.streams.dsl.Table;
 import io.weir.streams.dsl.TopicNameExtractor;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.dedup.DeduplicateProcessor;
 import io.weir.streams.internals.join.GlobalTableJoinProcessor;
+import io.weir.streams.internals.join.StreamTableJoinProcessor;
+import io.weir.streams.internals.operator.BufferedRecordCodec;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RepartitionSinkProcessor;
 import io.weir.streams.internals.processor.SinkProcessor;
 import io.weir.streams.internals.processor.StatelessProcessor;
+import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -27,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -485,6 +491,96 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                 Set.of(),
                 Set.of());
         return new EventStreamImpl<>(graph, List.of(name), keySerde, null, keyChanged);
+    }
+
+    @Override
+    public <TV, VR> EventStream<K, VR> join(
+            Table<K, TV> table, BiFunction<? super V, ? super TV, ? extends VR> joiner) {
+        return tableJoin(table, joiner, Joined.latest(), false);
+    }
+
+    @Override
+    public <TV, VR> EventStream<K, VR> join(
+            Table<K, TV> table, BiFunction<? super V, ? super TV, ? extends VR> joiner, Joined<K, V> joined) {
+        return tableJoin(table, joiner, joined, false);
+    }
+
+    @Override
+    public <TV, VR> EventStream<K, VR> leftJoin(
+            Table<K, TV> table, BiFunction<? super V, ? super @Nullable TV, ? extends VR> joiner) {
+        return tableJoin(table, joiner, Joined.latest(), true);
+    }
+
+    @Override
+    public <TV, VR> EventStream<K, VR> leftJoin(
+            Table<K, TV> table, BiFunction<? super V, ? super @Nullable TV, ? extends VR> joiner, Joined<K, V> joined) {
+        return tableJoin(table, joiner, joined, true);
+    }
+
+    /** A join with a table of this builder, in the task of the table's store; see {@link StreamTableJoinProcessor}. */
+    private <TV, VR> EventStream<K, VR> tableJoin(
+            Table<K, TV> table,
+            BiFunction<? super V, ? super TV, ? extends VR> joiner,
+            Joined<K, V> joined,
+            boolean left) {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(joiner, "joiner");
+        Objects.requireNonNull(joined, "joined");
+        TableImpl<K, TV> t = (TableImpl<K, TV>) table;
+        if (t.graph != graph) {
+            throw new IllegalArgumentException("join: the table belongs to another StreamsBuilder; build the stream "
+                    + "and the table with the same builder");
+        }
+        String name = joined.name().orElseGet(() -> graph.newName(left ? "table-left-join" : "table-join"));
+        TableLookup<K, TV> lookup = t.lookup;
+        Joined.Mode mode = joined.mode();
+        if (mode != Joined.Mode.LATEST && lookup.history() == null) {
+            throw new IllegalStateException("join '" + name + "' (" + mode + "): joining as of a record's event time "
+                    + "needs the table's versions; read the table versioned (Materialized.versioned(retention)) "
+                    + "or join with Joined.latest()");
+        }
+        Serde<K> k = joined.keySerde().orElse(keySerde != null ? keySerde : lookup.keySerde());
+        Serde<V> v = joined.valueSerde().orElse(valueSerde);
+        EventStreamImpl<K, V> input = this;
+        if (keyChanged) {
+            if (v == null) {
+                throw new IllegalStateException("join '" + name + "': the key was changed, so records are "
+                        + "repartitioned by key first, and the stream's value serde is unknown; give it with "
+                        + "Joined.withValueSerde(...)");
+            }
+            input = through(name, k, v, -1);
+        }
+        Set<String> stores = new HashSet<>(lookup.stores());
+        String bufferStore = null;
+        BufferedRecordCodec<K, V> codec = null;
+        if (mode == Joined.Mode.ALIGNED) {
+            if (v == null) {
+                throw new IllegalStateException("join '" + name + "' (ALIGNED): records wait in a store until the "
+                        + "table's watermark reaches them, and the stream's value serde is unknown; give it with "
+                        + "Joined.withValueSerde(...)");
+            }
+            bufferStore = name + "-buffer";
+            graph.addStore(new StoreSpec(bufferStore, joined.storeType(), true, -1));
+            graph.useSerde(k, true);
+            graph.useSerde(v, false);
+            stores.add(bufferStore);
+            codec = new BufferedRecordCodec<>(bufferStore, k, v);
+        }
+        StreamTableJoinProcessor.Settings<K, V, TV, VR> settings = new StreamTableJoinProcessor.Settings<>(
+                mode,
+                left,
+                lookup,
+                joiner,
+                bufferStore,
+                codec,
+                joined.lateTopic().orElse(null));
+        String node = graph.addNode(
+                name,
+                input.nodes,
+                () -> new StreamTableJoinProcessor<>(settings),
+                stores,
+                joined.lateTopic().map(Set::of).orElse(Set.of()));
+        return new EventStreamImpl<>(graph, List.of(node), k, null, false);
     }
 
     @Override

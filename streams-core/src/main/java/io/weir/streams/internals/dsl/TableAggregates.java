@@ -3,6 +3,7 @@ package io.weir.streams.internals.dsl;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.internals.table.TableAggregateProcessor;
 import io.weir.streams.internals.table.TableAggregation;
+import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.table.TimeToLive;
 import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.common.serialization.Serde;
@@ -56,7 +57,8 @@ final class TableAggregates {
                 aggregation, changeInput, storeName, keySerde, aggSerde, materialized.emitsEveryChange(), ttl);
         String node = graph.addNode(
                 storeName, parents, () -> new TableAggregateProcessor<>(settings), stores(storeName, ttl), Set.of());
-        return new TableImpl<>(graph, List.of(node), keySerde, aggSerde);
+        return new TableImpl<>(
+                graph, List.of(node), keySerde, aggSerde, TableLookup.of(storeName, null, ttl, keySerde, aggSerde));
     }
 
     /** The time-to-live {@code materialized} gives table store {@code store}, with its index store added; or null. */

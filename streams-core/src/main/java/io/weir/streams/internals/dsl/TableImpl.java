@@ -14,6 +14,7 @@ import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
+import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.table.TableMaterializeProcessor;
 import io.weir.streams.internals.table.TableSourceProcessor;
 import io.weir.streams.internals.table.TableVersions;
@@ -34,8 +35,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * A table in the graph: the node whose output is its changes ({@code Record<K, Change<V>>}), and the
- * serdes known for its keys and values (null when an operator changed the type).
+ * A table in the graph: the node whose output is its changes ({@code Record<K, Change<V>>}), the serdes
+ * known for its keys and values (null when an operator changed the type), and how a join reads its rows
+ * ({@link TableLookup}: the store it derives from, seen through the stateless steps in between).
  */
 public final class TableImpl<K, V> implements Table<K, V> {
 
@@ -43,12 +45,19 @@ public final class TableImpl<K, V> implements Table<K, V> {
     final List<String> nodes;
     final @Nullable Serde<K> keySerde;
     final @Nullable Serde<V> valueSerde;
+    final TableLookup<K, V> lookup;
 
-    TableImpl(GraphBuilder graph, List<String> nodes, @Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
+    TableImpl(
+            GraphBuilder graph,
+            List<String> nodes,
+            @Nullable Serde<K> keySerde,
+            @Nullable Serde<V> valueSerde,
+            TableLookup<K, V> lookup) {
         this.graph = graph;
         this.nodes = nodes;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;
+        this.lookup = lookup;
     }
 
     /** The table read from {@code source}'s topic, materialized in a store whose changelog is that topic. */
@@ -83,7 +92,8 @@ public final class TableImpl<K, V> implements Table<K, V> {
             versioning = new TableSourceProcessor.Versioning(
                     materialized.historyRetention().get().toMillis(),
                     TableVersions.historyStoreOf(storeName),
-                    TableVersions.expiryStoreOf(storeName));
+                    TableVersions.expiryStoreOf(storeName),
+                    source.nodeName());
             graph.addStore(new StoreSpec(versioning.historyStore(), materialized.storeType(), logged, -1));
             graph.addStore(new StoreSpec(versioning.expiryStore(), materialized.storeType(), logged, -1));
             stores.add(versioning.historyStore());
@@ -97,7 +107,15 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 () -> new TableSourceProcessor<>(storeName, consumed, everyChange, ttl, versions),
                 stores,
                 Set.of());
-        return new TableImpl<>(graph, List.of(node), consumed.keySerde(), consumed.valueSerde());
+        TableLookup.History history = versions == null
+                ? null
+                : new TableLookup.History(versions.historyStore(), versions.historyRetention(), source.nodeName());
+        return new TableImpl<>(
+                graph,
+                List.of(node),
+                consumed.keySerde(),
+                consumed.valueSerde(),
+                TableLookup.of(storeName, history, ttl, consumed.keySerde(), consumed.valueSerde()));
     }
 
     /** Adds a stateless step over the table's changes, as the operator {@code named}, or a generated {@code <kind>-<n>}. */
@@ -179,7 +197,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 () -> new TableMaterializeProcessor<>(storeName, k, v, everyChange, ttl),
                 TableAggregates.stores(storeName, ttl),
                 Set.of());
-        return new TableImpl<>(graph, List.of(node), k, v);
+        return new TableImpl<>(graph, List.of(node), k, v, TableLookup.of(storeName, null, ttl, k, v));
     }
 
     private TableImpl<K, V> filtered(
@@ -192,7 +210,12 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 out.accept(r.withValue(new Change<>(old, neu)));
             }
         });
-        return new TableImpl<>(graph, List.of(node), keySerde, valueSerde);
+        return new TableImpl<>(
+                graph,
+                List.of(node),
+                keySerde,
+                valueSerde,
+                lookup.derive((k, v) -> predicate.test(k, v) == keep ? v : null));
     }
 
     @Override
@@ -215,7 +238,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 out.accept(r.withValue(new Change<>(old, neu)));
             }
         });
-        return new TableImpl<>(graph, List.of(node), keySerde, null);
+        return new TableImpl<>(graph, List.of(node), keySerde, null, lookup.derive((k, v) -> mapper.apply(v)));
     }
 
     @Override

@@ -1,7 +1,5 @@
 package io.weir.streams.internals.join;
 
-import io.weir.streams.WeirMetrics;
-import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
@@ -12,8 +10,7 @@ import java.util.function.BiFunction;
 
 /**
  * A stream joined with a global table, inner or left: each record looks up the table's current row
- * under the key its selector gives and leaves with the joiner's value, its own key, event time and
- * headers. Stateless on the stream side: nothing waits, nothing is stored, so nothing is late; the
+ * under the key its selector gives ({@link LookupResults} says what follows). Stateless on the stream side: nothing waits, nothing is stored, so nothing is late; the
  * table is read through its store's read-only view, which its thread keeps current.
  */
 public final class GlobalTableJoinProcessor<K, V, GK, GV, VR> implements Processor<K, V> {
@@ -22,10 +19,8 @@ public final class GlobalTableJoinProcessor<K, V, GK, GV, VR> implements Process
     private final BiFunction<? super K, ? super V, ? extends @Nullable GK> keySelector;
     private final BiFunction<? super V, ? super @Nullable GV, ? extends VR> joiner;
     private final boolean left;
-    private ProcessorContext context;
     private ReadOnlyKeyValueStore<GK, GV> table;
-    private TaskMetrics.Counter nullKeys;
-    private TaskMetrics.Counter misses;
+    private LookupResults<K, V, GV, VR> results;
 
     /** @param left whether a record with no row is joined with null (a left join) rather than dropped */
     public GlobalTableJoinProcessor(
@@ -42,28 +37,18 @@ public final class GlobalTableJoinProcessor<K, V, GK, GV, VR> implements Process
     @Override
     @SuppressWarnings("unchecked") // the builder checked that the store is this table's
     public void init(ProcessorContext context) {
-        this.context = context;
         this.table = (ReadOnlyKeyValueStore<GK, GV>)
                 context.stores().global(storeName).view();
-        this.nullKeys = context.metrics().counter(context.nodeName(), WeirMetrics.NULL_JOIN_KEYS);
-        this.misses = context.metrics().counter(context.nodeName(), WeirMetrics.JOIN_MISSES);
+        this.results = new LookupResults<>(context, joiner, left);
     }
 
     @Override
     public void process(Record<K, V> record) {
         GK key = keySelector.apply(record.key(), record.value());
-        @Nullable GV row = null;
         if (key == null) {
-            nullKeys.increment();
+            results.nullKey(record);
         } else {
-            row = table.get(key);
-            if (row == null) {
-                misses.increment();
-            }
+            results.found(record, table.get(key));
         }
-        if (row == null && !left) {
-            return;
-        }
-        context.forward(record.withValue(joiner.apply(record.value(), row)));
     }
 }

@@ -70,6 +70,19 @@ public final class LateDataOutput {
         write(record, LateRecord.Reason.LATE, ordered, watermark);
     }
 
+    /**
+     * The record was to be joined as of its event time with a versioned table whose history, judged by
+     * the table's watermark {@code tableWatermark}, may no longer reach back to it: counted as late.
+     */
+    public void beforeTableHistory(Record<?, ?> record, long tableWatermark) {
+        lateDropped.increment();
+        if (topic == null) {
+            lateWarning.dropped(record, tableWatermark);
+            return;
+        }
+        write(record, LateRecord.Reason.BEFORE_TABLE_HISTORY, List.of(), tableWatermark);
+    }
+
     /** The record's event time is beyond the maximum future skew. */
     public void future(Record<?, ?> record, long watermark) {
         futureDropped.increment();

@@ -18,6 +18,18 @@ public interface ProcessorContext {
     /** Whether every input partition of the task is idle. */
     boolean inputIdle();
 
+    /**
+     * The watermark of this task's partition of the source {@code sourceNode} alone (Long.MIN_VALUE before
+     * its first record): what an operator waiting on one input (the aligned stream–table join waits on its
+     * table) reads, since the task's watermark leaves tables out.
+     *
+     * @throws IllegalArgumentException if the task has no such source
+     */
+    long sourceWatermark(String sourceNode);
+
+    /** Whether this task's partition of the source {@code sourceNode} is idle. */
+    boolean sourceIdle(String sourceNode);
+
     /** The application id (prefix of internal topic names). */
     String applicationId();
 

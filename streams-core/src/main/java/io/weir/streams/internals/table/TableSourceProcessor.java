@@ -46,8 +46,12 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     private @Nullable TableVersions versions;
     private LateDataOutput late;
 
-    /** A versioned table's settings: its history retention and stores. */
-    public record Versioning(long historyRetention, String historyStore, String expiryStore) {}
+    /**
+     * A versioned table's settings: its history retention and stores, and its source node, whose
+     * watermark (not the task's, which leaves tables out when streams are read beside them) judges
+     * the retention.
+     */
+    public record Versioning(long historyRetention, String historyStore, String expiryStore, String sourceNode) {}
 
     public TableSourceProcessor(
             String storeName,
@@ -79,8 +83,12 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
                     context.stores().cache(versioning.historyStore()),
                     context.stores().cache(versioning.expiryStore()),
                     versioning.historyRetention());
-            versions.advance(context.watermark());
+            versions.advance(tableWatermark());
         }
+    }
+
+    private long tableWatermark() {
+        return context.sourceWatermark(Objects.requireNonNull(versioning).sourceNode());
     }
 
     @Override
@@ -120,7 +128,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     private void putVersion(
             Record<K, V> record, byte[] keyBytes, byte @Nullable [] oldStored, byte @Nullable [] stored) {
         long time = record.timestamp();
-        long watermark = context.watermark();
+        long watermark = tableWatermark();
         if (stored == null && (oldStored == null || TableRowCodec.isDelete(oldStored))) {
             absentTombstones.increment();
         }
@@ -137,7 +145,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     public void beforeCommit() {
         expiry.advance();
         if (versions != null) {
-            versions.advance(context.watermark());
+            versions.advance(tableWatermark());
         }
         changes.beforeCommit();
     }

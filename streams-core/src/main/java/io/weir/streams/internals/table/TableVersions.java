@@ -3,6 +3,7 @@ package io.weir.streams.internals.table;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.operator.ExpiryIndex;
 import io.weir.streams.internals.state.ByteEntry;
+import io.weir.streams.internals.state.KeyTimeKeys;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +17,7 @@ import java.nio.ByteBuffer;
  *       with the event time it is valid from (a delete is a row without a value), so whatever reads a
  *       table's current rows reads a versioned one unchanged;</li>
  *   <li>{@code <store>-history} holds the older versions, under {@code [key length: int][key][valid from:
- *       8, sign-flipped]}, so a key's versions are one range in time order;</li>
+ *       8, sign-flipped]} ({@link KeyTimeKeys}), so a key's versions are one range in time order;</li>
  *   <li>{@code <store>-history-expiry} ({@link ExpiryIndex}) says when each older version, and each
  *       latest delete, leaves: when the watermark passes the end of its validity (the next version's
  *       start) plus the history retention.</li>
@@ -96,7 +97,7 @@ public final class TableVersions {
         }
         try (KeyValueIterator it = history.range(historyKey(prefix, time), historyKey(prefix, next))) {
             if (it.hasNext()) {
-                next = timeOf(it.next().key());
+                next = KeyTimeKeys.time(it.next().key());
             }
         }
         if (gone(next, watermark)) {
@@ -181,18 +182,11 @@ public final class TableVersions {
     }
 
     private static byte[] prefix(byte[] key) {
-        return ByteBuffer.allocate(4 + key.length).putInt(key.length).put(key).array();
+        return KeyTimeKeys.prefix(key);
     }
 
     private static byte[] historyKey(byte[] prefix, long time) {
-        return ByteBuffer.allocate(prefix.length + 8)
-                .put(prefix)
-                .putLong(time ^ Long.MIN_VALUE)
-                .array();
-    }
-
-    private static long timeOf(byte[] historyKey) {
-        return ByteBuffer.wrap(historyKey, historyKey.length - 8, 8).getLong() ^ Long.MIN_VALUE;
+        return KeyTimeKeys.at(prefix, time);
     }
 
     /** An expiry index entry: {@code [kind][time: 8][key]}, the time only for a latest delete. */

@@ -42,6 +42,8 @@ public final class StreamTask implements AutoCloseable {
     private final WatermarkTracker tracker = new WatermarkTracker();
     /** Per topic (as named in Kafka), its reads: usually one; more when the topology reads it twice. */
     private final Map<String, List<SourceReader<?, ?>>> readers = new HashMap<>();
+    /** This task's partition of each source, by the source's node name. */
+    private final Map<String, TopicPartition> sourcePartitions = new HashMap<>();
 
     private final Map<String, Node> nodesByName = new HashMap<>();
     private final Map<String, List<Node>> sourceChildren = new HashMap<>();
@@ -78,6 +80,7 @@ public final class StreamTask implements AutoCloseable {
             String topic = source.topic(applicationId);
             readers.computeIfAbsent(topic, t -> new ArrayList<>()).add(new SourceReader<>(source, metrics, collector));
             TopicPartition tp = new TopicPartition(topic, id.partition());
+            sourcePartitions.put(source.nodeName(), tp);
             if (source.repartition()) {
                 Integer writers = upstreamTasks.get(topic);
                 if (writers == null) {
@@ -410,6 +413,24 @@ public final class StreamTask implements AutoCloseable {
         @Override
         public boolean inputIdle() {
             return tracker.allIdle();
+        }
+
+        @Override
+        public long sourceWatermark(String sourceNode) {
+            return tracker.partitionWatermark(sourcePartition(sourceNode));
+        }
+
+        @Override
+        public boolean sourceIdle(String sourceNode) {
+            return tracker.isIdle(sourcePartition(sourceNode));
+        }
+
+        private TopicPartition sourcePartition(String sourceNode) {
+            TopicPartition tp = sourcePartitions.get(sourceNode);
+            if (tp == null) {
+                throw new IllegalArgumentException("Task " + id + " has no source '" + sourceNode + "'");
+            }
+            return tp;
         }
 
         @Override

@@ -172,8 +172,10 @@ public final class TopologySpec {
     public List<String> idlenessWarnings() {
         List<String> warnings = new ArrayList<>();
         for (SubtopologySpec sub : subtopologies) {
-            List<SourceSpec> user =
-                    sub.sources().stream().filter(s -> !s.repartition()).toList();
+            // A table's partitions never hold back a task that reads streams (WatermarkTracker).
+            List<SourceSpec> user = sub.sources().stream()
+                    .filter(s -> !s.repartition() && !s.table())
+                    .toList();
             if (user.size() < 2) {
                 continue;
             }
@@ -206,9 +208,9 @@ public final class TopologySpec {
     }
 
     /**
-     * The number of tasks of each sub-topology, by id: the partition count of its user source topics
-     * (which must agree: co-partitioning), or for one reading only repartition topics, their chosen
-     * partition count or else the task count of their writers.
+     * The number of tasks of each sub-topology, by id: the partition count of its user source topics and
+     * repartition topics with a chosen count (which must agree: co-partitioning); a repartition topic
+     * without a chosen count takes theirs, or when there are none, the task count of its writers.
      *
      * @param partitionsOfUserTopic the partition count of a user topic, or null if it does not exist
      * @throws IllegalStateException naming the topic when one is missing or counts disagree
@@ -228,16 +230,28 @@ public final class TopologySpec {
             return known;
         }
         Map<String, Integer> perTopic = new TreeMap<>();
+        List<SourceSpec> free = new ArrayList<>();
         for (SourceSpec source : sub.sources()) {
-            Integer n = !source.repartition()
-                    ? partitionsOfUserTopic.apply(source.topic())
-                    : source.partitions() > 0
-                            ? Integer.valueOf(source.partitions())
-                            : Integer.valueOf(taskCount(writerOf(source.topic()), partitionsOfUserTopic, counts));
+            if (source.repartition() && source.partitions() <= 0) {
+                free.add(source);
+                continue;
+            }
+            Integer n = source.repartition()
+                    ? Integer.valueOf(source.partitions())
+                    : partitionsOfUserTopic.apply(source.topic());
             if (n == null) {
                 throw new IllegalStateException("Source topic '" + source.topic() + "' does not exist");
             }
             perTopic.put(source.topic(), n);
+        }
+        // A repartition topic without a chosen count is made co-partitioned with the topics it is read
+        // beside (a stream re-keyed for a join with a table); read alone, it has its writers' task count.
+        for (SourceSpec source : free) {
+            perTopic.put(
+                    source.topic(),
+                    perTopic.isEmpty()
+                            ? taskCount(writerOf(source.topic()), partitionsOfUserTopic, counts)
+                            : perTopic.values().iterator().next());
         }
         if (new HashSet<>(perTopic.values()).size() > 1) {
             throw new IllegalStateException("Topics read by the same tasks must have the same number of partitions "
@@ -248,7 +262,10 @@ public final class TopologySpec {
         return n;
     }
 
-    /** Union-find over source and node names, then one sub-topology per component, numbered by first source. */
+    /**
+     * Union-find over source and node names (a node joins its parents and the other nodes of its stores),
+     * then one sub-topology per component, numbered by first source.
+     */
     private List<SubtopologySpec> split() {
         Map<String, String> parent = new HashMap<>();
         sources.forEach(s -> parent.put(s.nodeName(), s.nodeName()));
@@ -260,10 +277,18 @@ public final class TopologySpec {
                 union(parent, s.nodeName(), first);
             }
         }
+        // A store belongs to one task, so nodes sharing one (a join reading a table's store) run together.
+        Map<String, String> firstUserOfStore = new HashMap<>();
         for (NodeSpec n : nodes) {
             parent.putIfAbsent(n.name(), n.name());
             for (String p : n.parents()) {
                 union(parent, n.name(), p);
+            }
+            for (String store : n.stores()) {
+                String first = firstUserOfStore.putIfAbsent(store, n.name());
+                if (first != null) {
+                    union(parent, n.name(), first);
+                }
             }
         }
         Map<String, List<SourceSpec>> sourcesByRoot = new LinkedHashMap<>();

@@ -83,6 +83,16 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
     }
 
     @Override
+    public long sourceWatermark(String sourceNode) {
+        return watermark;
+    }
+
+    @Override
+    public boolean sourceIdle(String sourceNode) {
+        return false;
+    }
+
+    @Override
     public String applicationId() {
         return "app";
     }
