@@ -149,6 +149,75 @@ public interface EventStream<K, V> {
             Named named);
 
     /**
+     * Joins this stream with {@code other} within {@code windows}: {@link #join(EventStream, BiFunction,
+     * JoinWindows, StreamJoined)} with the streams' serdes and a generated name.
+     */
+    <VO, VR> EventStream<K, VR> join(
+            EventStream<K, VO> other, BiFunction<? super V, ? super VO, ? extends VR> joiner, JoinWindows windows);
+
+    /**
+     * Joins this stream (left) with {@code other} (right): records {@code l} and {@code r} with the same key
+     * match when {@code l.t - before <= r.t <= l.t + after} ({@link JoinWindows}). Each matching pair is
+     * emitted once, when its second record arrives, as {@code joiner(l.value, r.value)} with the key, event
+     * time {@code max(l.t, r.t)}, and the second record's headers. Both streams are buffered, in
+     * changelogged stores, until the watermark (the minimum over both inputs' partitions) has passed what
+     * could still match them, then purged; a record the watermark reached (plus the allowed lateness)
+     * before it arrived is late: counted and written to the late-data topic {@code joined} names, if any.
+     * Records with a null key are counted ({@code null-key-records-skipped}) and skipped.
+     *
+     * <p>The two streams must be co-partitioned (checked when the application starts); a stream whose key
+     * an operator changed is repartitioned by key first through {@code <name>-left-repartition} or {@code
+     * <name>-right-repartition}. The buffers need the key and both value serdes: the streams' or {@code joined}'s.
+     *
+     * <p>A quiet input holds the watermark, so it holds back the purge of both buffers (and an outer join's
+     * null results) until its partitions' idleness leaves them out: give a stream that can go quiet an
+     * idleness in its {@code Consumed} watermark strategy.
+     *
+     * @throws IllegalArgumentException if {@code other} belongs to another builder
+     * @throws IllegalStateException    if a serde the buffers need is unknown
+     */
+    <VO, VR> EventStream<K, VR> join(
+            EventStream<K, VO> other,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            StreamJoined<K, V, VO> joined);
+
+    /** {@link #leftJoin(EventStream, BiFunction, JoinWindows, StreamJoined)} with the streams' serdes. */
+    <VO, VR> EventStream<K, VR> leftJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows);
+
+    /**
+     * {@link #join(EventStream, BiFunction, JoinWindows, StreamJoined)}, and a left record that no right
+     * record matched is emitted as {@code joiner(l.value, null)} at its own event time once the watermark
+     * reaches {@code l.t + after + allowedLateness}, when no record that is not late can match it any more:
+     * never a null result that a match later contradicts.
+     */
+    <VO, VR> EventStream<K, VR> leftJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows,
+            StreamJoined<K, V, VO> joined);
+
+    /** {@link #outerJoin(EventStream, BiFunction, JoinWindows, StreamJoined)} with the streams' serdes. */
+    <VO, VR> EventStream<K, VR> outerJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows);
+
+    /**
+     * {@link #leftJoin(EventStream, BiFunction, JoinWindows, StreamJoined)} on both sides: a right record
+     * that no left record matched is emitted as {@code joiner(null, r.value)} once the watermark reaches
+     * {@code r.t + before + allowedLateness}.
+     */
+    <VO, VR> EventStream<K, VR> outerJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows,
+            StreamJoined<K, V, VO> joined);
+
+    /**
      * Joins each record with its key's row of {@code table}: {@link #join(Table, BiFunction, Joined)}
      * with {@link Joined#latest()}, the row the table holds when the record is processed.
      */

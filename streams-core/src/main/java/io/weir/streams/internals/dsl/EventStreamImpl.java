@@ -8,16 +8,19 @@ import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
+import io.weir.streams.dsl.JoinWindows;
 import io.weir.streams.dsl.Joined;
 import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Repartitioned;
+import io.weir.streams.dsl.StreamJoined;
 import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.dsl.TopicNameExtractor;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.dedup.DeduplicateProcessor;
 import io.weir.streams.internals.join.GlobalTableJoinProcessor;
+import io.weir.streams.internals.join.StreamStreamJoinProcessor;
 import io.weir.streams.internals.join.StreamTableJoinProcessor;
 import io.weir.streams.internals.operator.BufferedRecordCodec;
 import io.weir.streams.internals.processor.Record;
@@ -491,6 +494,146 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                 Set.of(),
                 Set.of());
         return new EventStreamImpl<>(graph, List.of(name), keySerde, null, keyChanged);
+    }
+
+    @Override
+    public <VO, VR> EventStream<K, VR> join(
+            EventStream<K, VO> other, BiFunction<? super V, ? super VO, ? extends VR> joiner, JoinWindows windows) {
+        return streamJoin(other, nonNullJoiner(joiner), windows, StreamJoined.defaults(), false, false);
+    }
+
+    @Override
+    public <VO, VR> EventStream<K, VR> join(
+            EventStream<K, VO> other,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner,
+            JoinWindows windows,
+            StreamJoined<K, V, VO> joined) {
+        return streamJoin(other, nonNullJoiner(joiner), windows, joined, false, false);
+    }
+
+    @Override
+    public <VO, VR> EventStream<K, VR> leftJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows) {
+        return streamJoin(other, nonNullJoiner(joiner), windows, StreamJoined.defaults(), true, false);
+    }
+
+    @Override
+    public <VO, VR> EventStream<K, VR> leftJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows,
+            StreamJoined<K, V, VO> joined) {
+        return streamJoin(other, nonNullJoiner(joiner), windows, joined, true, false);
+    }
+
+    @Override
+    public <VO, VR> EventStream<K, VR> outerJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows) {
+        return streamJoin(other, joiner, windows, StreamJoined.defaults(), true, true);
+    }
+
+    @Override
+    public <VO, VR> EventStream<K, VR> outerJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows,
+            StreamJoined<K, V, VO> joined) {
+        return streamJoin(other, joiner, windows, joined, true, true);
+    }
+
+    /**
+     * A joiner of an inner or left join as one the join runs with nullable arguments: the join never hands
+     * it a null the user's signature does not allow (values of a stream may be null themselves).
+     */
+    @SuppressWarnings("unchecked")
+    private static <V, VO, VR> BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> nonNullJoiner(
+            BiFunction<? super V, ? super VO, ? extends VR> joiner) {
+        return (BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR>) joiner;
+    }
+
+    /** A windowed join with {@code other}: one node per side, sharing both sides' buffers; see {@link StreamStreamJoinProcessor}. */
+    private <VO, VR> EventStream<K, VR> streamJoin(
+            EventStream<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            JoinWindows windows,
+            StreamJoined<K, V, VO> joined,
+            boolean leftOuter,
+            boolean rightOuter) {
+        Objects.requireNonNull(other, "other");
+        Objects.requireNonNull(joiner, "joiner");
+        Objects.requireNonNull(windows, "windows");
+        Objects.requireNonNull(joined, "joined");
+        EventStreamImpl<K, VO> o = (EventStreamImpl<K, VO>) other;
+        if (o.graph != graph) {
+            throw new IllegalArgumentException("join: the other stream belongs to another StreamsBuilder; build "
+                    + "both streams with the same builder");
+        }
+        String kind = rightOuter ? "outer-join" : leftOuter ? "left-join" : "join";
+        String name = joined.name().orElseGet(() -> graph.newName(kind));
+        Serde<K> k = joined.keySerde().orElse(keySerde != null ? keySerde : o.keySerde);
+        Serde<V> v = joined.valueSerde().orElse(valueSerde);
+        Serde<VO> vo = joined.otherValueSerde().orElse(o.valueSerde);
+        if (k == null || v == null || vo == null) {
+            String which = k == null ? "key" : v == null ? "left stream's value" : "right stream's value";
+            throw new IllegalStateException(kind + " '" + name + "': both streams are buffered in stores, and the "
+                    + which + " serde is unknown; give it with StreamJoined.with(keySerde, valueSerde, "
+                    + "otherValueSerde)");
+        }
+        EventStreamImpl<K, V> leftInput = keyChanged ? through(name + "-left", k, v, -1) : this;
+        EventStreamImpl<K, VO> rightInput = o.keyChanged ? o.through(name + "-right", k, vo, -1) : o;
+        String leftStore = name + "-left";
+        String rightStore = name + "-right";
+        Set<String> stores = Set.of(leftStore, leftStore + "-expiry", rightStore, rightStore + "-expiry");
+        for (String store : stores) {
+            graph.addStore(new StoreSpec(store, joined.storeType(), true, -1));
+        }
+        graph.useSerde(k, true);
+        graph.useSerde(v, false);
+        graph.useSerde(vo, false);
+        long before = windows.before().toMillis();
+        long after = windows.after().toMillis();
+        long lateness = windows.allowedLateness().toMillis();
+        String lateTopic = joined.lateTopic().orElse(null);
+        BufferedRecordCodec<K, V> leftCodec = new BufferedRecordCodec<>(leftStore, k, v);
+        BufferedRecordCodec<K, VO> rightCodec = new BufferedRecordCodec<>(rightStore, k, vo);
+        StreamStreamJoinProcessor.Side<K, V, VO, VR> leftSide = new StreamStreamJoinProcessor.Side<>(
+                leftStore,
+                leftStore + "-expiry",
+                rightStore,
+                before,
+                after,
+                lateness,
+                leftOuter,
+                rightOuter,
+                k,
+                leftCodec,
+                rightCodec,
+                joiner,
+                lateTopic);
+        StreamStreamJoinProcessor.Side<K, VO, V, VR> rightSide = new StreamStreamJoinProcessor.Side<>(
+                rightStore,
+                rightStore + "-expiry",
+                leftStore,
+                after,
+                before,
+                lateness,
+                rightOuter,
+                leftOuter,
+                k,
+                rightCodec,
+                leftCodec,
+                (r, l) -> joiner.apply(l, r),
+                lateTopic);
+        Set<String> outputs = lateTopic == null ? Set.of() : Set.of(lateTopic);
+        String leftNode = graph.addNode(
+                name + "-left", leftInput.nodes, () -> new StreamStreamJoinProcessor<>(leftSide), stores, outputs);
+        String rightNode = graph.addNode(
+                name + "-right", rightInput.nodes, () -> new StreamStreamJoinProcessor<>(rightSide), stores, outputs);
+        return new EventStreamImpl<>(graph, List.of(leftNode, rightNode), k, null, false);
     }
 
     @Override

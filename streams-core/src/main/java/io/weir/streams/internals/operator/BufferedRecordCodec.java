@@ -50,7 +50,7 @@ public final class BufferedRecordCodec<K, V> {
         write(out, key == null ? null : keySerializer.serialize(store, key));
         write(out, value == null ? null : valueSerializer.serialize(store, value));
         Header[] all = headers.toArray();
-        writeVarint(out, all.length);
+        Varints.write(all.length, out);
         for (Header h : all) {
             write(out, h.key().getBytes(StandardCharsets.UTF_8));
             write(out, h.value());
@@ -80,16 +80,10 @@ public final class BufferedRecordCodec<K, V> {
     }
 
     private static void write(ByteArrayOutputStream out, byte @Nullable [] bytes) {
-        writeVarint(out, bytes == null ? 0 : bytes.length + 1);
+        Varints.write(bytes == null ? 0 : bytes.length + 1, out);
         if (bytes != null) {
             out.writeBytes(bytes);
         }
-    }
-
-    private static void writeVarint(ByteArrayOutputStream out, int value) {
-        ByteBuffer buffer = ByteBuffer.allocate(Varints.size(value));
-        Varints.write(value, buffer);
-        out.writeBytes(buffer.array());
     }
 
     private static byte @Nullable [] read(ByteBuffer in) {

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.state;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 
 /** Non-negative ints as unsigned LEB128 varints: one byte below 128, for the small counts state encodings hold. */
@@ -22,6 +23,14 @@ public final class Varints {
             value >>>= 7;
         }
         buffer.put((byte) value);
+    }
+
+    public static void write(int value, ByteArrayOutputStream out) {
+        while ((value & ~0x7F) != 0) {
+            out.write((value & 0x7F) | 0x80);
+            value >>>= 7;
+        }
+        out.write(value);
     }
 
     public static int read(ByteBuffer buffer) {

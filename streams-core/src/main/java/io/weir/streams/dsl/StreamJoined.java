@@ -1,0 +1,98 @@
+package io.weir.streams.dsl;
+
+import io.weir.streams.internals.Require;
+import io.weir.streams.state.StoreType;
+import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
+
+import java.util.Optional;
+
+/**
+ * How a stream–stream join keeps its two buffers: the serdes of the key and of each side's values (where
+ * the streams' are unknown), the operator's name (also its stores' and repartition topics'), where the
+ * stores live, and the topic late records go to. Immutable.
+ *
+ * @param <K>  the key type
+ * @param <V>  the left stream's value type
+ * @param <VO> the right stream's value type
+ */
+public final class StreamJoined<K, V, VO> {
+
+    private final @Nullable Serde<K> keySerde;
+    private final @Nullable Serde<V> valueSerde;
+    private final @Nullable Serde<VO> otherValueSerde;
+    private final @Nullable String name;
+    private final StoreType storeType;
+    private final @Nullable String lateTopic;
+
+    private StreamJoined(
+            @Nullable Serde<K> keySerde,
+            @Nullable Serde<V> valueSerde,
+            @Nullable Serde<VO> otherValueSerde,
+            @Nullable String name,
+            StoreType storeType,
+            @Nullable String lateTopic) {
+        this.keySerde = keySerde;
+        this.valueSerde = valueSerde;
+        this.otherValueSerde = otherValueSerde;
+        this.name = name;
+        this.storeType = storeType;
+        this.lateTopic = lateTopic;
+    }
+
+    /** The streams' own serdes, a generated name, RocksDB, no late topic. */
+    public static <K, V, VO> StreamJoined<K, V, VO> defaults() {
+        return new StreamJoined<>(null, null, null, null, StoreType.ROCKSDB, null);
+    }
+
+    /** These serdes (a null one: the stream's own) for the key, the left values and the right values. */
+    public static <K, V, VO> StreamJoined<K, V, VO> with(
+            @Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde, @Nullable Serde<VO> otherValueSerde) {
+        return new StreamJoined<>(keySerde, valueSerde, otherValueSerde, null, StoreType.ROCKSDB, null);
+    }
+
+    /**
+     * Names the join {@code name}: its buffers are {@code <name>-left} and {@code <name>-right} (with
+     * {@code -expiry} indexes), its repartition topics {@code <name>-left-repartition} and {@code
+     * <name>-right-repartition}, so they keep their state whatever else changes in the topology.
+     */
+    public StreamJoined<K, V, VO> withName(String name) {
+        return new StreamJoined<>(
+                keySerde, valueSerde, otherValueSerde, Require.name("name", name), storeType, lateTopic);
+    }
+
+    /** Keeps the buffers in memory (restored from their changelogs on start) instead of RocksDB. */
+    public StreamJoined<K, V, VO> inMemory() {
+        return new StreamJoined<>(keySerde, valueSerde, otherValueSerde, name, StoreType.IN_MEMORY, lateTopic);
+    }
+
+    /** Writes late records of either side to {@code topic} instead of only counting them. */
+    public StreamJoined<K, V, VO> withLateRecordsTo(String topic) {
+        return new StreamJoined<>(
+                keySerde, valueSerde, otherValueSerde, name, storeType, Require.name("late-records topic", topic));
+    }
+
+    public Optional<Serde<K>> keySerde() {
+        return Optional.ofNullable(keySerde);
+    }
+
+    public Optional<Serde<V>> valueSerde() {
+        return Optional.ofNullable(valueSerde);
+    }
+
+    public Optional<Serde<VO>> otherValueSerde() {
+        return Optional.ofNullable(otherValueSerde);
+    }
+
+    public Optional<String> name() {
+        return Optional.ofNullable(name);
+    }
+
+    public StoreType storeType() {
+        return storeType;
+    }
+
+    public Optional<String> lateTopic() {
+        return Optional.ofNullable(lateTopic);
+    }
+}

@@ -1,0 +1,137 @@
+package io.weir.streams.internals.join;
+
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.operator.BufferedRecordCodec;
+import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.LateDataOutput;
+import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.internals.processor.Record;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import org.jspecify.annotations.Nullable;
+
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * One side of a stream–stream join (the topology has one node per side; they share the two sides'
+ * buffers, {@link JoinBuffer}s, since both run in the same task). Seen from this side, a record {@code x}
+ * matches the other side's records {@code o} of its key with {@code x.t - before <= o.t <= x.t + after}.
+ *
+ * <p>A record {@code x}: with a null key or beyond the maximum future skew, handled by {@link KeyedInput};
+ * late (the watermark reached {@code x.t + allowedLateness}) to the late-data side output; else joined
+ * with every partner the other buffer holds, each pair emitted now with event time {@code max(x.t, o.t)},
+ * x's headers and key (a pair is emitted once: by its second record), and then kept in this side's
+ * buffer. The buffer keeps it until the watermark reaches {@code x.t + after + allowedLateness}; no record
+ * that is not late can match it after that, so when this side is outer and it found no partner it is
+ * emitted then with null for the other side, at its own event time, and never followed by a pair.
+ *
+ * <p>Exactness: a record that is not late finds every partner it has: a partner {@code o} leaves the other
+ * buffer when the watermark reaches {@code o.t + before + allowedLateness}, and {@code o.t >= x.t - before}
+ * puts that at or after {@code x.t + allowedLateness}, which the watermark has not reached.
+ */
+public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<K, V> {
+
+    /**
+     * One side's settings, seen from that side.
+     *
+     * @param outer       whether this side is outer: its records that found no partner are emitted with null
+     * @param otherOuter  whether the other side is outer, so this side marks the partners it finds
+     * @param joiner      this side's value and the other's (null when unmatched) to the result
+     */
+    public record Side<K, V, VO, VR>(
+            String store,
+            String expiryStore,
+            String otherStore,
+            long before,
+            long after,
+            long allowedLateness,
+            boolean outer,
+            boolean otherOuter,
+            Serde<K> keySerde,
+            BufferedRecordCodec<K, V> codec,
+            BufferedRecordCodec<K, VO> otherCodec,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            @Nullable String lateTopic) {}
+
+    private final Side<K, V, VO, VR> side;
+    private ProcessorContext context;
+    private KeyedInput input;
+    private LateDataOutput late;
+    private JoinBuffer buffer;
+    private JoinBuffer other;
+    private Serializer<K> keys;
+    private Deserializer<K> keyReader;
+    private long watermark = Long.MIN_VALUE;
+
+    public StreamStreamJoinProcessor(Side<K, V, VO, VR> side) {
+        this.side = side;
+    }
+
+    @Override
+    public void init(ProcessorContext context) {
+        this.context = context;
+        this.late = new LateDataOutput(side.lateTopic(), context);
+        this.input = new KeyedInput(context, late);
+        this.buffer = JoinBuffer.own(
+                context.stores().cache(side.store()),
+                context.stores().cache(side.expiryStore()),
+                TimeMath.plus(side.after(), side.allowedLateness()));
+        this.other = JoinBuffer.partners(context.stores().cache(side.otherStore()));
+        this.keys = side.keySerde().serializer();
+        this.keyReader = side.keySerde().deserializer();
+        context.metrics().gauge(context.nodeName(), WeirMetrics.JOIN_BUFFERED_RECORDS, buffer::size);
+        watermark = context.watermark();
+    }
+
+    @Override
+    public void process(Record<K, V> record) {
+        if (!input.admits(record, watermark)) {
+            return;
+        }
+        long time = record.timestamp();
+        long from = TimeMath.minus(time, side.before());
+        long to = TimeMath.plus(time, side.after());
+        if (watermark != Long.MIN_VALUE && watermark >= TimeMath.plus(time, side.allowedLateness())) {
+            late.late(record, List.of(new Window(from, TimeMath.plus(to, 1))), false, watermark);
+            return;
+        }
+        byte[] key = keys.serialize(side.store(), record.key());
+        boolean[] matched = {false};
+        other.match(key, from, to, side.otherOuter(), (otherTime, stored) -> {
+            matched[0] = true;
+            VO partner = side.otherCodec().decode(stored).value();
+            context.forward(new Record<>(
+                    record.key(),
+                    side.joiner().apply(record.value(), partner),
+                    Math.max(time, otherTime),
+                    record.headers(),
+                    record.source()));
+        });
+        buffer.add(key, time, side.codec().encode(null, record.value(), record.headers()), matched[0]);
+    }
+
+    @Override
+    public void onWatermark(long newWatermark) {
+        if (newWatermark <= watermark) {
+            return;
+        }
+        watermark = newWatermark;
+        buffer.expire(newWatermark, (key, time, stored, matched) -> {
+            if (!side.outer() || matched) {
+                return;
+            }
+            BufferedRecordCodec.Decoded<K, V> unmatched = side.codec().decode(stored);
+            context.forward(new Record<>(
+                    keyReader.deserialize(side.store(), key),
+                    side.joiner().apply(unmatched.value(), null),
+                    time,
+                    unmatched.headers(),
+                    null));
+        });
+    }
+}
