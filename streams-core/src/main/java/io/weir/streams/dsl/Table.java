@@ -1,6 +1,7 @@
 package io.weir.streams.dsl;
 
 import io.weir.streams.KeyValue;
+import org.jspecify.annotations.Nullable;
 
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -75,6 +76,57 @@ public interface Table<K, V> {
 
     /** {@link #toStream(Refinement)} as the operator {@code named}. */
     EventStream<K, V> toStream(Refinement refinement, Named named);
+
+    /**
+     * Joins this table (left) with {@code other} (right) by key, giving a table whose row for a key is
+     * {@code joiner(left row, right row)} while both tables have a row for it (an inner join). The two
+     * tables must be co-partitioned (checked when the application starts).
+     *
+     * <p>Any change of either side recomputes the key's result from both tables' current rows, so the
+     * result never depends on the order in which the two sides' changes arrive: at every commit the
+     * result, applied as upserts (or with retractions, see {@link #toStream(Refinement)}), equals the
+     * relational join of the two tables. Each change carries the exact old result. The result is kept in
+     * a store of its own, which holds the two rows each result was computed from (so no serde is needed
+     * for the results, and {@code joiner} must be a function of its arguments), and emits by default the
+     * last change per key at each commit.
+     */
+    <VO, VR> Table<K, VR> join(Table<K, VO> other, BiFunction<? super V, ? super VO, ? extends VR> joiner);
+
+    /**
+     * {@link #join(Table, BiFunction)} with the result's store named, placed and emitting as {@code
+     * materialized} says (its name, store type, logging and {@code withEmitEveryChange}; serdes,
+     * retention, versions and time-to-live are refused: the store holds the input rows).
+     */
+    <VO, VR> Table<K, VR> join(
+            Table<K, VO> other,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized);
+
+    /**
+     * {@link #join(Table, BiFunction)}, and a left row without a right row gives {@code joiner(left row,
+     * null)}.
+     */
+    <VO, VR> Table<K, VR> leftJoin(
+            Table<K, VO> other, BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner);
+
+    /** {@link #leftJoin(Table, BiFunction)} materialized as {@link #join(Table, BiFunction, Materialized)} is. */
+    <VO, VR> Table<K, VR> leftJoin(
+            Table<K, VO> other,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized);
+
+    /**
+     * {@link #leftJoin(Table, BiFunction)}, and a right row without a left row gives {@code joiner(null,
+     * right row)}.
+     */
+    <VO, VR> Table<K, VR> outerJoin(
+            Table<K, VO> other, BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner);
+
+    /** {@link #outerJoin(Table, BiFunction)} materialized as {@link #join(Table, BiFunction, Materialized)} is. */
+    <VO, VR> Table<K, VR> outerJoin(
+            Table<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized);
 
     /**
      * Re-keys the table for an aggregation: {@code selector} maps each row to the key and value it

@@ -10,10 +10,13 @@ import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
+import io.weir.streams.internals.join.JoinedRows;
+import io.weir.streams.internals.join.TableTableJoinProcessor;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
+import io.weir.streams.internals.table.RowFormat;
 import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.table.TableMaterializeProcessor;
 import io.weir.streams.internals.table.TableSourceProcessor;
@@ -21,10 +24,12 @@ import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.table.TimeToLive;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +38,7 @@ import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A table in the graph: the node whose output is its changes ({@code Record<K, Change<V>>}), the serdes
@@ -277,6 +283,111 @@ public final class TableImpl<K, V> implements Table<K, V> {
             out.accept(r.withValue(c.newValue()));
         });
         return new EventStreamImpl<>(graph, List.of(node), keySerde, valueSerde, false);
+    }
+
+    @Override
+    public <VO, VR> Table<K, VR> join(Table<K, VO> other, BiFunction<? super V, ? super VO, ? extends VR> joiner) {
+        return tableJoin(other, nonNull(joiner), null, false, false);
+    }
+
+    @Override
+    public <VO, VR> Table<K, VR> join(
+            Table<K, VO> other,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized) {
+        return tableJoin(other, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), false, false);
+    }
+
+    @Override
+    public <VO, VR> Table<K, VR> leftJoin(
+            Table<K, VO> other, BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner) {
+        return tableJoin(other, nonNull(joiner), null, true, false);
+    }
+
+    @Override
+    public <VO, VR> Table<K, VR> leftJoin(
+            Table<K, VO> other,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized) {
+        return tableJoin(other, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), true, false);
+    }
+
+    @Override
+    public <VO, VR> Table<K, VR> outerJoin(
+            Table<K, VO> other, BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner) {
+        return tableJoin(other, joiner, null, true, true);
+    }
+
+    @Override
+    public <VO, VR> Table<K, VR> outerJoin(
+            Table<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized) {
+        return tableJoin(other, joiner, Objects.requireNonNull(materialized, "materialized"), true, true);
+    }
+
+    /** An inner or left joiner as the join calls it: never with a null its signature does not allow. */
+    @SuppressWarnings("unchecked")
+    private static <V, VO, VR> BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> nonNull(
+            BiFunction<? super V, ? super VO, ? extends VR> joiner) {
+        return (BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR>)
+                Objects.requireNonNull(joiner, "joiner");
+    }
+
+    /** A join with a table of this builder by key, giving a table; see {@link TableTableJoinProcessor}. */
+    private <VO, VR> Table<K, VR> tableJoin(
+            Table<K, VO> other,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            @Nullable Materialized<K, VR> materialized,
+            boolean leftOuter,
+            boolean rightOuter) {
+        Objects.requireNonNull(other, "other");
+        Objects.requireNonNull(joiner, "joiner");
+        TableImpl<K, VO> o = (TableImpl<K, VO>) other;
+        if (o.graph != graph) {
+            throw new IllegalArgumentException("join: the other table belongs to another StreamsBuilder; build both "
+                    + "tables with the same builder");
+        }
+        String kind = rightOuter ? "outer-join" : leftOuter ? "left-join" : "join";
+        String store = materialized == null
+                ? graph.newName("table-" + kind)
+                : materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
+        if (materialized != null) {
+            refuseForJoin(kind + " into store '" + store + "'", materialized);
+        }
+        TableLookup<K, V> left = lookup;
+        TableLookup<K, VO> right = o.lookup;
+        Set<String> stores = new HashSet<>(left.stores());
+        stores.addAll(right.stores());
+        stores.add(store);
+        graph.addStore(new StoreSpec(
+                store,
+                materialized == null ? StoreType.ROCKSDB : materialized.storeType(),
+                materialized == null || materialized.loggingEnabled(),
+                -1));
+        Supplier<RowFormat<K, VR>> rows =
+                () -> new JoinedRows<>(left.newFormat(), right.newFormat(), joiner, leftOuter, rightOuter);
+        TableTableJoinProcessor.Settings<K, V, VO, VR> settings = new TableTableJoinProcessor.Settings<>(
+                store, left, right, rows, materialized != null && materialized.emitsEveryChange());
+        List<String> parents = new ArrayList<>(nodes);
+        parents.addAll(o.nodes);
+        String node = graph.addNode(store, parents, () -> new TableTableJoinProcessor<>(settings), stores, Set.of());
+        return new TableImpl<>(graph, List.of(node), keySerde, null, TableLookup.of(store, left.keySerde(), rows));
+    }
+
+    /** What a join's result store does not take: it holds the input rows, not results. */
+    static void refuseForJoin(String operator, Materialized<?, ?> materialized) {
+        if (materialized.keySerde().isPresent() || materialized.valueSerde().isPresent()) {
+            throw new IllegalStateException(operator + ": the store holds the rows it joined, with the input tables' "
+                    + "serdes; remove the serdes from Materialized (to keep the results in your own format, "
+                    + "materialize the joined table, e.g. with filter(predicate, Materialized))");
+        }
+        if (materialized.retention().isPresent()
+                || materialized.historyRetention().isPresent()
+                || materialized.timeToLive().isPresent()) {
+            throw new IllegalStateException(operator + ": withRetention, versioned and withTimeToLive are not for a "
+                    + "join's result; give them to the input tables");
+        }
     }
 
     @Override

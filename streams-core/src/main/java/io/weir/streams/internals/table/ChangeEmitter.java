@@ -27,7 +27,7 @@ public final class ChangeEmitter<K, V> {
 
     private final ProcessorContext context;
     private final WriteBackCache store;
-    private final TableRowCodec<V> codec;
+    private final RowFormat<K, V> rows;
     private final boolean everyChange;
     private final TaskMetrics.Counter emitted;
     /** Keys changed since the last commit: the key, and its stored row at the last commit (null: absent). */
@@ -49,10 +49,10 @@ public final class ChangeEmitter<K, V> {
      * @param everyChange whether each change is emitted when it happens ({@code
      *     Materialized.withEmitEveryChange()}); else the last per key at each commit
      */
-    public ChangeEmitter(ProcessorContext context, WriteBackCache store, TableRowCodec<V> codec, boolean everyChange) {
+    public ChangeEmitter(ProcessorContext context, WriteBackCache store, RowFormat<K, V> rows, boolean everyChange) {
         this.context = context;
         this.store = store;
-        this.codec = codec;
+        this.rows = rows;
         this.everyChange = everyChange;
         this.emitted = context.metrics().counter(context.nodeName(), WeirMetrics.TABLE_CHANGES_EMITTED);
     }
@@ -64,8 +64,8 @@ public final class ChangeEmitter<K, V> {
     public void changed(
             K key, byte[] keyBytes, byte @Nullable [] oldStored, byte @Nullable [] newStored, long timestamp) {
         if (everyChange) {
-            if (!codec.sameValue(oldStored, newStored)) {
-                emit(key, value(oldStored), value(newStored), timestamp);
+            if (!rows.sameValue(key, oldStored, newStored)) {
+                emit(key, value(key, oldStored), value(key, newStored), timestamp);
             }
             return;
         }
@@ -77,8 +77,8 @@ public final class ChangeEmitter<K, V> {
         }
     }
 
-    private @Nullable V value(byte @Nullable [] stored) {
-        return stored == null ? null : codec.decode(stored).value();
+    private @Nullable V value(K key, byte @Nullable [] stored) {
+        return stored == null ? null : rows.value(key, stored);
     }
 
     /** The task is about to commit: each key changed since the last commit emits its last value, if it differs. */
@@ -89,15 +89,14 @@ public final class ChangeEmitter<K, V> {
         for (Map.Entry<ByteBuffer, Pending<K>> e : pending.entrySet()) {
             Pending<K> p = e.getValue();
             byte[] current = store.get(e.getKey().array());
-            if (codec.sameValue(current, p.committed)) {
+            if (rows.sameValue(p.key, current, p.committed)) {
                 continue;
             }
-            TableRow<V> now = current == null ? null : codec.decode(current);
             emit(
                     p.key,
-                    value(p.committed),
-                    now == null ? null : now.value(),
-                    now == null ? p.timestamp : now.timestamp());
+                    value(p.key, p.committed),
+                    value(p.key, current),
+                    current == null ? p.timestamp : rows.timestamp(current));
         }
         pending.clear();
     }

@@ -61,7 +61,7 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
         this.context = context;
         this.store = context.stores().cache(settings.storeName());
         this.input = new KeyedInput(context, new LateDataOutput(null, context));
-        this.changes = new ChangeEmitter<>(context, store, codec, settings.emitEveryChange());
+        this.changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), settings.emitEveryChange());
         expiry = RowExpiry.of(
                 settings.timeToLive(), context, store, settings.keySerde().deserializer(), changes);
     }

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * How a join reads a table's rows by key: the store of the table it derives from (a source table, an
@@ -33,42 +34,63 @@ public final class TableLookup<K, V> {
     private final @Nullable History history;
     private final @Nullable TimeToLive timeToLive;
     private final Serde<K> keySerde;
-    private final Serde<?> storedSerde;
-    private final BiFunction<K, Object, @Nullable V> view;
+    private final Supplier<RowFormat<K, V>> formats;
 
     private TableLookup(
             String store,
             @Nullable History history,
             @Nullable TimeToLive timeToLive,
             Serde<K> keySerde,
-            Serde<?> storedSerde,
-            BiFunction<K, Object, @Nullable V> view) {
+            Supplier<RowFormat<K, V>> formats) {
         this.store = store;
         this.history = history;
         this.timeToLive = timeToLive;
         this.keySerde = keySerde;
-        this.storedSerde = storedSerde;
-        this.view = view;
+        this.formats = formats;
     }
 
-    /** The rows of table store {@code store}, values as stored. */
-    @SuppressWarnings("unchecked")
+    /** The rows of table store {@code store}, {@link TableRowCodec} rows of {@code valueSerde}. */
     public static <K, V> TableLookup<K, V> of(
             String store,
             @Nullable History history,
             @Nullable TimeToLive timeToLive,
             Serde<K> keySerde,
             Serde<V> valueSerde) {
-        return new TableLookup<>(store, history, timeToLive, keySerde, valueSerde, (k, v) -> (V) v);
+        return new TableLookup<>(
+                store, history, timeToLive, keySerde, () -> RowFormat.of(new TableRowCodec<>(store, valueSerde)));
+    }
+
+    /** The rows of store {@code store}, which holds them as each task's {@code formats.get()} says. */
+    public static <K, V> TableLookup<K, V> of(String store, Serde<K> keySerde, Supplier<RowFormat<K, V>> formats) {
+        return new TableLookup<>(store, null, null, keySerde, formats);
     }
 
     /** The rows of a table derived from this one by {@code step}, which returns null where the row is absent. */
     public <V2> TableLookup<K, V2> derive(BiFunction<? super K, ? super V, ? extends @Nullable V2> step) {
-        BiFunction<K, Object, @Nullable V> before = view;
-        return new TableLookup<>(store, history, timeToLive, keySerde, storedSerde, (k, stored) -> {
-            V v = before.apply(k, stored);
-            return v == null ? null : step.apply(k, v);
-        });
+        Supplier<RowFormat<K, V>> before = formats;
+        return new TableLookup<>(store, history, timeToLive, keySerde, () -> new DerivedFormat<>(before.get(), step));
+    }
+
+    /** The rows of a derived table: its parent's, through the step between them. */
+    private record DerivedFormat<K, V, V2>(
+            RowFormat<K, V> base, BiFunction<? super K, ? super V, ? extends @Nullable V2> step)
+            implements RowFormat<K, V2> {
+
+        @Override
+        public @Nullable V2 value(K key, byte[] stored) {
+            V v = base.value(key, stored);
+            return v == null ? null : step.apply(key, v);
+        }
+
+        @Override
+        public long timestamp(byte[] stored) {
+            return base.timestamp(stored);
+        }
+
+        @Override
+        public boolean sameValue(K key, byte @Nullable [] a, byte @Nullable [] b) {
+            return base.sameValue(key, a, b);
+        }
     }
 
     /** The stores a reader reads: the table's, and its history when it is versioned. */
@@ -90,6 +112,11 @@ public final class TableLookup<K, V> {
         return keySerde;
     }
 
+    /** A task's reading of the rows, apart from any store: what a join storing these rows decodes them with. */
+    public RowFormat<K, V> newFormat() {
+        return formats.get();
+    }
+
     /** A reader over {@code context}'s stores, for one task. */
     public Reader open(ProcessorContext context) {
         return new Reader(context);
@@ -102,19 +129,39 @@ public final class TableLookup<K, V> {
         private final WriteBackCache latest;
         private final @Nullable WriteBackCache versions;
         private final Serializer<K> keys;
-        private final TableRowCodec<?> codec;
+        private final RowFormat<K, V> format;
 
         private Reader(ProcessorContext context) {
             this.context = context;
             this.latest = context.stores().cache(store);
             this.versions = history == null ? null : context.stores().cache(history.store());
             this.keys = keySerde.serializer();
-            this.codec = new TableRowCodec<>(store, storedSerde);
+            this.format = formats.get();
         }
 
         /** The row of {@code key} now, or null when the table has none. */
         public @Nullable V latest(K key) {
-            return value(key, latest.get(keys.serialize(store, key)));
+            byte[] stored = latestStored(key);
+            return stored == null ? null : format.value(key, stored);
+        }
+
+        /**
+         * The stored row of {@code key} now, as the table's store holds it, or null when the table has none
+         * (absent, a versioned table's delete, or expired by its time-to-live).
+         */
+        public byte @Nullable [] latestStored(K key) {
+            byte[] stored = latest.get(keys.serialize(store, key));
+            return stored == null || TableRowCodec.isDeleteRow(stored) || expired(stored) ? null : stored;
+        }
+
+        /** The value a row {@link #latestStored} returned stands for (null: none, as a filter's). */
+        public @Nullable V value(K key, byte[] stored) {
+            return format.value(key, stored);
+        }
+
+        /** The event time of a row {@link #latestStored} returned. */
+        public long timestamp(byte[] stored) {
+            return format.timestamp(stored);
         }
 
         /**
@@ -127,15 +174,8 @@ public final class TableLookup<K, V> {
             if (versions == null) {
                 throw new IllegalStateException("Table store '" + store + "' is not versioned");
             }
-            return value(key, TableVersions.at(latest, versions, keys.serialize(store, key), time));
-        }
-
-        private @Nullable V value(K key, byte @Nullable [] stored) {
-            if (stored == null || TableRowCodec.isDelete(stored) || expired(stored)) {
-                return null;
-            }
-            Object value = codec.decode(stored).value();
-            return value == null ? null : view.apply(key, value);
+            byte[] stored = TableVersions.at(latest, versions, keys.serialize(store, key), time);
+            return stored == null || TableRowCodec.isDeleteRow(stored) ? null : format.value(key, stored);
         }
 
         private boolean expired(byte[] stored) {

@@ -90,6 +90,14 @@ public final class TableRowCodec<V> {
         return offset + 1;
     }
 
+    /**
+     * Whether a stored row has no value: a versioned table's delete. Only for {@link TableRowCodec} rows:
+     * a join's rows ({@link RowFormat}) start with another format byte and are never deletes.
+     */
+    static boolean isDeleteRow(byte[] stored) {
+        return stored[0] == VERSION && isDelete(stored);
+    }
+
     /** Whether a stored row has no value: a versioned table's delete. */
     static boolean isDelete(byte[] stored) {
         return (stored[1] & NULL_VALUE) != 0;
