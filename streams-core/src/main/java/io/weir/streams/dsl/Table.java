@@ -129,6 +129,55 @@ public interface Table<K, V> {
             Materialized<K, VR> materialized);
 
     /**
+     * Joins each row of this table (left) with the row of {@code other} (right) whose key is {@code
+     * foreignKey(left row)}: a foreign-key join, giving a table keyed like this one whose row is {@code
+     * joiner(left row, right row)} while the right table has that row (an inner join). The two tables may be
+     * partitioned differently: the join runs through two internal topics, {@code
+     * <name>-subscription-repartition} (each left row's interest in a foreign key, partitioned like {@code
+     * other}) and {@code <name>-response-repartition} (the right rows sent back, partitioned like this
+     * table), both written in the tasks' transactions.
+     *
+     * <p>When the right row changes, every left row referring to it is joined again; when a left row's
+     * foreign key changes, its result waits for the new right row and is never joined with the old one or
+     * with null meanwhile; a response that arrives after the left row moved on (its foreign key changed
+     * again, or it was deleted) is dropped. Once no message is in flight, the result applied as upserts is
+     * the relational join; each change carries the exact old result (the store holds the rows each result
+     * was computed from, so {@code foreignKey} and {@code joiner} must be functions of their arguments). A
+     * left row whose {@code foreignKey} is null is counted ({@code null-join-keys}) and has no result;
+     * what {@code foreignKey} or {@code joiner} throws goes to the processing-error handler.
+     */
+    <KO, VO, VR> Table<K, VR> join(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner);
+
+    /**
+     * {@link #join(Table, Function, BiFunction)} with the result's store (and the join's name) as {@code
+     * materialized} says, as for {@link #join(Table, BiFunction, Materialized)}.
+     */
+    <KO, VO, VR> Table<K, VR> join(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized);
+
+    /**
+     * {@link #join(Table, Function, BiFunction)}, and a left row whose foreign key is null or absent from
+     * {@code other} gives {@code joiner(left row, null)}.
+     */
+    <KO, VO, VR> Table<K, VR> leftJoin(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner);
+
+    /** {@link #leftJoin(Table, Function, BiFunction)} materialized as {@link #join(Table, BiFunction, Materialized)} is. */
+    <KO, VO, VR> Table<K, VR> leftJoin(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized);
+
+    /**
      * Re-keys the table for an aggregation: {@code selector} maps each row to the key and value it
      * contributes to its group. Each change is written through a repartition topic as the removal of
      * the old row from its group and the addition of the new row to its group (one record when both

@@ -94,6 +94,9 @@ public final class TestDriver implements AutoCloseable {
     private final Path stateDir;
     private final boolean ownsStateDir;
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
+    /** Tasks that processed a record since their last commit in the commit round in progress. */
+    private final Set<TaskId> receivedSinceCommit = new HashSet<>();
+
     private final Map<TaskId, CommittedTimes> committedTimes = new HashMap<>();
     private final Map<String, SubtopologySpec> subtopologyOfSource = new HashMap<>();
     private final Map<String, TopicLog> topics = new LinkedHashMap<>();
@@ -104,6 +107,7 @@ public final class TestDriver implements AutoCloseable {
     // False until the first record or time advance when no start time is configured.
     private boolean clockStarted;
     private long lastCommit;
+    private static final int MAX_COMMIT_ROUNDS = 16;
     private boolean closed;
     /** The global tables by store name, and by topic; the driver owns them across restarts. */
     private final Map<String, GlobalStore<?, ?>> globals = new LinkedHashMap<>();
@@ -376,6 +380,7 @@ public final class TestDriver implements AutoCloseable {
                 processingTime);
         // Each record is a batch of its own, as if every record came from a poll of its own.
         task.endBatch();
+        receivedSinceCommit.add(task.id());
         if (task.needsCommit()) {
             commit(task);
         }
@@ -444,13 +449,26 @@ public final class TestDriver implements AutoCloseable {
      */
     public void commit() {
         checkOpen();
-        for (SubtopologySpec sub : upstreamFirst()) {
-            for (StreamTask task : tasks.values()) {
-                if (task.id().subtopology() == sub.id()) {
-                    commit(task);
-                    drain();
+        Set<TaskId> due = new HashSet<>(tasks.keySet());
+        // A foreign-key join's tasks write to each other: what one receives after it committed (a response
+        // to what it sent at its commit) is committed in another round, so a commit carries a change all
+        // the way round. Rounds are few: each only carries what the round before sent.
+        for (int round = 0; !due.isEmpty(); round++) {
+            if (round == MAX_COMMIT_ROUNDS) {
+                throw new IllegalStateException("The topology still sent records between its tasks after "
+                        + MAX_COMMIT_ROUNDS + " commit rounds: tasks " + due + " keep receiving records");
+            }
+            receivedSinceCommit.clear();
+            for (SubtopologySpec sub : upstreamFirst()) {
+                for (StreamTask task : tasks.values()) {
+                    if (task.id().subtopology() == sub.id() && due.contains(task.id())) {
+                        commit(task);
+                        receivedSinceCommit.remove(task.id());
+                        drain();
+                    }
                 }
             }
+            due = new HashSet<>(receivedSinceCommit);
         }
         lastCommit = processingTime;
     }
@@ -480,18 +498,19 @@ public final class TestDriver implements AutoCloseable {
     private List<SubtopologySpec> upstreamFirst() {
         List<SubtopologySpec> ordered = new ArrayList<>();
         for (SubtopologySpec sub : topology.subtopologies()) {
-            addAfterWriters(sub, ordered);
+            addAfterWriters(sub, ordered, new HashSet<>());
         }
         return ordered;
     }
 
-    private void addAfterWriters(SubtopologySpec sub, List<SubtopologySpec> ordered) {
-        if (ordered.contains(sub)) {
+    /** Adds {@code sub} after its writers; in a cycle (a foreign-key join's two sides) the first reached comes first. */
+    private void addAfterWriters(SubtopologySpec sub, List<SubtopologySpec> ordered, Set<Integer> visiting) {
+        if (ordered.contains(sub) || !visiting.add(sub.id())) {
             return;
         }
         sub.sources().stream()
                 .filter(SourceSpec::repartition)
-                .forEach(source -> addAfterWriters(topology.writerOf(source.topic()), ordered));
+                .forEach(source -> addAfterWriters(topology.writerOf(source.topic()), ordered, visiting));
         ordered.add(sub);
     }
 

@@ -28,6 +28,7 @@ import io.weir.streams.internals.processor.RepartitionSinkProcessor;
 import io.weir.streams.internals.processor.SinkProcessor;
 import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.TableLookup;
+import io.weir.streams.internals.topology.SourceNames;
 import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -825,5 +826,26 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                 Set.of(topic));
         String source = graph.addRepartitionSource(topic, Consumed.with(k, v), partitions);
         return new EventStreamImpl<>(graph, List.of(source), k, v, false);
+    }
+
+    /**
+     * This stream of a join's messages about table rows written to the repartition topic {@code
+     * <base>-repartition}, without watermark marks, for a reader that leaves it out of its watermark; its
+     * reading source is named {@link #throughSourceName}, for a reader added before it.
+     */
+    void throughTableMessages(String base, Serde<K> k, Serde<V> v) {
+        String topic = base + "-repartition";
+        graph.addNode(
+                base + "-repartition-sink",
+                nodes,
+                () -> new RepartitionSinkProcessor<>(topic, k.serializer(), v.serializer(), false),
+                Set.of(),
+                Set.of(topic));
+        graph.addTableMessageSource(topic, Consumed.with(k, v));
+    }
+
+    /** The name of the source reading the repartition topic of {@code base}. */
+    static String throughSourceName(String base) {
+        return SourceNames.of(base + "-repartition");
     }
 }

@@ -73,6 +73,14 @@ public final class GraphBuilder {
         return addSource(logicalTopic, consumed, true, partitions, false).nodeName();
     }
 
+    /**
+     * Registers the reading side of repartition topic {@code logicalTopic} that carries a join's messages
+     * about table rows: left out of the watermark (see {@link SourceSpec#table()}); returns its node name.
+     */
+    public String addTableMessageSource(String logicalTopic, Consumed<?, ?> consumed) {
+        return addSource(logicalTopic, consumed, true, -1, true).nodeName();
+    }
+
     private SourceSpec addSource(
             String topic, Consumed<?, ?> consumed, boolean repartition, int partitions, boolean table) {
         if (globalTables.stream().anyMatch(g -> g.topic().equals(topic))) {

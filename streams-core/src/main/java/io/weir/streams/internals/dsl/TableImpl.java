@@ -10,6 +10,8 @@ import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
+import io.weir.streams.internals.join.ForeignKeyJoinProcessor;
+import io.weir.streams.internals.join.ForeignKeySubscriptionProcessor;
 import io.weir.streams.internals.join.JoinedRows;
 import io.weir.streams.internals.join.TableTableJoinProcessor;
 import io.weir.streams.internals.processor.Record;
@@ -24,6 +26,7 @@ import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.table.TimeToLive;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
@@ -365,14 +368,142 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 materialized == null ? StoreType.ROCKSDB : materialized.storeType(),
                 materialized == null || materialized.loggingEnabled(),
                 -1));
-        Supplier<RowFormat<K, VR>> rows =
-                () -> new JoinedRows<>(left.newFormat(), right.newFormat(), joiner, leftOuter, rightOuter);
+        Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, K, VO, VR>(
+                left.newFormat(), right.newFormat(), (k, l) -> k, joiner, leftOuter, rightOuter);
         TableTableJoinProcessor.Settings<K, V, VO, VR> settings = new TableTableJoinProcessor.Settings<>(
                 store, left, right, rows, materialized != null && materialized.emitsEveryChange());
         List<String> parents = new ArrayList<>(nodes);
         parents.addAll(o.nodes);
         String node = graph.addNode(store, parents, () -> new TableTableJoinProcessor<>(settings), stores, Set.of());
         return new TableImpl<>(graph, List.of(node), keySerde, null, TableLookup.of(store, left.keySerde(), rows));
+    }
+
+    @Override
+    public <KO, VO, VR> Table<K, VR> join(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner) {
+        return foreignKeyJoin(other, foreignKey, nonNull(joiner), null, false);
+    }
+
+    @Override
+    public <KO, VO, VR> Table<K, VR> join(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized) {
+        return foreignKeyJoin(
+                other, foreignKey, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), false);
+    }
+
+    @Override
+    public <KO, VO, VR> Table<K, VR> leftJoin(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner) {
+        return foreignKeyJoin(other, foreignKey, nonNull(joiner), null, true);
+    }
+
+    @Override
+    public <KO, VO, VR> Table<K, VR> leftJoin(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
+            Materialized<K, VR> materialized) {
+        return foreignKeyJoin(
+                other, foreignKey, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), true);
+    }
+
+    /**
+     * A foreign-key join: the left side ({@link ForeignKeyJoinProcessor}) in this table's tasks, the right
+     * side ({@link ForeignKeySubscriptionProcessor}) in {@code other}'s, messages between them through two
+     * internal topics left out of the watermark.
+     */
+    @SuppressWarnings("unchecked") // each filter passes the records of one type the left side forwards
+    private <KO, VO, VR> Table<K, VR> foreignKeyJoin(
+            Table<KO, VO> other,
+            Function<? super V, ? extends @Nullable KO> foreignKey,
+            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
+            @Nullable Materialized<K, VR> materialized,
+            boolean leftJoin) {
+        Objects.requireNonNull(other, "other");
+        Objects.requireNonNull(foreignKey, "foreignKey");
+        TableImpl<KO, VO> o = (TableImpl<KO, VO>) other;
+        if (o.graph != graph) {
+            throw new IllegalArgumentException("join: the other table belongs to another StreamsBuilder; build both "
+                    + "tables with the same builder");
+        }
+        String kind = leftJoin ? "fk-left-join" : "fk-join";
+        String store = materialized == null
+                ? graph.newName("table-" + kind)
+                : materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
+        if (materialized != null) {
+            refuseForJoin(kind + " into store '" + store + "'", materialized);
+        }
+        StoreType type = materialized == null ? StoreType.ROCKSDB : materialized.storeType();
+        boolean logged = materialized == null || materialized.loggingEnabled();
+        String subscriptionStore = store + "-subscriptions";
+        graph.addStore(new StoreSpec(store, type, logged, -1));
+        graph.addStore(new StoreSpec(subscriptionStore, type, logged, -1));
+        TableLookup<K, V> left = lookup;
+        TableLookup<KO, VO> right = o.lookup;
+        Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, KO, VO, VR>(
+                left.newFormat(),
+                right.newFormat(),
+                (k, l) -> l == null ? null : foreignKey.apply(l),
+                joiner,
+                leftJoin,
+                false);
+        ForeignKeyJoinProcessor.Settings<K, V, KO, VR> settings = new ForeignKeyJoinProcessor.Settings<>(
+                store,
+                left,
+                foreignKey,
+                right.keySerde(),
+                rows,
+                leftJoin,
+                materialized != null && materialized.emitsEveryChange());
+        List<String> leftParents = new ArrayList<>(nodes);
+        leftParents.add(EventStreamImpl.throughSourceName(store + "-response"));
+        Set<String> leftStores = new HashSet<>(left.stores());
+        leftStores.add(store);
+        String leftSide =
+                graph.addNode(store, leftParents, () -> new ForeignKeyJoinProcessor<>(settings), leftStores, Set.of());
+        String subscribe = graph.addNode(
+                store + "-subscribe",
+                List.of(leftSide),
+                () -> new StatelessProcessor<Object, Object, byte[], byte[]>((r, out) -> {
+                    if (r.value() instanceof byte[]) {
+                        out.accept((Record<byte[], byte[]>) (Record<?, ?>) r);
+                    }
+                }),
+                Set.of(),
+                Set.of());
+        new EventStreamImpl<byte[], byte[]>(graph, List.of(subscribe), null, null, true)
+                .throughTableMessages(store + "-subscription", Serdes.ByteArray(), Serdes.ByteArray());
+        List<String> rightParents = new ArrayList<>();
+        rightParents.add(EventStreamImpl.throughSourceName(store + "-subscription"));
+        rightParents.addAll(o.nodes);
+        Set<String> rightStores = new HashSet<>(right.stores());
+        rightStores.add(subscriptionStore);
+        String rightSide = graph.addNode(
+                subscriptionStore,
+                rightParents,
+                () -> new ForeignKeySubscriptionProcessor<>(subscriptionStore, right),
+                rightStores,
+                Set.of());
+        new EventStreamImpl<byte[], byte[]>(graph, List.of(rightSide), null, null, true)
+                .throughTableMessages(store + "-response", Serdes.ByteArray(), Serdes.ByteArray());
+        String results = graph.addNode(
+                store + "-results",
+                List.of(leftSide),
+                () -> new StatelessProcessor<Object, Object, K, Change<VR>>((r, out) -> {
+                    if (r.value() instanceof Change<?>) {
+                        out.accept((Record<K, Change<VR>>) (Record<?, ?>) r);
+                    }
+                }),
+                Set.of(),
+                Set.of());
+        return new TableImpl<>(graph, List.of(results), keySerde, null, TableLookup.of(store, left.keySerde(), rows));
     }
 
     /** What a join's result store does not take: it holds the input rows, not results. */

@@ -19,28 +19,33 @@ import java.util.function.BiFunction;
  * from the rows that made it, so an update emits the old result it replaces, never a guess. The joiner
  * must therefore be a function of its arguments. Inner, left or outer: which rows give a result.
  */
-public final class JoinedRows<K, V, VO, VR> implements RowFormat<K, VR> {
+public final class JoinedRows<K, V, KO, VO, VR> implements RowFormat<K, VR> {
 
     private static final byte FORMAT = 'J';
 
     private final RowFormat<K, V> left;
-    private final RowFormat<K, VO> right;
+    private final RowFormat<KO, VO> right;
+    private final BiFunction<K, @Nullable V, @Nullable KO> rightKey;
     private final BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner;
     private final boolean leftOuter;
     private final boolean rightOuter;
 
     /**
+     * @param rightKey   the right row's key, from the left key and value: the key itself for a join by key,
+     *                   the foreign key of the left value for a foreign-key join (null: none)
      * @param leftOuter  whether a left row without a right row gives a result (left and outer joins)
      * @param rightOuter whether a right row without a left row gives a result (outer joins)
      */
     public JoinedRows(
             RowFormat<K, V> left,
-            RowFormat<K, VO> right,
+            RowFormat<KO, VO> right,
+            BiFunction<K, @Nullable V, @Nullable KO> rightKey,
             BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
             boolean leftOuter,
             boolean rightOuter) {
         this.left = left;
         this.right = right;
+        this.rightKey = rightKey;
         this.joiner = joiner;
         this.leftOuter = leftOuter;
         this.rightOuter = rightOuter;
@@ -70,7 +75,8 @@ public final class JoinedRows<K, V, VO, VR> implements RowFormat<K, VR> {
     public @Nullable VR value(K key, byte[] stored) {
         byte[][] parts = parts(stored);
         V l = parts[0] == null ? null : left.value(key, parts[0]);
-        VO r = parts[1] == null ? null : right.value(key, parts[1]);
+        KO other = parts[1] == null ? null : rightKey.apply(key, l);
+        VO r = other == null ? null : right.value(other, parts[1]);
         return joins(l, r) ? joiner.apply(l, r) : null;
     }
 
@@ -84,6 +90,11 @@ public final class JoinedRows<K, V, VO, VR> implements RowFormat<K, VR> {
 
     @Override
     public long timestamp(byte[] stored) {
+        return timestampOf(stored);
+    }
+
+    /** The event time of a stored row. */
+    public static long timestampOf(byte[] stored) {
         check(stored);
         return ByteBuffer.wrap(stored, 1, 8).getLong();
     }

@@ -3,15 +3,10 @@ package io.weir.streams.internals.join;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
-import io.weir.streams.internals.state.WriteBackCache;
 import io.weir.streams.internals.table.Change;
-import io.weir.streams.internals.table.ChangeEmitter;
 import io.weir.streams.internals.table.RowFormat;
 import io.weir.streams.internals.table.TableLookup;
-import org.apache.kafka.common.serialization.Serializer;
-import org.jspecify.annotations.Nullable;
 
-import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
@@ -20,9 +15,8 @@ import java.util.function.Supplier;
  * both tables' current rows (read from their stores, which hold every update already, even one whose
  * change their operator still holds for the commit), so the result of {@code k} is always the join of
  * the two current rows, whichever side changed and in whatever order the changes arrive. The result is
- * kept in a store of its own ({@link JoinedRows}: the two rows joined) and its changes go through a
- * {@link ChangeEmitter}, so each carries the exact old result, and by default the last per key at each
- * commit: after the tables' own changes, since this node comes after them. At every commit the result,
+ * kept as {@link JoinResults}: each change carries the exact old result, by default the last per key at
+ * each commit, after the tables' own changes since this node comes after them. At every commit the result,
  * applied as upserts, is the relational join of the two tables.
  */
 public final class TableTableJoinProcessor<K, V, VO, VR> implements Processor<K, Change<?>> {
@@ -38,10 +32,7 @@ public final class TableTableJoinProcessor<K, V, VO, VR> implements Processor<K,
     private final Settings<K, V, VO, VR> settings;
     private TableLookup<K, V>.Reader left;
     private TableLookup<K, VO>.Reader right;
-    private RowFormat<K, VR> rows;
-    private WriteBackCache store;
-    private Serializer<K> keys;
-    private ChangeEmitter<K, VR> changes;
+    private JoinResults<K, VR> results;
 
     public TableTableJoinProcessor(Settings<K, V, VO, VR> settings) {
         this.settings = settings;
@@ -51,10 +42,12 @@ public final class TableTableJoinProcessor<K, V, VO, VR> implements Processor<K,
     public void init(ProcessorContext context) {
         this.left = settings.left().open(context);
         this.right = settings.right().open(context);
-        this.rows = settings.rows().get();
-        this.store = context.stores().cache(settings.store());
-        this.keys = settings.left().keySerde().serializer();
-        this.changes = new ChangeEmitter<>(context, store, rows, settings.emitEveryChange());
+        this.results = new JoinResults<>(
+                context,
+                settings.store(),
+                settings.left().keySerde().serializer(),
+                settings.rows().get(),
+                settings.emitEveryChange());
     }
 
     @Override
@@ -65,31 +58,17 @@ public final class TableTableJoinProcessor<K, V, VO, VR> implements Processor<K,
         }
         byte[] l = left.latestStored(key);
         byte[] r = right.latestStored(key);
-        byte[] joined = null;
-        long time = record.timestamp();
-        if (l != null || r != null) {
-            time = Math.max(
-                    l == null ? Long.MIN_VALUE : left.timestamp(l), r == null ? Long.MIN_VALUE : right.timestamp(r));
-            joined = JoinedRows.encode(l, r, time);
-            if (rows.value(key, joined) == null) {
-                joined = null;
-            }
-        }
-        update(key, joined, time);
-    }
-
-    private void update(K key, byte @Nullable [] joined, long time) {
-        byte[] keyBytes = keys.serialize(settings.store(), key);
-        byte[] old = store.get(keyBytes);
-        if (Arrays.equals(old, joined)) {
+        if (l == null && r == null) {
+            results.set(key, null, record.timestamp());
             return;
         }
-        store.put(keyBytes, joined);
-        changes.changed(key, keyBytes, old, joined, time);
+        long time = Math.max(
+                l == null ? Long.MIN_VALUE : left.timestamp(l), r == null ? Long.MIN_VALUE : right.timestamp(r));
+        results.set(key, JoinedRows.encode(l, r, time), time);
     }
 
     @Override
     public void beforeCommit() {
-        changes.beforeCommit();
+        results.beforeCommit();
     }
 }

@@ -23,6 +23,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
     private final String logicalTopic;
     private final Serializer<K> keySerializer;
     private final Serializer<V> valueSerializer;
+    private final boolean marks;
     private ProcessorContext context;
     private String topic;
     private int partitions;
@@ -31,9 +32,19 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
     private boolean sentIdle;
 
     public RepartitionSinkProcessor(String logicalTopic, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        this(logicalTopic, keySerializer, valueSerializer, true);
+    }
+
+    /**
+     * @param marks whether to write watermark marks; not for a topic of a join's messages about table rows,
+     *              which its readers leave out of the watermark
+     */
+    public RepartitionSinkProcessor(
+            String logicalTopic, Serializer<K> keySerializer, Serializer<V> valueSerializer, boolean marks) {
         this.logicalTopic = logicalTopic;
         this.keySerializer = keySerializer;
         this.valueSerializer = valueSerializer;
+        this.marks = marks;
     }
 
     @Override
@@ -45,7 +56,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
 
     @Override
     public void process(Record<K, V> record) {
-        if (sentIdle) {
+        if (sentIdle && marks) {
             mark(watermark, false);
         }
         Headers headers = new RecordHeaders();
@@ -72,7 +83,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
 
     @Override
     public void onBatchEnd() {
-        if (watermark > sentWatermark) {
+        if (marks && watermark > sentWatermark) {
             mark(watermark, false);
         }
     }
@@ -80,7 +91,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
     @Override
     public void onProcessingTime(long now) {
         boolean idle = context.inputIdle();
-        if (idle != sentIdle) {
+        if (marks && idle != sentIdle) {
             mark(watermark, idle);
         }
     }

@@ -37,4 +37,11 @@ public final class Bytes {
         }
         return null;
     }
+
+    /** {@code a} followed by {@code b}. */
+    public static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
 }

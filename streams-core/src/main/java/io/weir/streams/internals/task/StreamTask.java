@@ -86,7 +86,7 @@ public final class StreamTask implements AutoCloseable {
                 if (writers == null) {
                     throw new IllegalArgumentException("Task " + id + " needs the number of tasks writing " + topic);
                 }
-                tracker.addUpstream(tp, writers);
+                tracker.addUpstream(tp, writers, !source.table());
             } else {
                 tracker.add(tp, source.consumed().watermarkStrategy(), processingTime, source.table());
             }

@@ -127,11 +127,16 @@ public final class WatermarkTracker {
         }
     }
 
-    /** Tracks a repartition-topic partition written by {@code upstreamTasks} tasks. */
-    public void addUpstream(TopicPartition partition, int upstreamTasks) {
+    /**
+     * Tracks a repartition-topic partition written by {@code upstreamTasks} tasks; one not {@code timed}
+     * (a join's messages about table rows) is read but never makes the watermark.
+     */
+    public void addUpstream(TopicPartition partition, int upstreamTasks, boolean timed) {
         UpstreamInput input = new UpstreamInput(upstreamTasks);
         inputs.put(partition, input);
-        streams.add(input);
+        if (timed) {
+            streams.add(input);
+        }
     }
 
     /** A record arrived on a user-topic partition: it is active again, whatever its event time. */

@@ -20,7 +20,10 @@ import java.util.regex.Pattern;
  *                   for a named topic
  * @param table      whether the topic is read as a table ({@code StreamsBuilder.table}): its partitions
  *                   do not hold back the watermark of the task's streams, and the table's store restores
- *                   from it
+ *                   from it. For a repartition topic: whether it carries a join's messages about table
+ *                   rows (a foreign-key join's subscriptions and responses), which have no event time of
+ *                   their own, so it is left out of the watermark altogether (and its writers send no
+ *                   watermark marks)
  */
 public record SourceSpec(
         String nodeName,

@@ -108,7 +108,7 @@ class WatermarkTrackerTest {
 
     @Test
     void aRepartitionPartitionsWatermarkIsTheMinimumOverItsWritersThatAreNotIdle() {
-        tracker.addUpstream(REPARTITION, 2);
+        tracker.addUpstream(REPARTITION, 2, true);
         tracker.upstream(REPARTITION, 0, 50_000, false);
         assertEquals(Long.MIN_VALUE, tracker.advance(), "writer 1 has not reported");
         tracker.upstream(REPARTITION, 1, 40_000, false);
@@ -129,7 +129,7 @@ class WatermarkTrackerTest {
     @Test
     void whatIsCommittedWithTheOffsetsRestoresTheSameJudgementOfLateness() {
         tracker.add(A, DELAY_5S, 0, false);
-        tracker.addUpstream(REPARTITION, 2);
+        tracker.addUpstream(REPARTITION, 2, true);
         record(A, 60_000, 0);
         tracker.upstream(REPARTITION, 0, 70_000, false);
         tracker.upstream(REPARTITION, 1, 80_000, false);
@@ -140,7 +140,7 @@ class WatermarkTrackerTest {
 
         WatermarkTracker restored = new WatermarkTracker();
         restored.add(A, DELAY_5S, 0, false);
-        restored.addUpstream(REPARTITION, 2);
+        restored.addUpstream(REPARTITION, 2, true);
         committed.forEach(restored::restore);
         assertEquals(watermark, restored.advance());
         assertEquals(54_999, restored.partitionWatermark(A));
