@@ -26,7 +26,7 @@ final class Examples {
     private Examples() {}
 
     static List<Example> all() {
-        return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment(), wordCount());
+        return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment(), adClicks(), wordCount());
     }
 
     static Optional<Example> named(String name) {
@@ -122,12 +122,42 @@ final class Examples {
                 }));
     }
 
+    static Example adClicks() {
+        Deserializer<AttributedClick> attributed =
+                JsonSerde.of(AttributedClick.class).deserializer();
+        return new Example(
+                "ad-clicks",
+                "clicks attributed to the impression shown within 10 minutes before (a stream-stream join, "
+                        + "deduplicated)",
+                AdClickAttribution::topology,
+                List.of(AdClickAttribution.IMPRESSIONS, AdClickAttribution.CLICKS),
+                Map.of(
+                        AdClickAttribution.IMPRESSIONS,
+                        Map.of(),
+                        AdClickAttribution.CLICKS,
+                        Map.of(),
+                        AdClickAttribution.ATTRIBUTED,
+                        Map.of(),
+                        AdClickAttribution.LATE_CLICKS,
+                        Map.of()),
+                (seed, rate, duration) -> new AdGenerator(seed),
+                Map.of(AdClickAttribution.ATTRIBUTED, r -> {
+                    AttributedClick a = attributed.deserialize(r.topic(), r.value());
+                    return String.format(
+                            "%s clicked %s %ds after %s",
+                            a.click().user(),
+                            a.click().ad(),
+                            (a.click().clickedAt() - a.impression().shownAt()) / 1_000,
+                            a.impression().impressionId());
+                }));
+    }
+
     static Example enrichment() {
         Deserializer<EnrichedPayment> enriched =
                 JsonSerde.of(EnrichedPayment.class).deserializer();
         return new Example(
                 "enrichment",
-                "payments joined with their card's latest profile (a stream-table join with a keyed processor)",
+                "payments joined with their card's profile valid when they were made (an aligned stream-table join)",
                 PaymentEnrichment::topology,
                 List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
                 Map.of(
@@ -136,6 +166,8 @@ final class Examples {
                         PaymentEnrichment.PROFILES,
                         COMPACTED,
                         PaymentEnrichment.ENRICHED,
+                        Map.of(),
+                        PaymentEnrichment.TOO_OLD,
                         Map.of()),
                 (seed, rate, duration) -> new EnrichmentGenerator(seed),
                 Map.of(PaymentEnrichment.ENRICHED, r -> {

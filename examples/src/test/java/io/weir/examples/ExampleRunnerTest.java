@@ -75,6 +75,7 @@ class ExampleRunnerTest {
     @CsvSource({
         "orders-per-minute, 6s, orders (EARLY",
         "enrichment, 6s, '  card-'",
+        "ad-clicks, 8s, ' clicked ad-'",
         "sessions, 25s, events (ON_TIME",
         "word-count, 6s, ' times'"
     })
