@@ -12,21 +12,16 @@ import io.weir.streams.test.TestRecord;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * Word count (lines split into words, re-keyed by word, counted without windows) through Weir's
@@ -67,8 +62,8 @@ public final class WordCountBenchmark {
             weirSeconds.add(check("weir", input, weir(input)).seconds());
             ksSeconds.add(check("kafka-streams", input, kafkaStreams(input)).seconds());
         }
-        double weir = median(weirSeconds);
-        double ks = median(ksSeconds);
+        double weir = DriverRuns.median(weirSeconds);
+        double ks = DriverRuns.median(ksSeconds);
         System.out.printf(
                 Locale.ROOT,
                 "word count, %,d lines (%,d words, %,d distinct), RocksDB, test drivers, median of %d%n"
@@ -81,10 +76,10 @@ public final class WordCountBenchmark {
                 runs,
                 lines / weir,
                 input.words() / weir,
-                format(weirSeconds),
+                DriverRuns.format(weirSeconds),
                 lines / ks,
                 input.words() / ks,
-                format(ksSeconds),
+                DriverRuns.format(ksSeconds),
                 ks / weir);
     }
 
@@ -121,7 +116,7 @@ public final class WordCountBenchmark {
 
     /** Kafka Streams: the same lines and times; the wall clock advances every 100 ms of them. */
     static Run kafkaStreams(WordCountInput input) {
-        Path stateDir = tempDir();
+        Path stateDir = DriverRuns.tempDir("ks-bench-");
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ks-bench");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -151,7 +146,7 @@ public final class WordCountBenchmark {
             }
             out.readKeyValuesToList().forEach(kv -> counts.put(kv.key, kv.value));
         } finally {
-            delete(stateDir);
+            DriverRuns.delete(stateDir);
         }
         return new Run((System.nanoTime() - started) / 1e9, counts);
     }
@@ -164,21 +159,6 @@ public final class WordCountBenchmark {
         return run;
     }
 
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
-
-    private static String format(List<Double> seconds) {
-        StringBuilder s = new StringBuilder();
-        for (double d : seconds) {
-            s.append(s.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", d));
-        }
-        return s.toString();
-    }
-
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -188,21 +168,5 @@ public final class WordCountBenchmark {
             options.put(args[i], args[i + 1]);
         }
         return options;
-    }
-
-    private static Path tempDir() {
-        try {
-            return Files.createTempDirectory("ks-bench-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void delete(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

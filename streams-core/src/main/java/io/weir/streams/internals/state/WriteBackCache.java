@@ -10,10 +10,12 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -62,6 +64,12 @@ public final class WriteBackCache {
     private final NavigableMap<byte[], Entry> ordered = new TreeMap<>(Arrays::compareUnsigned);
 
     private final List<Entry> unordered = new ArrayList<>();
+    /**
+     * The clean entries, so that an eviction visits exactly what it evicts: scanning every entry instead
+     * would cost the capacity of the hash index (which does not shrink) at each eviction, and a store
+     * read while the task's budget is full evicts at every read.
+     */
+    private Set<Entry> clean = new LinkedHashSet<>();
     /** Entries written since the last commit, in the order first written; some may have been removed since. */
     private final List<Entry> dirty = new ArrayList<>();
 
@@ -147,7 +155,7 @@ public final class WriteBackCache {
         }
         byte[] value = store.get(key);
         if (value != null && keepReads) {
-            add(new Entry(key, value, false));
+            addClean(new Entry(key, value, false));
             resize(dirtyBytes, cleanBytes + size(key, value));
             evictIfNeeded();
         }
@@ -172,6 +180,7 @@ public final class WriteBackCache {
             long before = e.size();
             e.value = stored;
             e.isDirty = true;
+            clean.remove(e);
             dirty.add(e);
             resize(dirtyBytes + e.size(), cleanBytes - before);
         }
@@ -196,6 +205,7 @@ public final class WriteBackCache {
             if (e.isDirty) {
                 freedDirty += e.size();
             } else {
+                clean.remove(e);
                 freedClean += e.size();
             }
         }
@@ -254,6 +264,7 @@ public final class WriteBackCache {
             }
             if (keepReads && e.value != TOMBSTONE) {
                 e.isDirty = false;
+                clean.add(e);
                 moved += e.size();
             } else {
                 remove(e);
@@ -272,6 +283,7 @@ public final class WriteBackCache {
         entries.clear();
         ordered.clear();
         unordered.clear();
+        clean = new LinkedHashSet<>();
         dirty.clear();
         rangeDeletes.clear();
         resize(0, 0);
@@ -282,9 +294,15 @@ public final class WriteBackCache {
         unordered.add(e);
     }
 
+    private void addClean(Entry e) {
+        add(e);
+        clean.add(e);
+    }
+
     private void remove(Entry e) {
         entries.remove(Key.of(e.key));
         e.removed = true;
+        clean.remove(e);
         ordered.remove(e.key, e);
     }
 
@@ -312,7 +330,7 @@ public final class WriteBackCache {
         try (KeyValueIterator it = store.range(null, null)) {
             while (it.hasNext()) {
                 ByteEntry e = it.next();
-                add(new Entry(e.key(), e.value(), false));
+                addClean(new Entry(e.key(), e.value(), false));
                 resize(dirtyBytes, cleanBytes + size(e.key(), e.value()));
                 if (budget.exceeded()) {
                     evictIfNeeded();
@@ -323,17 +341,35 @@ public final class WriteBackCache {
         complete = true;
     }
 
+    /**
+     * While the task's budget is exceeded, evicts this cache's clean entries, oldest first (the order
+     * they became clean), until it no longer is or none is left.
+     */
     private void evictIfNeeded() {
-        if (budget.exceeded() && cleanBytes > 0) {
-            complete = false;
-            entries.values().removeIf(e -> {
-                e.removed = !e.isDirty;
-                return e.removed;
-            });
-            ordered.values().removeIf(e -> e.removed);
-            unordered.removeIf(e -> e.removed);
-            resize(dirtyBytes, 0);
+        if (!budget.exceeded() || cleanBytes == 0) {
+            return;
         }
+        complete = false;
+        long freed = 0;
+        Iterator<Entry> it = clean.iterator();
+        while (it.hasNext() && budget.remainingBytes() + freed < 0) {
+            Entry e = it.next();
+            it.remove();
+            entries.remove(Key.of(e.key));
+            e.removed = true;
+            ordered.remove(e.key, e);
+            freed += e.size();
+        }
+        if (clean.isEmpty()) {
+            // A set's clear costs its capacity, which never shrinks: start a new one instead.
+            clean = new LinkedHashSet<>();
+        }
+        // Evicted entries still in the list are skipped when it is next drained; drop them once
+        // they outnumber the live ones, so a store never scanned cannot pile them up.
+        if (unordered.size() > 2 * entries.size() + 1024) {
+            unordered.removeIf(e -> e.removed);
+        }
+        resize(dirtyBytes, cleanBytes - freed);
     }
 
     /** Sets this cache's sizes and tells the task's budget the difference. */
