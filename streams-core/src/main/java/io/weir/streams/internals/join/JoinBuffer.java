@@ -5,22 +5,23 @@ import io.weir.streams.internals.operator.ExpiryIndex;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.KeyTimeKeys;
 import io.weir.streams.internals.state.KeyValueIterator;
-import io.weir.streams.internals.state.Varints;
 import io.weir.streams.internals.state.WriteBackCache;
 import org.jspecify.annotations.Nullable;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * One side's buffer of a stream–stream join: the records of one side that a later record of the other
- * side may still match, in a store keyed {@link KeyTimeKeys} {@code [key][event time]}, so the partners
- * of a record are one bounded range scan. Each entry holds the records of its key and time, in arrival
- * order, each with a flag saying whether a partner was found (what an outer join needs to know when the
- * record leaves). An {@link ExpiryIndex} in a second store says when each entry leaves: at its event time
- * plus {@code keep}. Both stores are changelogged. Single-threaded, like its task, except {@link #size()}.
+ * side may still match, one entry each, in a store keyed {@code [key length: int][key][event time: 8,
+ * sign-flipped][sequence: 8]} ({@link KeyTimeKeys} plus a sequence), so the partners of a record are one
+ * bounded range scan and adding a record is a blind write. An entry's value is {@code [matched: 1][the
+ * record]}: whether a partner was found, what an outer join needs to know when the record leaves. An
+ * {@link ExpiryIndex} in a second store says when each entry leaves: at its event time plus {@code
+ * keep}. Both stores are changelogged; the sequence continues from the largest in the store when the task
+ * starts. Single-threaded, like its task, except {@link #size()}.
  */
 final class JoinBuffer {
 
@@ -34,11 +35,15 @@ final class JoinBuffer {
         void accept(long time, byte[] record);
     }
 
+    private static final byte UNMATCHED = 0;
+    private static final byte MATCHED = 1;
+
     private final WriteBackCache store;
     /** Null in a partner's view ({@link #partners}), which only matches. */
     private final @Nullable ExpiryIndex expiry;
 
     private final long keep;
+    private long sequence;
     // One writer (the task thread); volatile publishes the count to the gauge.
     private volatile long records;
 
@@ -56,12 +61,16 @@ final class JoinBuffer {
     static JoinBuffer own(WriteBackCache store, WriteBackCache expiryStore, long keep) {
         JoinBuffer buffer = new JoinBuffer(store, new ExpiryIndex(expiryStore), keep);
         long count = 0;
+        long next = 0;
         try (KeyValueIterator it = store.range(null, null)) {
             while (it.hasNext()) {
-                count += Varints.read(ByteBuffer.wrap(it.next().value()));
+                byte[] key = it.next().key();
+                count++;
+                next = Math.max(next, ByteBuffer.wrap(key, key.length - 8, 8).getLong() + 1);
             }
         }
         buffer.records = count;
+        buffer.sequence = next;
         return buffer;
     }
 
@@ -73,14 +82,14 @@ final class JoinBuffer {
     /** Keeps {@code record} of {@code key} at {@code time}, noting whether it found a partner already. */
     @SuppressWarnings("NonAtomicVolatileUpdate") // one writer
     void add(byte[] key, long time, byte[] record, boolean matched) {
-        byte[] entryKey = KeyTimeKeys.at(KeyTimeKeys.prefix(key), time);
-        byte[] entry = store.get(entryKey);
-        List<Held> held = entry == null ? new ArrayList<>() : decode(entry);
-        held.add(new Held(record, matched));
-        store.put(entryKey, encode(held));
-        if (entry == null) {
-            owned().add(TimeMath.plus(time, keep), entryKey);
-        }
+        byte[] at = KeyTimeKeys.at(KeyTimeKeys.prefix(key), time);
+        byte[] entryKey =
+                ByteBuffer.allocate(at.length + 8).put(at).putLong(sequence++).array();
+        byte[] value = new byte[record.length + 1];
+        value[0] = matched ? MATCHED : UNMATCHED;
+        System.arraycopy(record, 0, value, 1, record.length);
+        store.put(entryKey, value);
+        owned().add(TimeMath.plus(time, keep), entryKey);
         records++;
     }
 
@@ -98,39 +107,43 @@ final class JoinBuffer {
             }
         }
         for (ByteEntry entry : entries) {
-            long time = KeyTimeKeys.time(entry.key());
-            List<Held> held = decode(entry.value());
-            boolean changed = false;
-            for (int i = 0; i < held.size(); i++) {
-                Held h = held.get(i);
-                visitor.accept(time, h.record());
-                if (mark && !h.matched()) {
-                    held.set(i, new Held(h.record(), true));
-                    changed = true;
-                }
-            }
-            if (changed) {
-                store.put(entry.key(), encode(held));
+            byte[] value = entry.value();
+            visitor.accept(time(entry.key()), Arrays.copyOfRange(value, 1, value.length));
+            if (mark && value[0] == UNMATCHED) {
+                byte[] matched = value.clone();
+                matched[0] = MATCHED;
+                store.put(entry.key(), matched);
             }
         }
     }
 
-    /** Removes every entry whose time plus {@code keep} is at or before {@code watermark}, handing each record to {@code leaving}. */
+    /**
+     * Removes every entry whose time plus {@code keep} is at or before {@code watermark}; with {@code
+     * read}, hands each record to {@code leaving} first (an outer side emits its unmatched ones), else
+     * deletes it unread.
+     */
     @SuppressWarnings("NonAtomicVolatileUpdate") // one writer
-    void expire(long watermark, Leaving leaving) {
+    void expire(long watermark, boolean read, Leaving leaving) {
         owned().expire(watermark, entryKey -> {
-            byte[] entry = store.get(entryKey);
-            if (entry == null) {
-                return;
+            if (read) {
+                byte[] value = store.get(entryKey);
+                if (value != null) {
+                    int keyLength = ByteBuffer.wrap(entryKey, 0, 4).getInt();
+                    leaving.accept(
+                            Arrays.copyOfRange(entryKey, 4, 4 + keyLength),
+                            time(entryKey),
+                            Arrays.copyOfRange(value, 1, value.length),
+                            value[0] == MATCHED);
+                }
             }
             store.delete(entryKey);
-            byte[] key = KeyTimeKeys.key(entryKey);
-            long time = KeyTimeKeys.time(entryKey);
-            for (Held h : decode(entry)) {
-                records--;
-                leaving.accept(key, time, h.record(), h.matched());
-            }
+            records--;
         });
+    }
+
+    /** The event time of an entry: after the key, before the sequence. */
+    private static long time(byte[] entryKey) {
+        return ByteBuffer.wrap(entryKey, entryKey.length - 16, 8).getLong() ^ Long.MIN_VALUE;
     }
 
     private ExpiryIndex owned() {
@@ -144,31 +157,5 @@ final class JoinBuffer {
     /** The records held. */
     long size() {
         return records;
-    }
-
-    private record Held(byte[] record, boolean matched) {}
-
-    private static byte[] encode(List<Held> held) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Varints.write(held.size(), out);
-        for (Held h : held) {
-            out.write(h.matched() ? 1 : 0);
-            Varints.write(h.record().length, out);
-            out.writeBytes(h.record());
-        }
-        return out.toByteArray();
-    }
-
-    private static List<Held> decode(byte[] entry) {
-        ByteBuffer in = ByteBuffer.wrap(entry);
-        int count = Varints.read(in);
-        List<Held> held = new ArrayList<>(count + 1);
-        for (int i = 0; i < count; i++) {
-            boolean matched = in.get() == 1;
-            byte[] record = new byte[Varints.read(in)];
-            in.get(record);
-            held.add(new Held(record, matched));
-        }
-        return held;
     }
 }

@@ -121,8 +121,9 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
             return;
         }
         watermark = newWatermark;
-        buffer.expire(newWatermark, (key, time, stored, matched) -> {
-            if (!side.outer() || matched) {
+        // Only an outer side reads what leaves: an inner side's records leave unread.
+        buffer.expire(newWatermark, side.outer(), (key, time, stored, matched) -> {
+            if (matched) {
                 return;
             }
             BufferedRecordCodec.Decoded<K, V> unmatched = side.codec().decode(stored);
