@@ -5,7 +5,6 @@ import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Materialized;
-import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
@@ -13,7 +12,6 @@ import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestOutputTopic;
-import io.weir.streams.test.TestRecord;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -68,27 +66,16 @@ class ForeignKeyJoinTest {
         return order.substring(order.indexOf(':') + 1);
     }
 
-    private static void put(TestDriver driver, String topic, String key, @Nullable String value) {
-        driver.input(topic, Serdes.String(), Serdes.String()).pipe(TestRecord.of(key, value));
-    }
-
-    /** The changes since the last read: "key=value", retractions "key-=value", deletes "key=null". */
-    private static List<String> changes(TestOutputTopic<String, String> out) {
-        return out.readAll().stream()
-                .map(r -> r.key() + ("true".equals(r.header(PaneInfo.RETRACTION_HEADER)) ? "-=" : "=") + r.value())
-                .toList();
-    }
-
     @Test
     void aLeftRowJoinsTheRightRowItsForeignKeyNamesWhicheverArrivesFirst() {
         try (TestDriver driver = orders(false)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "orders", "o1", "c1:10");
-            assertEquals(List.of(), changes(out));
-            put(driver, "customers", "c1", "Ann");
-            put(driver, "customers", "c2", "Bob");
-            put(driver, "orders", "o2", "c2:20");
-            assertEquals(List.of("o1=10 by Ann", "o2=20 by Bob"), changes(out));
+            TableChanges.put(driver, "orders", "o1", "c1:10");
+            assertEquals(List.of(), TableChanges.read(out));
+            TableChanges.put(driver, "customers", "c1", "Ann");
+            TableChanges.put(driver, "customers", "c2", "Bob");
+            TableChanges.put(driver, "orders", "o2", "c2:20");
+            assertEquals(List.of("o1=10 by Ann", "o2=20 by Bob"), TableChanges.read(out));
         }
     }
 
@@ -96,12 +83,14 @@ class ForeignKeyJoinTest {
     void aChangeOfARightRowReachesEveryLeftRowReferringToIt() {
         try (TestDriver driver = orders(false)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "customers", "c1", "Ann");
-            put(driver, "orders", "o1", "c1:10");
-            put(driver, "orders", "o2", "c1:20");
-            changes(out);
-            put(driver, "customers", "c1", "Anna");
-            assertEquals(List.of("o1-=10 by Ann", "o1=10 by Anna", "o2-=20 by Ann", "o2=20 by Anna"), changes(out));
+            TableChanges.put(driver, "customers", "c1", "Ann");
+            TableChanges.put(driver, "orders", "o1", "c1:10");
+            TableChanges.put(driver, "orders", "o2", "c1:20");
+            TableChanges.read(out);
+            TableChanges.put(driver, "customers", "c1", "Anna");
+            assertEquals(
+                    List.of("o1-=10 by Ann", "o1=10 by Anna", "o2-=20 by Ann", "o2=20 by Anna"),
+                    TableChanges.read(out));
         }
     }
 
@@ -109,16 +98,16 @@ class ForeignKeyJoinTest {
     void aForeignKeyChangeJoinsTheNewRightRowNeverTheOldOneOrNull() {
         try (TestDriver driver = orders(true)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "customers", "c1", "Ann");
-            put(driver, "customers", "c2", "Bob");
-            put(driver, "orders", "o1", "c1:10");
-            changes(out);
-            put(driver, "orders", "o1", "c2:10");
-            assertEquals(List.of("o1-=10 by Ann", "o1=10 by Bob"), changes(out));
-            put(driver, "customers", "c1", "Anna");
-            assertEquals(List.of(), changes(out), "o1 no longer refers to c1");
-            put(driver, "orders", "o1", "c2:15");
-            assertEquals(List.of("o1-=10 by Bob", "o1=15 by Bob"), changes(out), "same key: joined at once");
+            TableChanges.put(driver, "customers", "c1", "Ann");
+            TableChanges.put(driver, "customers", "c2", "Bob");
+            TableChanges.put(driver, "orders", "o1", "c1:10");
+            TableChanges.read(out);
+            TableChanges.put(driver, "orders", "o1", "c2:10");
+            assertEquals(List.of("o1-=10 by Ann", "o1=10 by Bob"), TableChanges.read(out));
+            TableChanges.put(driver, "customers", "c1", "Anna");
+            assertEquals(List.of(), TableChanges.read(out), "o1 no longer refers to c1");
+            TableChanges.put(driver, "orders", "o1", "c2:15");
+            assertEquals(List.of("o1-=10 by Bob", "o1=15 by Bob"), TableChanges.read(out), "same key: joined at once");
         }
     }
 
@@ -127,17 +116,17 @@ class ForeignKeyJoinTest {
         for (boolean left : new boolean[] {false, true}) {
             try (TestDriver driver = orders(left)) {
                 TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-                put(driver, "customers", "c1", "Ann");
-                put(driver, "orders", "o1", "c1:10");
-                changes(out);
-                put(driver, "customers", "c1", null);
+                TableChanges.put(driver, "customers", "c1", "Ann");
+                TableChanges.put(driver, "orders", "o1", "c1:10");
+                TableChanges.read(out);
+                TableChanges.put(driver, "customers", "c1", null);
                 assertEquals(
                         left ? List.of("o1-=10 by Ann", "o1=10 by null") : List.of("o1-=10 by Ann", "o1=null"),
-                        changes(out));
-                put(driver, "orders", "o1", null);
-                assertEquals(left ? List.of("o1-=10 by null", "o1=null") : List.of(), changes(out));
-                put(driver, "customers", "c1", "Ann");
-                assertEquals(List.of(), changes(out), "the deleted order unsubscribed");
+                        TableChanges.read(out));
+                TableChanges.put(driver, "orders", "o1", null);
+                assertEquals(left ? List.of("o1-=10 by null", "o1=null") : List.of(), TableChanges.read(out));
+                TableChanges.put(driver, "customers", "c1", "Ann");
+                assertEquals(List.of(), TableChanges.read(out), "the deleted order unsubscribed");
             }
         }
     }
@@ -147,8 +136,8 @@ class ForeignKeyJoinTest {
         for (boolean left : new boolean[] {false, true}) {
             try (TestDriver driver = orders(left)) {
                 TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-                put(driver, "orders", "o1", ":10");
-                assertEquals(left ? List.of("o1=10 by null") : List.of(), changes(out));
+                TableChanges.put(driver, "orders", "o1", ":10");
+                assertEquals(left ? List.of("o1=10 by null") : List.of(), TableChanges.read(out));
                 assertEquals(1, driver.metrics().total(WeirMetrics.NULL_JOIN_KEYS));
             }
         }
@@ -164,11 +153,11 @@ class ForeignKeyJoinTest {
         });
         try (TestDriver driver = orders(false, TestDriverConfig.defaults(), builder)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "customers", "c1", "Ann");
-            put(driver, "orders", "o1", "boom:10");
-            put(driver, "orders", "o2", "c1:20");
+            TableChanges.put(driver, "customers", "c1", "Ann");
+            TableChanges.put(driver, "orders", "o1", "boom:10");
+            TableChanges.put(driver, "orders", "o2", "c1:20");
             assertEquals(List.of("orders-with-names"), operators);
-            assertEquals(List.of("o2=20 by Ann"), changes(out));
+            assertEquals(List.of("o2=20 by Ann"), TableChanges.read(out));
             assertEquals(1, driver.metrics().total(WeirMetrics.RECORDS_PROCESSING_SKIPPED));
         }
     }
@@ -180,10 +169,10 @@ class ForeignKeyJoinTest {
         try (TestDriver driver = orders(false, config, new StreamsBuilder())) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
             for (int c = 0; c < 7; c++) {
-                put(driver, "customers", "c" + c, "name" + c);
+                TableChanges.put(driver, "customers", "c" + c, "name" + c);
             }
             for (int o = 0; o < 20; o++) {
-                put(driver, "orders", "o" + o, "c" + (o % 7) + ":" + o);
+                TableChanges.put(driver, "orders", "o" + o, "c" + (o % 7) + ":" + o);
             }
             Map<String, String> joined = out.readLatestByKey();
             assertEquals(20, joined.size());
@@ -197,13 +186,15 @@ class ForeignKeyJoinTest {
     void theJoinSurvivesARestart() {
         try (TestDriver driver = orders(false)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "customers", "c1", "Ann");
-            put(driver, "orders", "o1", "c1:10");
+            TableChanges.put(driver, "customers", "c1", "Ann");
+            TableChanges.put(driver, "orders", "o1", "c1:10");
             driver.restart();
-            changes(out);
-            put(driver, "customers", "c1", "Anna");
-            put(driver, "orders", "o1", "c1:11");
-            assertEquals(List.of("o1-=10 by Ann", "o1=10 by Anna", "o1-=10 by Anna", "o1=11 by Anna"), changes(out));
+            TableChanges.read(out);
+            TableChanges.put(driver, "customers", "c1", "Anna");
+            TableChanges.put(driver, "orders", "o1", "c1:11");
+            assertEquals(
+                    List.of("o1-=10 by Ann", "o1=10 by Anna", "o1-=10 by Anna", "o1=11 by Anna"),
+                    TableChanges.read(out));
         }
     }
 }

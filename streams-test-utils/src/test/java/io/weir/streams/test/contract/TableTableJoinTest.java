@@ -3,7 +3,6 @@ package io.weir.streams.test.contract;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Materialized;
-import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
@@ -13,8 +12,6 @@ import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestOutputTopic;
-import io.weir.streams.test.TestRecord;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -66,34 +63,23 @@ class TableTableJoinTest {
         return everyChange ? materialized.withEmitEveryChange() : materialized;
     }
 
-    private static void put(TestDriver driver, String topic, String key, @Nullable String value) {
-        driver.input(topic, Serdes.String(), Serdes.String()).pipe(TestRecord.of(key, value));
-    }
-
-    /** The changes since the last read, as "key=value", retractions as "key-=value", deletes as "key=null". */
-    private static List<String> changes(TestOutputTopic<String, String> out) {
-        return out.readAll().stream()
-                .map(r -> r.key() + ("true".equals(r.header(PaneInfo.RETRACTION_HEADER)) ? "-=" : "=") + r.value())
-                .toList();
-    }
-
     @Test
     void anInnerJoinHasARowWhileBothTablesDoAndADeleteOnEitherSideDeletesIt() {
         try (TestDriver driver = users(Kind.INNER, false)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "names", "u1", "Ann");
             driver.commit();
-            assertEquals(List.of(), changes(out));
-            put(driver, "cities", "u1", "Oslo");
+            assertEquals(List.of(), TableChanges.read(out));
+            TableChanges.put(driver, "cities", "u1", "Oslo");
             driver.commit();
-            assertEquals(List.of("u1=Ann@Oslo"), changes(out));
-            put(driver, "cities", "u1", null);
+            assertEquals(List.of("u1=Ann@Oslo"), TableChanges.read(out));
+            TableChanges.put(driver, "cities", "u1", null);
             driver.commit();
-            assertEquals(List.of("u1-=Ann@Oslo", "u1=null"), changes(out));
-            put(driver, "cities", "u1", "Rome");
-            put(driver, "names", "u1", null);
+            assertEquals(List.of("u1-=Ann@Oslo", "u1=null"), TableChanges.read(out));
+            TableChanges.put(driver, "cities", "u1", "Rome");
+            TableChanges.put(driver, "names", "u1", null);
             driver.commit();
-            assertEquals(List.of(), changes(out), "no row at either commit: nothing to say");
+            assertEquals(List.of(), TableChanges.read(out), "no row at either commit: nothing to say");
         }
     }
 
@@ -101,17 +87,17 @@ class TableTableJoinTest {
     void aLeftJoinHasARowForEveryLeftRowAndAnOuterJoinForEveryRowOfEither() {
         try (TestDriver driver = users(Kind.LEFT, true)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "cities", "u2", "Oslo");
-            put(driver, "names", "u1", "Ann");
-            put(driver, "cities", "u1", "Rome");
-            assertEquals(List.of("u1=Ann@null", "u1-=Ann@null", "u1=Ann@Rome"), changes(out));
+            TableChanges.put(driver, "cities", "u2", "Oslo");
+            TableChanges.put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "cities", "u1", "Rome");
+            assertEquals(List.of("u1=Ann@null", "u1-=Ann@null", "u1=Ann@Rome"), TableChanges.read(out));
         }
         try (TestDriver driver = users(Kind.OUTER, true)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "cities", "u2", "Oslo");
-            put(driver, "names", "u1", "Ann");
-            put(driver, "cities", "u2", null);
-            assertEquals(List.of("u2=null@Oslo", "u1=Ann@null", "u2-=null@Oslo", "u2=null"), changes(out));
+            TableChanges.put(driver, "cities", "u2", "Oslo");
+            TableChanges.put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "cities", "u2", null);
+            assertEquals(List.of("u2=null@Oslo", "u1=Ann@null", "u2-=null@Oslo", "u2=null"), TableChanges.read(out));
         }
     }
 
@@ -119,13 +105,13 @@ class TableTableJoinTest {
     void everyChangeCarriesTheExactOldResult() {
         try (TestDriver driver = users(Kind.INNER, true)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "names", "u1", "Ann");
-            put(driver, "cities", "u1", "Oslo");
-            put(driver, "names", "u1", "Anna");
-            put(driver, "cities", "u1", "Rome");
+            TableChanges.put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "cities", "u1", "Oslo");
+            TableChanges.put(driver, "names", "u1", "Anna");
+            TableChanges.put(driver, "cities", "u1", "Rome");
             assertEquals(
                     List.of("u1=Ann@Oslo", "u1-=Ann@Oslo", "u1=Anna@Oslo", "u1-=Anna@Oslo", "u1=Anna@Rome"),
-                    changes(out));
+                    TableChanges.read(out));
         }
     }
 
@@ -133,9 +119,9 @@ class TableTableJoinTest {
     void theResultDoesNotDependOnWhichSidesChangeArrivesFirst() {
         List<String> leftFirst;
         try (TestDriver driver = users(Kind.OUTER, false)) {
-            put(driver, "names", "u1", "Ann");
-            put(driver, "cities", "u1", "Oslo");
-            put(driver, "names", "u2", "Bob");
+            TableChanges.put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "cities", "u1", "Oslo");
+            TableChanges.put(driver, "names", "u2", "Bob");
             driver.commit();
             leftFirst = driver.output("joined", Serdes.String(), Serdes.String()).readAll().stream()
                     .map(OutputRecord::value)
@@ -143,9 +129,9 @@ class TableTableJoinTest {
                     .toList();
         }
         try (TestDriver driver = users(Kind.OUTER, false)) {
-            put(driver, "cities", "u1", "Oslo");
-            put(driver, "names", "u2", "Bob");
-            put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "cities", "u1", "Oslo");
+            TableChanges.put(driver, "names", "u2", "Bob");
+            TableChanges.put(driver, "names", "u1", "Ann");
             driver.commit();
             List<String> rightFirst = driver.output("joined", Serdes.String(), Serdes.String()).readAll().stream()
                     .map(OutputRecord::value)
@@ -160,19 +146,19 @@ class TableTableJoinTest {
     void changesAreCoalescedToOnePerKeyAndCommitUnlessEveryChangeIsAskedFor() {
         try (TestDriver driver = users(Kind.INNER, false)) {
             TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
-            put(driver, "names", "u1", "Ann");
-            put(driver, "cities", "u1", "Oslo");
+            TableChanges.put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "cities", "u1", "Oslo");
             driver.commit();
-            changes(out);
-            put(driver, "cities", "u1", "Rome");
-            put(driver, "names", "u1", "Anna");
-            put(driver, "cities", "u1", "Paris");
+            TableChanges.read(out);
+            TableChanges.put(driver, "cities", "u1", "Rome");
+            TableChanges.put(driver, "names", "u1", "Anna");
+            TableChanges.put(driver, "cities", "u1", "Paris");
             driver.commit();
-            assertEquals(List.of("u1-=Ann@Oslo", "u1=Anna@Paris"), changes(out));
-            put(driver, "cities", "u1", "Rome");
-            put(driver, "cities", "u1", "Paris");
+            assertEquals(List.of("u1-=Ann@Oslo", "u1=Anna@Paris"), TableChanges.read(out));
+            TableChanges.put(driver, "cities", "u1", "Rome");
+            TableChanges.put(driver, "cities", "u1", "Paris");
             driver.commit();
-            assertEquals(List.of(), changes(out), "back where it was at the last commit");
+            assertEquals(List.of(), TableChanges.read(out), "back where it was at the last commit");
         }
     }
 
@@ -186,8 +172,8 @@ class TableTableJoinTest {
                 .join(users, (page, user) -> user + " visited " + page)
                 .to("visited", Produced.with(Serdes.String(), Serdes.String()));
         try (TestDriver driver = new TestDriver(builder.build(), TestDriverConfig.defaults())) {
-            put(driver, "names", "u1", "Ann");
-            put(driver, "cities", "u1", "Oslo");
+            TableChanges.put(driver, "names", "u1", "Ann");
+            TableChanges.put(driver, "cities", "u1", "Oslo");
             driver.restart();
             TestInputTopic<String, String> visits = driver.input("visits", Serdes.String(), Serdes.String());
             visits.pipe("u1", "/home");

@@ -1,33 +1,22 @@
 package io.weir.streams.test.reference;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
-import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
-import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Produced;
-import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.serde.Serdes;
-import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
-import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -66,8 +55,6 @@ class ForeignKeyJoinPropertyTest {
         boolean everyChange = random.nextBoolean();
         Map<String, String> left = new TreeMap<>();
         Map<String, String> right = new TreeMap<>();
-        Map<String, String> upserts = new TreeMap<>();
-        Map<String, List<String>> retracting = new TreeMap<>();
         String context = "seed " + seed + ": " + kind + (inMemory ? ", in-memory" : ", RocksDB")
                 + (everyChange ? ", every change" : ", at commit");
         int commits = 0;
@@ -77,10 +64,7 @@ class ForeignKeyJoinPropertyTest {
                 .withPartitions("right", 3)
                 .withCommitInterval(Duration.ofDays(1));
         try (TestDriver driver = new TestDriver(topology(kind, inMemory, everyChange), config)) {
-            TestOutputTopic<String, String> joined = driver.output("joined", Serdes.String(), Serdes.String());
-            TestOutputTopic<String, String> changes = driver.output("changes", Serdes.String(), Serdes.String());
-            TestOutputTopic<String, Long> sums = driver.output("sums", Serdes.String(), Serdes.Long());
-            Map<String, Long> sum = new HashMap<>();
+            JoinedTableOutputs outputs = new JoinedTableOutputs(driver);
             int steps = 1 + random.nextInt(120);
             for (int step = 0; step < steps; step++) {
                 boolean onLeft = random.nextBoolean();
@@ -101,38 +85,12 @@ class ForeignKeyJoinPropertyTest {
                 if (random.nextInt(4) == 0 || step == steps - 1) {
                     driver.commit();
                     commits++;
-                    Map<String, String> expected = relationalJoin(kind, left, right);
-                    for (OutputRecord<String, String> r : joined.readAll()) {
-                        if (r.value() == null) {
-                            upserts.remove(r.key());
-                        } else {
-                            upserts.put(r.key(), r.value());
-                        }
-                    }
-                    assertEquals(expected, upserts, context + ", step " + step + ": upserts");
-                    for (OutputRecord<String, String> r : changes.readAll()) {
-                        assertTrue(
-                                r.value() == null || joinsItsOwnForeignKey(r.value()),
-                                context + ": " + r + " joins a left row with another key's right row");
-                        List<String> held = retracting.computeIfAbsent(r.key(), k -> new ArrayList<>());
-                        if ("true".equals(r.header(PaneInfo.RETRACTION_HEADER))) {
-                            assertTrue(held.remove(r.value()), context + ": a retraction of " + r + " never added");
-                        } else if (r.value() != null) {
-                            held.add(r.value());
-                        }
-                    }
-                    retracting.values().removeIf(List::isEmpty);
-                    Map<String, String> applied = new TreeMap<>();
-                    retracting.forEach((k, held) -> {
-                        assertEquals(1, held.size(), context + ": " + k + " holds " + held);
-                        applied.put(k, held.get(0));
-                    });
-                    assertEquals(expected, applied, context + ", step " + step + ": retractions applied");
-                    // The group is deleted when its last row is taken back.
-                    sums.readAll().forEach(r -> sum.compute(r.key(), (k, old) -> r.value()));
-                    long total =
-                            expected.values().stream().mapToLong(String::length).sum();
-                    assertEquals(total, sum.getOrDefault("all", 0L), context + ", step " + step + ": sum");
+                    outputs.check(
+                            relationalJoin(kind, left, right),
+                            context + ", step " + step,
+                            r -> assertTrue(
+                                    r.value() == null || joinsItsOwnForeignKey(r.value()),
+                                    context + ": " + r + " joins a left row with another key's right row"));
                 }
                 if (random.nextInt(30) == 0) {
                     driver.restart();
@@ -178,17 +136,7 @@ class ForeignKeyJoinPropertyTest {
             case INNER -> left.join(right, ForeignKeyJoinPropertyTest::foreignKey, (l, r) -> l + "+" + r, result);
             case LEFT -> left.leftJoin(right, ForeignKeyJoinPropertyTest::foreignKey, (l, r) -> l + "+" + r, result);
         };
-        joined.toStream().to("joined", Produced.with(Serdes.String(), Serdes.String()));
-        joined.toStream(Refinement.ACCUMULATING_AND_RETRACTING)
-                .to("changes", Produced.with(Serdes.String(), Serdes.String()));
-        joined.groupBy((k, v) -> KeyValue.pair("all", v), Grouped.with(Serdes.String(), Serdes.String()))
-                .aggregate(
-                        () -> 0L,
-                        (k, v, total) -> total + v.length(),
-                        (k, v, total) -> total - v.length(),
-                        Materialized.<String, Long>as("sum").withValueSerde(Serdes.Long()))
-                .toStream()
-                .to("sums", Produced.with(Serdes.String(), Serdes.Long()));
+        JoinedTableOutputs.writeOutputs(joined);
         return builder.build();
     }
 
