@@ -20,8 +20,9 @@ import java.util.List;
  * bounded range scan and adding a record is a blind write. An entry's value is {@code [matched: 1][the
  * record]}: whether a partner was found, what an outer join needs to know when the record leaves. An
  * {@link ExpiryIndex} in a second store says when each entry leaves: at its event time plus {@code
- * keep}. Both stores are changelogged; the sequence continues from the largest in the store when the task
- * starts. Single-threaded, like its task, except {@link #size()}.
+ * keep}, and, one per record, counts the records held. Both stores are changelogged; the sequence
+ * continues from the largest in the store when the task starts. Single-threaded, like its task, except
+ * {@link #size()}.
  */
 final class JoinBuffer {
 
@@ -44,8 +45,6 @@ final class JoinBuffer {
 
     private final long keep;
     private long sequence;
-    // One writer (the task thread); volatile publishes the count to the gauge.
-    private volatile long records;
 
     private JoinBuffer(WriteBackCache store, @Nullable ExpiryIndex expiry, long keep) {
         this.store = store;
@@ -60,16 +59,13 @@ final class JoinBuffer {
      */
     static JoinBuffer own(WriteBackCache store, WriteBackCache expiryStore, long keep) {
         JoinBuffer buffer = new JoinBuffer(store, new ExpiryIndex(expiryStore), keep);
-        long count = 0;
         long next = 0;
         try (KeyValueIterator it = store.range(null, null)) {
             while (it.hasNext()) {
                 byte[] key = it.next().key();
-                count++;
                 next = Math.max(next, ByteBuffer.wrap(key, key.length - 8, 8).getLong() + 1);
             }
         }
-        buffer.records = count;
         buffer.sequence = next;
         return buffer;
     }
@@ -80,7 +76,6 @@ final class JoinBuffer {
     }
 
     /** Keeps {@code record} of {@code key} at {@code time}, noting whether it found a partner already. */
-    @SuppressWarnings("NonAtomicVolatileUpdate") // one writer
     void add(byte[] key, long time, byte[] record, boolean matched) {
         byte[] at = KeyTimeKeys.at(KeyTimeKeys.prefix(key), time);
         byte[] entryKey =
@@ -90,7 +85,6 @@ final class JoinBuffer {
         System.arraycopy(record, 0, value, 1, record.length);
         store.put(entryKey, value);
         owned().add(TimeMath.plus(time, keep), entryKey);
-        records++;
     }
 
     /**
@@ -122,7 +116,6 @@ final class JoinBuffer {
      * read}, hands each record to {@code leaving} first (an outer side emits its unmatched ones), else
      * deletes it unread.
      */
-    @SuppressWarnings("NonAtomicVolatileUpdate") // one writer
     void expire(long watermark, boolean read, Leaving leaving) {
         owned().expire(watermark, entryKey -> {
             if (read) {
@@ -137,7 +130,6 @@ final class JoinBuffer {
                 }
             }
             store.delete(entryKey);
-            records--;
         });
     }
 
@@ -154,8 +146,8 @@ final class JoinBuffer {
         return index;
     }
 
-    /** The records held. */
+    /** The records held: one expiry entry each. Safe to read from other threads (gauges). */
     long size() {
-        return records;
+        return owned().size();
     }
 }
