@@ -500,7 +500,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public <VO, VR> EventStream<K, VR> join(
             EventStream<K, VO> other, BiFunction<? super V, ? super VO, ? extends VR> joiner, JoinWindows windows) {
-        return streamJoin(other, nonNullJoiner(joiner), windows, StreamJoined.defaults(), false, false);
+        return streamJoin(other, Joiners.nullable(joiner), windows, StreamJoined.defaults(), false, false);
     }
 
     @Override
@@ -509,7 +509,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
             BiFunction<? super V, ? super VO, ? extends VR> joiner,
             JoinWindows windows,
             StreamJoined<K, V, VO> joined) {
-        return streamJoin(other, nonNullJoiner(joiner), windows, joined, false, false);
+        return streamJoin(other, Joiners.nullable(joiner), windows, joined, false, false);
     }
 
     @Override
@@ -517,7 +517,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
             EventStream<K, VO> other,
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
             JoinWindows windows) {
-        return streamJoin(other, nonNullJoiner(joiner), windows, StreamJoined.defaults(), true, false);
+        return streamJoin(other, Joiners.nullable(joiner), windows, StreamJoined.defaults(), true, false);
     }
 
     @Override
@@ -526,7 +526,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
             JoinWindows windows,
             StreamJoined<K, V, VO> joined) {
-        return streamJoin(other, nonNullJoiner(joiner), windows, joined, true, false);
+        return streamJoin(other, Joiners.nullable(joiner), windows, joined, true, false);
     }
 
     @Override
@@ -544,16 +544,6 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
             JoinWindows windows,
             StreamJoined<K, V, VO> joined) {
         return streamJoin(other, joiner, windows, joined, true, true);
-    }
-
-    /**
-     * A joiner of an inner or left join as one the join runs with nullable arguments: the join never hands
-     * it a null the user's signature does not allow (values of a stream may be null themselves).
-     */
-    @SuppressWarnings("unchecked")
-    private static <V, VO, VR> BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> nonNullJoiner(
-            BiFunction<? super V, ? super VO, ? extends VR> joiner) {
-        return (BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR>) joiner;
     }
 
     /** A windowed join with {@code other}: one node per side, sharing both sides' buffers; see {@link StreamStreamJoinProcessor}. */
@@ -817,13 +807,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
      * {@code partitions} partitions, -1 for this stream's task count) and read back: the stream downstream.
      */
     EventStreamImpl<K, V> through(String base, Serde<K> k, Serde<V> v, int partitions) {
-        String topic = base + "-repartition";
-        graph.addNode(
-                base + "-repartition-sink",
-                nodes,
-                () -> new RepartitionSinkProcessor<>(topic, k.serializer(), v.serializer()),
-                Set.of(),
-                Set.of(topic));
+        String topic = repartitionSink(base, k, v, true);
         String source = graph.addRepartitionSource(topic, Consumed.with(k, v), partitions);
         return new EventStreamImpl<>(graph, List.of(source), k, v, false);
     }
@@ -834,14 +818,19 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
      * reading source is named {@link #throughSourceName}, for a reader added before it.
      */
     void throughTableMessages(String base, Serde<K> k, Serde<V> v) {
+        graph.addTableMessageSource(repartitionSink(base, k, v, false), Consumed.with(k, v));
+    }
+
+    /** Writes this stream to the repartition topic {@code <base>-repartition}, with watermark marks or not; returns the topic. */
+    private String repartitionSink(String base, Serde<K> k, Serde<V> v, boolean marks) {
         String topic = base + "-repartition";
         graph.addNode(
                 base + "-repartition-sink",
                 nodes,
-                () -> new RepartitionSinkProcessor<>(topic, k.serializer(), v.serializer(), false),
+                () -> new RepartitionSinkProcessor<>(topic, k.serializer(), v.serializer(), marks),
                 Set.of(),
                 Set.of(topic));
-        graph.addTableMessageSource(topic, Consumed.with(k, v));
+        return topic;
     }
 
     /** The name of the source reading the repartition topic of {@code base}. */

@@ -290,7 +290,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
 
     @Override
     public <VO, VR> Table<K, VR> join(Table<K, VO> other, BiFunction<? super V, ? super VO, ? extends VR> joiner) {
-        return tableJoin(other, nonNull(joiner), null, false, false);
+        return tableJoin(other, Joiners.nullable(joiner), null, false, false);
     }
 
     @Override
@@ -298,13 +298,14 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<K, VO> other,
             BiFunction<? super V, ? super VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
-        return tableJoin(other, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), false, false);
+        return tableJoin(
+                other, Joiners.nullable(joiner), Objects.requireNonNull(materialized, "materialized"), false, false);
     }
 
     @Override
     public <VO, VR> Table<K, VR> leftJoin(
             Table<K, VO> other, BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner) {
-        return tableJoin(other, nonNull(joiner), null, true, false);
+        return tableJoin(other, Joiners.nullable(joiner), null, true, false);
     }
 
     @Override
@@ -312,7 +313,8 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<K, VO> other,
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
-        return tableJoin(other, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), true, false);
+        return tableJoin(
+                other, Joiners.nullable(joiner), Objects.requireNonNull(materialized, "materialized"), true, false);
     }
 
     @Override
@@ -329,14 +331,6 @@ public final class TableImpl<K, V> implements Table<K, V> {
         return tableJoin(other, joiner, Objects.requireNonNull(materialized, "materialized"), true, true);
     }
 
-    /** An inner or left joiner as the join calls it: never with a null its signature does not allow. */
-    @SuppressWarnings("unchecked")
-    private static <V, VO, VR> BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> nonNull(
-            BiFunction<? super V, ? super VO, ? extends VR> joiner) {
-        return (BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR>)
-                Objects.requireNonNull(joiner, "joiner");
-    }
-
     /** A join with a table of this builder by key, giving a table; see {@link TableTableJoinProcessor}. */
     private <VO, VR> Table<K, VR> tableJoin(
             Table<K, VO> other,
@@ -344,30 +338,15 @@ public final class TableImpl<K, V> implements Table<K, V> {
             @Nullable Materialized<K, VR> materialized,
             boolean leftOuter,
             boolean rightOuter) {
-        Objects.requireNonNull(other, "other");
         Objects.requireNonNull(joiner, "joiner");
-        TableImpl<K, VO> o = (TableImpl<K, VO>) other;
-        if (o.graph != graph) {
-            throw new IllegalArgumentException("join: the other table belongs to another StreamsBuilder; build both "
-                    + "tables with the same builder");
-        }
-        String kind = rightOuter ? "outer-join" : leftOuter ? "left-join" : "join";
-        String store = materialized == null
-                ? graph.newName("table-" + kind)
-                : materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
-        if (materialized != null) {
-            refuseForJoin(kind + " into store '" + store + "'", materialized);
-        }
+        TableImpl<K, VO> o = sameBuilder(other);
+        String store = joinStore(rightOuter ? "outer-join" : leftOuter ? "left-join" : "join", materialized)
+                .name();
         TableLookup<K, V> left = lookup;
         TableLookup<K, VO> right = o.lookup;
         Set<String> stores = new HashSet<>(left.stores());
         stores.addAll(right.stores());
         stores.add(store);
-        graph.addStore(new StoreSpec(
-                store,
-                materialized == null ? StoreType.ROCKSDB : materialized.storeType(),
-                materialized == null || materialized.loggingEnabled(),
-                -1));
         Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, K, VO, VR>(
                 left.newFormat(), right.newFormat(), (k, l) -> k, joiner, leftOuter, rightOuter);
         TableTableJoinProcessor.Settings<K, V, VO, VR> settings = new TableTableJoinProcessor.Settings<>(
@@ -383,7 +362,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<KO, VO> other,
             Function<? super V, ? extends @Nullable KO> foreignKey,
             BiFunction<? super V, ? super VO, ? extends VR> joiner) {
-        return foreignKeyJoin(other, foreignKey, nonNull(joiner), null, false);
+        return foreignKeyJoin(other, foreignKey, Joiners.nullable(joiner), null, false);
     }
 
     @Override
@@ -393,7 +372,11 @@ public final class TableImpl<K, V> implements Table<K, V> {
             BiFunction<? super V, ? super VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
         return foreignKeyJoin(
-                other, foreignKey, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), false);
+                other,
+                foreignKey,
+                Joiners.nullable(joiner),
+                Objects.requireNonNull(materialized, "materialized"),
+                false);
     }
 
     @Override
@@ -401,7 +384,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<KO, VO> other,
             Function<? super V, ? extends @Nullable KO> foreignKey,
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner) {
-        return foreignKeyJoin(other, foreignKey, nonNull(joiner), null, true);
+        return foreignKeyJoin(other, foreignKey, Joiners.nullable(joiner), null, true);
     }
 
     @Override
@@ -411,7 +394,11 @@ public final class TableImpl<K, V> implements Table<K, V> {
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
         return foreignKeyJoin(
-                other, foreignKey, nonNull(joiner), Objects.requireNonNull(materialized, "materialized"), true);
+                other,
+                foreignKey,
+                Joiners.nullable(joiner),
+                Objects.requireNonNull(materialized, "materialized"),
+                true);
     }
 
     /**
@@ -426,25 +413,12 @@ public final class TableImpl<K, V> implements Table<K, V> {
             BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
             @Nullable Materialized<K, VR> materialized,
             boolean leftJoin) {
-        Objects.requireNonNull(other, "other");
         Objects.requireNonNull(foreignKey, "foreignKey");
-        TableImpl<KO, VO> o = (TableImpl<KO, VO>) other;
-        if (o.graph != graph) {
-            throw new IllegalArgumentException("join: the other table belongs to another StreamsBuilder; build both "
-                    + "tables with the same builder");
-        }
-        String kind = leftJoin ? "fk-left-join" : "fk-join";
-        String store = materialized == null
-                ? graph.newName("table-" + kind)
-                : materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
-        if (materialized != null) {
-            refuseForJoin(kind + " into store '" + store + "'", materialized);
-        }
-        StoreType type = materialized == null ? StoreType.ROCKSDB : materialized.storeType();
-        boolean logged = materialized == null || materialized.loggingEnabled();
+        TableImpl<KO, VO> o = sameBuilder(other);
+        StoreSpec resultStore = joinStore(leftJoin ? "fk-left-join" : "fk-join", materialized);
+        String store = resultStore.name();
         String subscriptionStore = store + "-subscriptions";
-        graph.addStore(new StoreSpec(store, type, logged, -1));
-        graph.addStore(new StoreSpec(subscriptionStore, type, logged, -1));
+        graph.addStore(new StoreSpec(subscriptionStore, resultStore.type(), resultStore.logged(), -1));
         TableLookup<K, V> left = lookup;
         TableLookup<KO, VO> right = o.lookup;
         Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, KO, VO, VR>(
@@ -504,6 +478,36 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 Set.of(),
                 Set.of());
         return new TableImpl<>(graph, List.of(results), keySerde, null, TableLookup.of(store, left.keySerde(), rows));
+    }
+
+    /** {@code other} as a table of this builder. */
+    private <K2, V2> TableImpl<K2, V2> sameBuilder(Table<K2, V2> other) {
+        TableImpl<K2, V2> o = (TableImpl<K2, V2>) Objects.requireNonNull(other, "other");
+        if (o.graph != graph) {
+            throw new IllegalArgumentException("join: the other table belongs to another StreamsBuilder; build both "
+                    + "tables with the same builder");
+        }
+        return o;
+    }
+
+    /**
+     * Adds the result store of a {@code kind} join that gives a table, named, placed and logged as {@code
+     * materialized} says (RocksDB and logged without one), after refusing what it cannot take.
+     */
+    private StoreSpec joinStore(String kind, @Nullable Materialized<?, ?> materialized) {
+        String store = materialized == null
+                ? graph.newName("table-" + kind)
+                : materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
+        if (materialized != null) {
+            refuseForJoin(kind + " into store '" + store + "'", materialized);
+        }
+        StoreSpec spec = new StoreSpec(
+                store,
+                materialized == null ? StoreType.ROCKSDB : materialized.storeType(),
+                materialized == null || materialized.loggingEnabled(),
+                -1);
+        graph.addStore(spec);
+        return spec;
     }
 
     /** What a join's result store does not take: it holds the input rows, not results. */
