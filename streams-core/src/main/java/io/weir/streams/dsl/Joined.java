@@ -100,12 +100,18 @@ public final class Joined<K, V> {
                 mode, name, keySerde, Objects.requireNonNull(valueSerde, "valueSerde"), lateTopic, storeType);
     }
 
-    /** Writes records older than the table's history to {@code topic} instead of only counting them. */
+    /**
+     * Writes records older than the table's history to {@code topic} instead of only counting them (as-of
+     * and aligned; refused for {@link #latest()}, which refuses no record).
+     */
     public Joined<K, V> withLateRecordsTo(String topic) {
         return new Joined<>(mode, name, keySerde, valueSerde, Require.name("late-records topic", topic), storeType);
     }
 
-    /** Keeps the aligned join's buffer in memory (restored from its changelog on start) instead of RocksDB. */
+    /**
+     * Keeps the aligned join's buffer in memory (restored from its changelog on start) instead of RocksDB;
+     * refused for the other modes, which hold no records.
+     */
     public Joined<K, V> inMemory() {
         return new Joined<>(mode, name, keySerde, valueSerde, lateTopic, StoreType.IN_MEMORY);
     }

@@ -30,6 +30,7 @@ import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.topology.SourceNames;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
@@ -672,6 +673,15 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
             throw new IllegalStateException("join '" + name + "' (" + mode + "): joining as of a record's event time "
                     + "needs the table's versions; read the table versioned (Materialized.versioned(retention)) "
                     + "or join with Joined.latest()");
+        }
+        if (mode != Joined.Mode.ALIGNED && joined.storeType() != StoreType.ROCKSDB) {
+            throw new IllegalStateException("join '" + name + "' (" + mode + "): inMemory() places the aligned "
+                    + "join's buffer, and this join holds no records; remove it or use Joined.aligned()");
+        }
+        if (mode == Joined.Mode.LATEST && joined.lateTopic().isPresent()) {
+            throw new IllegalStateException("join '" + name + "' (LATEST): withLateRecordsTo is for records older "
+                    + "than a versioned table's history, and the latest row refuses none; remove it or join "
+                    + "Joined.asOf() or Joined.aligned()");
         }
         Serde<K> k = joined.keySerde().orElse(keySerde != null ? keySerde : lookup.keySerde());
         Serde<V> v = joined.valueSerde().orElse(valueSerde);

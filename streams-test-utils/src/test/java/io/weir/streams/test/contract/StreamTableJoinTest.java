@@ -123,6 +123,26 @@ class StreamTableJoinTest {
     }
 
     @Test
+    void settingsTheModeDoesNotUseAreRefused() {
+        StreamsBuilder builder = new StreamsBuilder();
+        Table<String, String> prices = builder.table(
+                "prices",
+                Consumed.with(Serdes.String(), Serdes.String()),
+                Materialized.<String, String>as("price-store").versioned(RETENTION));
+        EventStream<String, String> orders = builder.stream("orders", Consumed.with(Serdes.String(), Serdes.String()));
+        IllegalStateException inMemory = assertThrows(
+                IllegalStateException.class,
+                () -> orders.join(
+                        prices, (o, p) -> o + p, Joined.<String, String>asOf().inMemory()));
+        assertTrue(inMemory.getMessage().contains("inMemory()"), inMemory.getMessage());
+        IllegalStateException late = assertThrows(
+                IllegalStateException.class,
+                () -> orders.join(
+                        prices, (o, p) -> o + p, Joined.<String, String>latest().withLateRecordsTo("late")));
+        assertTrue(late.getMessage().contains("withLateRecordsTo"), late.getMessage());
+    }
+
+    @Test
     void alignedWaitsUntilTheTablesWatermarkReachesTheRecord() {
         try (TestDriver driver = orders(Joined.aligned())) {
             TestOutputTopic<String, String> out = priced(driver);
