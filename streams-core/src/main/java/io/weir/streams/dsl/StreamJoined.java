@@ -52,8 +52,8 @@ public final class StreamJoined<K, V, VO> {
     }
 
     /**
-     * Names the join {@code name}: its buffers are {@code <name>-left} and {@code <name>-right} (with
-     * {@code -expiry} indexes), its repartition topics {@code <name>-left-repartition} and {@code
+     * Names the join {@code name}: its buffers are {@code <name>-left} and {@code <name>-right} (an outer
+     * side's with an index of its unmatched records, {@code -unmatched}), its repartition topics {@code <name>-left-repartition} and {@code
      * <name>-right-repartition}, so they keep their state whatever else changes in the topology.
      */
     public StreamJoined<K, V, VO> withName(String name) {

@@ -38,6 +38,7 @@ import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -579,22 +580,33 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         EventStreamImpl<K, VO> rightInput = o.keyChanged ? o.through(name + "-right", k, vo, -1) : o;
         String leftStore = name + "-left";
         String rightStore = name + "-right";
-        Set<String> stores = Set.of(leftStore, leftStore + "-expiry", rightStore, rightStore + "-expiry");
+        long before = windows.before().toMillis();
+        long after = windows.after().toMillis();
+        long lateness = windows.allowedLateness().toMillis();
+        String leftUnmatched = leftOuter ? leftStore + "-unmatched" : null;
+        String rightUnmatched = rightOuter ? rightStore + "-unmatched" : null;
+        long bufferRetention = StreamStreamJoinProcessor.bufferChangelogRetention(before, after, lateness);
+        List<String> buffers = List.of(leftStore, rightStore);
+        Set<String> stores = new LinkedHashSet<>(buffers);
+        if (leftUnmatched != null) {
+            stores.add(leftUnmatched);
+        }
+        if (rightUnmatched != null) {
+            stores.add(rightUnmatched);
+        }
         for (String store : stores) {
-            graph.addStore(new StoreSpec(store, joined.storeType(), true, -1));
+            graph.addStore(
+                    new StoreSpec(store, joined.storeType(), true, buffers.contains(store) ? bufferRetention : -1));
         }
         graph.useSerde(k, true);
         graph.useSerde(v, false);
         graph.useSerde(vo, false);
-        long before = windows.before().toMillis();
-        long after = windows.after().toMillis();
-        long lateness = windows.allowedLateness().toMillis();
         String lateTopic = joined.lateTopic().orElse(null);
         BufferedRecordCodec<K, V> leftCodec = new BufferedRecordCodec<>(leftStore, k, v);
         BufferedRecordCodec<K, VO> rightCodec = new BufferedRecordCodec<>(rightStore, k, vo);
         StreamStreamJoinProcessor.Side<K, V, VO, VR> leftSide = new StreamStreamJoinProcessor.Side<>(
                 leftStore,
-                leftStore + "-expiry",
+                leftUnmatched,
                 rightStore,
                 before,
                 after,
@@ -608,7 +620,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                 lateTopic);
         StreamStreamJoinProcessor.Side<K, VO, V, VR> rightSide = new StreamStreamJoinProcessor.Side<>(
                 rightStore,
-                rightStore + "-expiry",
+                rightUnmatched,
                 leftStore,
                 after,
                 before,

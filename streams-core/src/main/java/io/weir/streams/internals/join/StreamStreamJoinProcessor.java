@@ -14,6 +14,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.BiFunction;
 
@@ -39,13 +40,14 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
     /**
      * One side's settings, seen from that side.
      *
+     * @param unmatchedStore an outer side's index of its unmatched records; null for an inner side
      * @param outer       whether this side is outer: its records that found no partner are emitted with null
      * @param otherOuter  whether the other side is outer, so this side marks the partners it finds
      * @param joiner      this side's value and the other's (null when unmatched) to the result
      */
     public record Side<K, V, VO, VR>(
             String store,
-            String expiryStore,
+            @Nullable String unmatchedStore,
             String otherStore,
             long before,
             long after,
@@ -68,6 +70,18 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
     private Deserializer<K> keyReader;
     private long watermark = Long.MIN_VALUE;
 
+    /**
+     * How long a buffer's changelog keeps a record: a buffer drops whole segments by range deletes, which
+     * leave no tombstone in the changelog, so it deletes by time too (processing time, as a window
+     * store's), a day after the longest a record is held: the far side of the window, the allowed
+     * lateness and a segment.
+     */
+    public static long bufferChangelogRetention(long before, long after, long allowedLateness) {
+        long held = TimeMath.plus(
+                TimeMath.plus(Math.max(before, after), allowedLateness), JoinBuffer.segmentMs(before, after));
+        return TimeMath.plus(held, Duration.ofDays(1).toMillis());
+    }
+
     public StreamStreamJoinProcessor(Side<K, V, VO, VR> side) {
         this.side = side;
     }
@@ -77,15 +91,19 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
         this.context = context;
         this.late = new LateDataOutput(side.lateTopic(), context);
         this.input = new KeyedInput(context, late);
+        watermark = context.watermark();
+        long segmentMs = JoinBuffer.segmentMs(side.before(), side.after());
+        String unmatchedStore = side.unmatchedStore();
         this.buffer = JoinBuffer.own(
                 context.stores().cache(side.store()),
-                context.stores().cache(side.expiryStore()),
-                TimeMath.plus(side.after(), side.allowedLateness()));
-        this.other = JoinBuffer.partners(context.stores().cache(side.otherStore()));
+                unmatchedStore == null ? null : context.stores().cache(unmatchedStore),
+                segmentMs,
+                TimeMath.plus(side.after(), side.allowedLateness()),
+                watermark);
+        this.other = JoinBuffer.partners(context.stores().cache(side.otherStore()), segmentMs);
         this.keys = side.keySerde().serializer();
         this.keyReader = side.keySerde().deserializer();
         context.metrics().gauge(context.nodeName(), WeirMetrics.JOIN_BUFFERED_RECORDS, buffer::size);
-        watermark = context.watermark();
     }
 
     @Override
@@ -121,11 +139,7 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
             return;
         }
         watermark = newWatermark;
-        // Only an outer side reads what leaves: an inner side's records leave unread.
-        buffer.expire(newWatermark, side.outer(), (key, time, stored, matched) -> {
-            if (matched) {
-                return;
-            }
+        buffer.expire(newWatermark, (key, time, stored) -> {
             BufferedRecordCodec.Decoded<K, V> unmatched = side.codec().decode(stored);
             context.forward(new Record<>(
                     keyReader.deserialize(side.store(), key),

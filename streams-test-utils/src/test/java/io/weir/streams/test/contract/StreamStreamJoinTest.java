@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Windowed stream–stream joins, one test per rule: records match within {@code [l.t - before, l.t +
  * after]}; each pair is emitted once, by its second record, at {@code max(l.t, r.t)}; an outer side's
  * unmatched record is emitted with null only when the watermark passes its window's end plus the allowed
- * lateness, and a matched one never; late records go to the side output; buffers are purged by the
+ * lateness, and a matched one never; late records go to the side output; buffers drop whole segments by the
  * watermark and survive a restart; a changed key is repartitioned; unknown serdes are refused at build time.
  */
 class StreamStreamJoinTest {
@@ -45,11 +45,14 @@ class StreamStreamJoinTest {
 
     /** Impressions (left) joined with clicks (right) by ad id, results "impression+click" to "joined". */
     private static TestDriver ads(Kind kind, JoinWindows windows) {
+        return ads(
+                kind, windows, StreamJoined.<String, String, String>defaults().withLateRecordsTo("too-late"));
+    }
+
+    private static TestDriver ads(Kind kind, JoinWindows windows, StreamJoined<String, String, String> joined) {
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, String> impressions = builder.stream("impressions", MONOTONOUS);
         EventStream<String, String> clicks = builder.stream("clicks", MONOTONOUS);
-        StreamJoined<String, String, String> joined =
-                StreamJoined.<String, String, String>defaults().withLateRecordsTo("too-late");
         EventStream<String, String> out = switch (kind) {
             case INNER -> impressions.join(clicks, (i, c) -> i + "+" + c, windows, joined);
             case LEFT -> impressions.leftJoin(clicks, (i, c) -> i + "+" + c, windows, joined);
@@ -206,13 +209,38 @@ class StreamStreamJoinTest {
     }
 
     @Test
-    void theBuffersArePurgedByTheWatermark() {
+    void theBuffersDropASegmentOnceTheWatermarkPassesItsLastMillisecondPlusTheWindow() {
+        // A 5 s window either way: 5 s segments; the segment [10,000, 15,000) goes at watermark 19,999.
         try (TestDriver driver = ads(Kind.INNER, JoinWindows.of(Duration.ofSeconds(5)))) {
             impression(driver, "ad", "i", 10_000);
             click(driver, "ad", "c", 11_000);
             assertEquals(2, driver.metrics().total(WeirMetrics.JOIN_BUFFERED_RECORDS));
+            impression(driver, "y", "i", 19_999);
+            click(driver, "y", "c", 19_999);
+            assertEquals(
+                    4, driver.metrics().total(WeirMetrics.JOIN_BUFFERED_RECORDS), "watermark 19,998 drops nothing");
+            impression(driver, "z", "i", 20_000);
+            click(driver, "z", "c", 20_000);
+            assertEquals(
+                    4,
+                    driver.metrics().total(WeirMetrics.JOIN_BUFFERED_RECORDS),
+                    "watermark 19,999 drops the records at 10,000 and 11,000; those at 19,999 and 20,000 stay");
+        }
+    }
+
+    @Test
+    void aRestoreDropsTheSegmentsTheRestoredWatermarkHasPassed() {
+        // In memory, so the restart restores the buffers from their changelogs.
+        StreamJoined<String, String, String> inMemory =
+                StreamJoined.<String, String, String>defaults().inMemory();
+        try (TestDriver driver = ads(Kind.INNER, JoinWindows.of(Duration.ofSeconds(5)), inMemory)) {
+            impression(driver, "ad", "i", 10_000);
+            click(driver, "ad", "c", 11_000);
+            driver.commit();
             impression(driver, "x", "i", 30_000);
             click(driver, "x", "c", 30_000);
+            driver.restart();
+            // The changelog still holds the records at 10,000 and 11,000: a dropped segment leaves no tombstone.
             assertEquals(2, driver.metrics().total(WeirMetrics.JOIN_BUFFERED_RECORDS), "only the records at 30,000");
         }
     }
