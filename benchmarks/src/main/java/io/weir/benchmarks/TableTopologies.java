@@ -172,7 +172,8 @@ public final class TableTopologies {
         return Long.parseLong(value.substring(value.indexOf(':') + 1));
     }
 
-    private static Properties optimized() {
+    /** Kafka Streams' {@code topology.optimization=all}, for {@code StreamsBuilder.build(props)}. */
+    public static Properties optimized() {
         Properties props = new Properties();
         props.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, KAFKA_STREAMS_OPTIMIZATION);
         return props;

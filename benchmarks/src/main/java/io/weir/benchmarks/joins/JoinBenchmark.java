@@ -1,5 +1,6 @@
 package io.weir.benchmarks.joins;
 
+import io.weir.benchmarks.OptionValues;
 import io.weir.benchmarks.tables.DriverRuns;
 import io.weir.streams.Topology;
 import io.weir.streams.serde.Serdes;
@@ -26,7 +27,8 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.function.Supplier;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Joins through Weir's TestDriver and Kafka Streams' TopologyTestDriver, on the same pre-generated
@@ -62,19 +64,21 @@ public final class JoinBenchmark {
             "--runs",
             "--workloads");
 
-    /** One input record, piped at processing time {@code time} with event time {@code time}. */
-    record Input(String topic, String key, String value, long time) {}
+    /** One input record of the topic named {@code topic} in the workload, at event time {@code time}. */
+    public record Input(String topic, String key, String value, long time) {}
 
     /**
-     * A workload: its input and topologies; whether its output is upserts; whether Weir's run ends with
-     * the end of input (the aligned join's last events wait for a table update that never comes) rather
-     * than a commit (which leaves buffers as Kafka Streams' run does).
+     * A workload: its input and topologies, which name their topics through a function of the names the
+     * input uses ({@code "out"} for the output), so the broker benchmark can give each run topics of its
+     * own; whether its output is upserts; whether Weir's run ends with the end of input (the aligned
+     * join's last events wait for a table update that never comes) rather than a commit (which leaves
+     * buffers as Kafka Streams' run does).
      */
-    record Workload(
+    public record Workload(
             String name,
             List<Input> input,
-            Supplier<Topology> weir,
-            Supplier<org.apache.kafka.streams.Topology> kafkaStreams,
+            Function<UnaryOperator<String>, Topology> weir,
+            Function<UnaryOperator<String>, org.apache.kafka.streams.Topology> kafkaStreams,
             boolean upserts,
             boolean endOfInput) {}
 
@@ -88,7 +92,7 @@ public final class JoinBenchmark {
     private JoinBenchmark() {}
 
     public static void main(String[] args) {
-        Map<String, String> options = options(args);
+        Map<String, String> options = options(args, List.of());
         int runs = Integer.parseInt(options.getOrDefault("--runs", "3"));
         List<String> chosen = Arrays.asList(options.getOrDefault("--workloads", "enrichment,windowed,foreign-key")
                 .split(","));
@@ -99,7 +103,7 @@ public final class JoinBenchmark {
                         + "(Weir; KS) |%n|---|---|---|---|---|---|---|%n",
                 runs));
         for (String name : chosen) {
-            Workload workload = workload(name.trim(), options);
+            Workload workload = workload(name.trim(), options, 1);
             System.err.println(workload.name() + ": warming up ...");
             compare(workload, weir(workload), kafkaStreams(workload));
             System.err.println(workload.name() + ": run 1 of " + runs + " ...");
@@ -139,21 +143,29 @@ public final class JoinBenchmark {
         System.out.print(report);
     }
 
-    private static Workload workload(String name, Map<String, String> options) {
+    /** The workload {@code name} at its size in {@code options} divided by {@code divisor}. */
+    public static Workload workload(String name, Map<String, String> options, int divisor) {
         return switch (name) {
             case "enrichment" ->
-                enrichment(number(options, "--table-keys", 100_000), number(options, "--events", 1_000_000), false);
+                enrichment(
+                        number(options, "--table-keys", 100_000) / divisor,
+                        number(options, "--events", 1_000_000) / divisor,
+                        false);
             case "windowed" ->
-                windowed(number(options, "--window-events", 200_000), number(options, "--window-keys", 50_000));
+                windowed(
+                        number(options, "--window-events", 200_000) / divisor,
+                        number(options, "--window-keys", 50_000) / divisor);
             case "foreign-key" ->
-                foreignKey(number(options, "--customers", 10_000), number(options, "--orders", 300_000));
+                foreignKey(
+                        number(options, "--customers", 10_000) / divisor,
+                        number(options, "--orders", 300_000) / divisor);
             default ->
                 throw new IllegalArgumentException(
                         "Unknown workload " + name + "; use enrichment, windowed, foreign-key");
         };
     }
 
-    static Workload enrichment(int tableKeys, int events, boolean aligned) {
+    public static Workload enrichment(int tableKeys, int events, boolean aligned) {
         Random random = new Random(1);
         List<Input> input = new ArrayList<>(tableKeys + events + events / 100);
         for (int i = 0; i < tableKeys; i++) {
@@ -169,13 +181,13 @@ public final class JoinBenchmark {
         return new Workload(
                 aligned ? "enrichment (aligned)" : "enrichment",
                 input,
-                () -> JoinTopologies.weirEnrichment("events", "profiles", "out", aligned),
-                () -> JoinTopologies.kafkaStreamsEnrichment("events", "profiles", "out"),
+                t -> JoinTopologies.weirEnrichment(t.apply("events"), t.apply("profiles"), t.apply("out"), aligned),
+                t -> JoinTopologies.kafkaStreamsEnrichment(t.apply("events"), t.apply("profiles"), t.apply("out")),
                 false,
                 aligned);
     }
 
-    static Workload windowed(int events, int keys) {
+    public static Workload windowed(int events, int keys) {
         Random random = new Random(2);
         List<Input> input = new ArrayList<>(events);
         for (int i = 0; i < events; i++) {
@@ -185,13 +197,13 @@ public final class JoinBenchmark {
         return new Workload(
                 "windowed (10 min)",
                 input,
-                () -> JoinTopologies.weirWindowed("left", "right", "out"),
-                () -> JoinTopologies.kafkaStreamsWindowed("left", "right", "out"),
+                t -> JoinTopologies.weirWindowed(t.apply("left"), t.apply("right"), t.apply("out")),
+                t -> JoinTopologies.kafkaStreamsWindowed(t.apply("left"), t.apply("right"), t.apply("out")),
                 false,
                 false);
     }
 
-    static Workload foreignKey(int customers, int orders) {
+    public static Workload foreignKey(int customers, int orders) {
         Random random = new Random(3);
         List<Input> input = new ArrayList<>(customers + orders);
         for (int i = 0; i < customers; i++) {
@@ -208,14 +220,14 @@ public final class JoinBenchmark {
         return new Workload(
                 "foreign-key",
                 input,
-                () -> JoinTopologies.weirForeignKey("orders", "customers", "out"),
-                () -> JoinTopologies.kafkaStreamsForeignKey("orders", "customers", "out"),
+                t -> JoinTopologies.weirForeignKey(t.apply("orders"), t.apply("customers"), t.apply("out")),
+                t -> JoinTopologies.kafkaStreamsForeignKey(t.apply("orders"), t.apply("customers"), t.apply("out")),
                 true,
                 false);
     }
 
     /** The windowed workload's pairs, by brute force per key. */
-    static long modelPairs(List<Input> input) {
+    public static long modelPairs(List<Input> input) {
         Map<String, List<Long>> lefts = new HashMap<>();
         Map<String, List<Long>> rights = new HashMap<>();
         for (Input in : input) {
@@ -237,6 +249,23 @@ public final class JoinBenchmark {
         return pairs;
     }
 
+    /** The foreign-key workload's final result per order: its last customer id and that customer's last name. */
+    public static Map<String, String> modelJoinedOrders(List<Input> input) {
+        Map<String, String> orders = new HashMap<>();
+        Map<String, String> customers = new HashMap<>();
+        for (Input in : input) {
+            (in.topic().equals("orders") ? orders : customers).put(in.key(), in.value());
+        }
+        Map<String, String> joined = new TreeMap<>();
+        orders.forEach((order, customer) -> {
+            String name = customers.get(customer);
+            if (name != null) {
+                joined.put(order, customer + "|" + name);
+            }
+        });
+        return joined;
+    }
+
     private static void compare(Workload workload, Run weir, Run ks) {
         if (!weir.sameResults(ks)) {
             throw new IllegalStateException(workload.name() + ": the engines' results differ: Weir " + weir.results()
@@ -244,6 +273,9 @@ public final class JoinBenchmark {
                     + weir.rows().size() + " rows), Kafka Streams "
                     + ks.results() + " (checksum " + ks.checksum() + ", "
                     + ks.rows().size() + " rows)");
+        }
+        if (workload.upserts() && !weir.rows().equals(modelJoinedOrders(workload.input()))) {
+            throw new IllegalStateException(workload.name() + ": the results differ from the relational join");
         }
         if (workload.name().startsWith("windowed") && weir.results() != modelPairs(workload.input())) {
             throw new IllegalStateException(
@@ -257,7 +289,7 @@ public final class JoinBenchmark {
         long started = System.nanoTime();
         long stateBytes;
         try (TestDriver driver = new TestDriver(
-                workload.weir().get(),
+                workload.weir().apply(UnaryOperator.identity()),
                 TestDriverConfig.defaults()
                         .withApplicationId("weir-join-bench")
                         .withStateDir(stateDir)
@@ -295,8 +327,8 @@ public final class JoinBenchmark {
         Tally tally = new Tally(workload.upserts());
         long started = System.nanoTime();
         long stateBytes;
-        try (TopologyTestDriver driver =
-                new TopologyTestDriver(workload.kafkaStreams().get(), props, Instant.ofEpochMilli(START))) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(
+                workload.kafkaStreams().apply(UnaryOperator.identity()), props, Instant.ofEpochMilli(START))) {
             org.apache.kafka.streams.TestOutputTopic<String, String> out =
                     driver.createOutputTopic("out", KS.deserializer(), KS.deserializer());
             Map<String, org.apache.kafka.streams.TestInputTopic<String, String>> inputs = new HashMap<>();
@@ -363,7 +395,7 @@ public final class JoinBenchmark {
         List<Long> waits = new ArrayList<>();
         Path stateDir = DriverRuns.tempDir("weir-join-wait-");
         try (TestDriver driver = new TestDriver(
-                workload.weir().get(),
+                workload.weir().apply(UnaryOperator.identity()),
                 TestDriverConfig.defaults()
                         .withStateDir(stateDir)
                         .withStartTime(Instant.ofEpochMilli(START))
@@ -421,16 +453,20 @@ public final class JoinBenchmark {
         }
     }
 
-    private static int number(Map<String, String> options, String name, int defaultValue) {
-        return Integer.parseInt(
-                options.getOrDefault(name, Integer.toString(defaultValue)).replace("_", ""));
+    /** The number {@code name} in {@code options}, or {@code defaultValue}. */
+    public static int number(Map<String, String> options, String name, int defaultValue) {
+        String value = options.get(name);
+        return value == null ? defaultValue : OptionValues.positiveInt(name, value);
     }
 
-    private static Map<String, String> options(String[] args) {
+    /** Options as {@code --name value} pairs: the workloads' sizes, {@code --runs}, {@code --workloads}, and {@code more}. */
+    public static Map<String, String> options(String[] args, List<String> more) {
         Map<String, String> options = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!OPTIONS.contains(args[i])) {
-                throw new IllegalArgumentException("Unknown option " + args[i] + "; use " + OPTIONS);
+        for (int i = 0; i < args.length; i += 2) {
+            if ((!OPTIONS.contains(args[i]) && !more.contains(args[i])) || i + 1 >= args.length) {
+                List<String> known = new ArrayList<>(OPTIONS);
+                known.addAll(more);
+                throw new IllegalArgumentException("Unknown option or missing value: " + args[i] + "; use " + known);
             }
             options.put(args[i], args[i + 1]);
         }

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.joins;
 
+import io.weir.benchmarks.TableTopologies;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
@@ -24,7 +25,9 @@ import java.time.Duration;
  *   <li><b>foreign key</b>: a table of orders (order -> customer) joined with a table of customers by the
  *       order's value.</li>
  * </ul>
- * Joiners concatenate {@code "left|right"}; outputs carry each result's value.
+ * Joiners concatenate {@code "left|right"}; outputs carry each result's value. Kafka Streams' table
+ * topologies are built with {@code topology.optimization=all}, so its tables, like Weir's, use their
+ * source topics as changelogs.
  */
 public final class JoinTopologies {
 
@@ -61,7 +64,7 @@ public final class JoinTopologies {
         builder.stream(events, org.apache.kafka.streams.kstream.Consumed.with(KS, KS))
                 .leftJoin(profiles, (e, p) -> e + "|" + p)
                 .to(out, org.apache.kafka.streams.kstream.Produced.with(KS, KS));
-        return builder.build();
+        return builder.build(TableTopologies.optimized());
     }
 
     public static Topology weirWindowed(String left, String right, String out) {
@@ -111,6 +114,6 @@ public final class JoinTopologies {
         o.join(c, customer -> customer, (a, b) -> a + "|" + b)
                 .toStream()
                 .to(out, org.apache.kafka.streams.kstream.Produced.with(KS, KS));
-        return builder.build();
+        return builder.build(TableTopologies.optimized());
     }
 }
