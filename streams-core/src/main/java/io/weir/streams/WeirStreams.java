@@ -1,11 +1,17 @@
 package io.weir.streams;
 
+import io.weir.streams.internals.query.KeyValueQuery;
+import io.weir.streams.internals.query.KeyValueView;
+import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
+import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
+import io.weir.streams.state.QueryableStoreType;
+import io.weir.streams.state.StoreUnavailableException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +71,7 @@ public final class WeirStreams implements AutoCloseable {
     private @Nullable StreamThreads threads;
     private @Nullable GlobalTables globals;
     private @Nullable Thread starter;
+    private final LocalStores localStores = new LocalStores();
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
@@ -155,7 +162,8 @@ public final class WeirStreams implements AutoCloseable {
                     handler,
                     this::transitionIfActive,
                     this::fail,
-                    global == null ? Map.of() : global.stores());
+                    global == null ? Map.of() : global.stores(),
+                    localStores);
             threads.start();
         }
     }
@@ -196,6 +204,43 @@ public final class WeirStreams implements AutoCloseable {
         for (StateListener l : listeners) {
             l.onChange(next, old);
         }
+    }
+
+    /**
+     * A read-only view of the store {@code name} as this instance holds it: the copies of its tasks here
+     * (one per input partition they own), read as one store. Queryable: tables (read from a topic,
+     * aggregated, or derived and materialized) and keyed processors' key-value stores, by the name given
+     * with {@code Materialized.as(name)}.
+     *
+     * <p>Reads see <b>committed state only</b>: what the tasks' last successful commits wrote, never a
+     * value still in a task's write-back cache, so never one that a later abort takes back. A value is so
+     * up to a commit interval behind the output of the same update. The view stays usable across
+     * rebalances and answers from the copies held at each call. A read fails with a {@link
+     * StoreUnavailableException} when it cannot be answered here: a copy is restoring ({@code RESTORING},
+     * retriable), no task here holds the store ({@code NOT_LOCAL}: during a rebalance, or other instances
+     * hold it; retriable), or the application stopped or failed ({@code NOT_RUNNING}). Thread-safe.
+     *
+     * @throws IllegalArgumentException if the topology has no queryable store {@code name}
+     */
+    public <T> T store(String name, QueryableStoreType<T> type) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        StoreSpec spec = topology.stores().get(name);
+        KeyValueView<?, ?> view = spec == null ? null : spec.queryable();
+        if (view == null) {
+            List<String> queryable = topology.stores().values().stream()
+                    .filter(s -> s.queryable() != null)
+                    .map(StoreSpec::name)
+                    .sorted()
+                    .toList();
+            throw new IllegalArgumentException("No queryable store named '" + name + "'"
+                    + (spec == null ? "" : " (it is an internal store)") + "; the queryable stores are " + queryable
+                    + ": tables and key-value stores named with Materialized.as(name)");
+        }
+        // The one kind there is: a key-value view, whose type parameters the caller chose.
+        @SuppressWarnings("unchecked")
+        T query = (T) new KeyValueQuery<>(view, localStores, this::stopping);
+        return query;
     }
 
     /** The metrics of every task on this instance, summed by {@code node/metric}. */

@@ -11,6 +11,7 @@ import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.KeyedProcessorNode;
+import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.table.TableAggregation;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.window.Aggregation;
@@ -138,7 +139,14 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
             long changelogRetention = retention < 0
                     ? -1
                     : TimeMath.plus(retention, Duration.ofDays(1).toMillis());
-            graph.addStore(new StoreSpec(name, store.storeType(), store.loggingEnabled(), changelogRetention));
+            StoreSpec spec = new StoreSpec(name, store.storeType(), store.loggingEnabled(), changelogRetention);
+            graph.addStore(
+                    retention < 0
+                            ? spec.queryableAs(KeyValueView.plain(
+                                    name,
+                                    store.keySerde().get(),
+                                    store.valueSerde().get()))
+                            : spec);
             storeNames.add(name);
             graph.useSerde(store.keySerde().get(), true);
             graph.useSerde(store.valueSerde().get(), false);

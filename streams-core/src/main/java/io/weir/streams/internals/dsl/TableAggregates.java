@@ -1,6 +1,7 @@
 package io.weir.streams.internals.dsl;
 
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.table.TableAggregateProcessor;
 import io.weir.streams.internals.table.TableAggregation;
 import io.weir.streams.internals.table.TableLookup;
@@ -51,7 +52,8 @@ final class TableAggregates {
         }
         graph.useSerde(keySerde, true);
         graph.useSerde(aggSerde, false);
-        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1));
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1)
+                .queryableAs(KeyValueView.tableRows(storeName, keySerde, aggSerde)));
         TimeToLive ttl = timeToLive(graph, storeName, materialized);
         TableAggregateProcessor.Settings<K, V, A> settings = new TableAggregateProcessor.Settings<>(
                 aggregation, changeInput, storeName, keySerde, aggSerde, materialized.emitsEveryChange(), ttl);

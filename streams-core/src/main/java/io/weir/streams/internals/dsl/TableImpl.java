@@ -16,6 +16,7 @@ import io.weir.streams.internals.join.JoinedRows;
 import io.weir.streams.internals.join.TableTableJoinProcessor;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.StatelessProcessor;
+import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
 import io.weir.streams.internals.table.RowFormat;
@@ -93,7 +94,8 @@ public final class TableImpl<K, V> implements Table<K, V> {
         // stores need a changelog of their own.
         boolean ownChangelog = materialized.timeToLive().isPresent() || versioned;
         boolean logged = materialized.loggingEnabled();
-        graph.addStore(new StoreSpec(storeName, materialized.storeType(), logged, -1, ownChangelog ? null : source));
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), logged, -1, ownChangelog ? null : source)
+                .queryableAs(KeyValueView.tableRows(storeName, consumed.keySerde(), consumed.valueSerde())));
         TimeToLive ttl = TableAggregates.timeToLive(graph, storeName, materialized);
         Set<String> stores = new HashSet<>(TableAggregates.stores(storeName, ttl));
         TableSourceProcessor.Versioning versioning = null;
@@ -197,7 +199,8 @@ public final class TableImpl<K, V> implements Table<K, V> {
         }
         graph.useSerde(k, true);
         graph.useSerde(v, false);
-        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1));
+        graph.addStore(new StoreSpec(storeName, materialized.storeType(), materialized.loggingEnabled(), -1)
+                .queryableAs(KeyValueView.tableRows(storeName, k, v)));
         TimeToLive ttl = TableAggregates.timeToLive(graph, storeName, materialized);
         boolean everyChange = materialized.emitsEveryChange();
         String node = graph.addNode(

@@ -5,6 +5,7 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
@@ -95,6 +96,8 @@ final class StreamThread extends Thread {
     /** The instance's global tables, which this thread's tasks read. */
     private final Map<String, GlobalStore<?, ?>> globals;
 
+    private final LocalStores localStores;
+
     private final TopologySpec topology;
     private final String applicationId;
     private final Set<String> sourceTopics;
@@ -138,10 +141,12 @@ final class StreamThread extends Thread {
             String transactionalId,
             RestoreListener restoreListener,
             Map<String, GlobalStore<?, ?>> globals,
+            LocalStores localStores,
             Listener listener,
             Consumer<Throwable> onFailure) {
         super(name);
         this.globals = globals;
+        this.localStores = localStores;
         this.config = config;
         this.topology = topology;
         this.applicationId = config.applicationId();
@@ -478,7 +483,8 @@ final class StreamThread extends Thread {
                 topology.storesOf(topology.subtopologies().get(id.subtopology())),
                 config.stateDir().resolve(applicationId).resolve(id.toString()),
                 config.cacheMaxBytesPerTask(),
-                globals);
+                globals,
+                localStores.forTask(id));
     }
 
     private List<TopicPartition> inputPartitions(TaskId id) {
@@ -494,6 +500,7 @@ final class StreamThread extends Thread {
         }
         for (TaskId id : restored) {
             Restoring r = Objects.requireNonNull(restoring.remove(id), "a restored task was restoring");
+            r.stores().ready();
             tasks.put(id, newTask(id, r));
             consumer.resume(inputPartitions(id));
         }

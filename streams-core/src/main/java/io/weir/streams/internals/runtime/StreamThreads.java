@@ -8,6 +8,7 @@ import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -45,6 +46,7 @@ public final class StreamThreads {
     private final Consumer<WeirStreams.State> state;
     private final Consumer<Throwable> fatal;
     private final Map<String, GlobalStore<?, ?>> globals;
+    private final LocalStores localStores;
     private final List<StreamThread> threads = new ArrayList<>();
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
     private final Set<String> failedRecords = new HashSet<>();
@@ -60,8 +62,10 @@ public final class StreamThreads {
             StreamsUncaughtExceptionHandler handler,
             Consumer<WeirStreams.State> state,
             Consumer<Throwable> fatal,
-            Map<String, GlobalStore<?, ?>> globals) {
+            Map<String, GlobalStore<?, ?>> globals,
+            LocalStores localStores) {
         this.globals = globals;
+        this.localStores = localStores;
         this.config = config;
         this.topology = topology;
         this.taskCounts = taskCounts;
@@ -97,6 +101,7 @@ public final class StreamThreads {
                 transactionalId,
                 restoreListener,
                 globals,
+                localStores,
                 new StreamThread.Listener() {
                     @Override
                     public void onRunning(StreamThread thread) {

@@ -15,7 +15,9 @@ import java.util.List;
  * <p>Thread safety: a store belongs to one task and is used by one thread at a time: its task's
  * thread, or while the task restores, a restore writer that the task's thread hands each batch to
  * and waits for (the hand-over and the wait order the accesses). Only {@link #prepareIngest} may run
- * beside another use of the store, on another thread. Ownership:
+ * beside another use of the store, on another thread, and so may the reads of queries ({@link #get},
+ * {@link #range}) while the task offers the store to them ({@link StoreHosting}), which both
+ * implementations allow. Ownership:
  * whoever opens a store closes it; {@link #close()} releases every native handle and is idempotent.
  */
 public interface BytesStore extends AutoCloseable {

@@ -19,7 +19,9 @@ import java.util.TreeMap;
  * copies the entries of its range when it is made, so it costs O(entries in range) up front, sees
  * its snapshot even after later writes and stays usable after the store is closed.
  *
- * <p>Not thread-safe: used by one thread at a time, as {@link BytesStore} requires.
+ * <p>Reads and writes hold the store's lock: besides its task's thread, queries read it from theirs
+ * ({@code WeirStreams.store}), and a range's snapshot is taken under the lock, so a query sees every
+ * batch whole or not at all.
  */
 public final class InMemoryBytesStore implements BytesStore {
 
@@ -43,13 +45,13 @@ public final class InMemoryBytesStore implements BytesStore {
     }
 
     @Override
-    public byte @Nullable [] get(byte[] key) {
+    public synchronized byte @Nullable [] get(byte[] key) {
         requireOpen();
         return data.get(key);
     }
 
     @Override
-    public KeyValueIterator range(byte @Nullable [] from, byte @Nullable [] to) {
+    public synchronized KeyValueIterator range(byte @Nullable [] from, byte @Nullable [] to) {
         requireOpen();
         // Copied into fresh entries: a TreeMap's own entries change in place when a key is overwritten.
         List<ByteEntry> snapshot = slice(from, to).entrySet().stream()
@@ -60,7 +62,7 @@ public final class InMemoryBytesStore implements BytesStore {
 
     /** Applies the batch; a null value in a put or in the metadata deletes that key. */
     @Override
-    public void write(StoreBatch batch) {
+    public synchronized void write(StoreBatch batch) {
         requireOpen();
         // Checked before anything changes, so that a bad put cannot leave half a batch applied.
         batch.puts().forEach(put -> Objects.requireNonNull(put.key(), "key"));
@@ -82,21 +84,21 @@ public final class InMemoryBytesStore implements BytesStore {
     }
 
     @Override
-    public byte @Nullable [] metadata(String key) {
+    public synchronized byte @Nullable [] metadata(String key) {
         requireOpen();
         return metadata.get(key);
     }
 
     /** Exact: the number of entries. */
     @Override
-    public long approximateEntries() {
+    public synchronized long approximateEntries() {
         requireOpen();
         return data.size();
     }
 
     /** Idempotent; drops the contents. */
     @Override
-    public void close() {
+    public synchronized void close() {
         closed = true;
         data.clear();
         metadata.clear();

@@ -22,11 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -69,8 +69,9 @@ public final class RocksDbBytesStore implements BytesStore {
     private final RocksDB db;
     private final ColumnFamilyHandle data;
     private final ColumnFamilyHandle metadata;
-    private final Set<RocksDbIterator> openIterators = new HashSet<>();
-    private boolean closed;
+    // Queries iterate on their own threads (WeirStreams.store) beside the task's thread.
+    private final Set<RocksDbIterator> openIterators = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
     private final Path dir;
     private final AtomicInteger ingested = new AtomicInteger();
 

@@ -3,6 +3,7 @@ package io.weir.streams.internals.state;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ public final class TaskStores implements AutoCloseable {
     private final Map<String, StoreSpec> specs = new LinkedHashMap<>();
     private final CacheBudget budget;
     private final Map<String, GlobalStore<?, ?>> globals;
+    private final @Nullable StoreHosting hosting;
 
     public TaskStores(Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes) {
         this(stores, taskDir, cacheMaxBytes, Map.of());
@@ -31,7 +33,21 @@ public final class TaskStores implements AutoCloseable {
     /** @param globals the instance's global tables by store name, which this task reads and does not own */
     public TaskStores(
             Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes, Map<String, GlobalStore<?, ?>> globals) {
+        this(stores, taskDir, cacheMaxBytes, globals, null);
+    }
+
+    /**
+     * @param hosting where this task's queryable stores are offered to queries ({@link #ready()} makes
+     *     them readable, {@link #close()} withdraws them first), or null for stores no query reads
+     */
+    public TaskStores(
+            Collection<StoreSpec> stores,
+            Path taskDir,
+            long cacheMaxBytes,
+            Map<String, GlobalStore<?, ?>> globals,
+            @Nullable StoreHosting hosting) {
         this.globals = globals;
+        this.hosting = hosting;
         this.budget = new CacheBudget(cacheMaxBytes);
         try {
             for (StoreSpec spec : stores) {
@@ -40,6 +56,9 @@ public final class TaskStores implements AutoCloseable {
                         : InMemoryBytesStore.create(spec.name());
                 caches.put(spec.name(), new WriteBackCache(store, spec.type() == StoreType.ROCKSDB, budget));
                 specs.put(spec.name(), spec);
+                if (hosting != null && spec.queryable() != null) {
+                    hosting.host(spec.name(), store);
+                }
             }
         } catch (RuntimeException e) {
             close();
@@ -97,8 +116,18 @@ public final class TaskStores implements AutoCloseable {
         }
     }
 
+    /** The stores are restored: queries may read the queryable ones. */
+    public void ready() {
+        if (hosting != null) {
+            hosting.ready();
+        }
+    }
+
     @Override
     public void close() {
+        if (hosting != null) {
+            hosting.close();
+        }
         RuntimeException failure = null;
         for (WriteBackCache cache : caches.values()) {
             try {

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.topology;
 
+import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.state.StoreType;
 import org.jspecify.annotations.Nullable;
 
@@ -14,17 +15,31 @@ import org.jspecify.annotations.Nullable;
  * source} topic is its changelog. Nothing is written for it at commit; it restores from the source
  * topic up to the offset committed for the task's input, the records processing took in.
  *
+ * <p>A store users may query ({@code WeirStreams.store}) carries the view that reads its bytes as their
+ * keys and values: tables and keyed processors' key-value stores.
+ *
  * @param source the source whose topic is the store's changelog, or null for a changelog of its own
+ * @param queryable how queries read the store, or null for a store they cannot read
  */
 public record StoreSpec(
         String name,
         StoreType type,
         boolean logged,
         long retentionMs,
-        @Nullable SourceSpec source) {
+        @Nullable SourceSpec source,
+        @Nullable KeyValueView<?, ?> queryable) {
 
     public StoreSpec(String name, StoreType type, boolean logged, long retentionMs) {
-        this(name, type, logged, retentionMs, null);
+        this(name, type, logged, retentionMs, null, null);
+    }
+
+    public StoreSpec(String name, StoreType type, boolean logged, long retentionMs, @Nullable SourceSpec source) {
+        this(name, type, logged, retentionMs, source, null);
+    }
+
+    /** This store, read by queries through {@code view}. */
+    public StoreSpec queryableAs(KeyValueView<?, ?> view) {
+        return new StoreSpec(name, type, logged, retentionMs, source, view);
     }
 
     /** {@code <application.id>-<store>-changelog}, or a source table's topic. */

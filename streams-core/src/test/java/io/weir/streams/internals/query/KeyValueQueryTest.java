@@ -1,0 +1,144 @@
+package io.weir.streams.internals.query;
+
+import io.weir.streams.internals.state.InMemoryBytesStore;
+import io.weir.streams.internals.state.StoreBatch;
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.state.StoreUnavailableException;
+import io.weir.streams.state.StoreUnavailableException.Reason;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The rules of a query over the copies of a store one instance holds, one test per rule, on real
+ * in-memory stores: a restoring copy is never read; a closed copy is gone; a scan merges the copies in
+ * key order; a close waits for a scan under way.
+ */
+class KeyValueQueryTest {
+
+    private final LocalStores local = new LocalStores();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final KeyValueQuery<String, String> query =
+            new KeyValueQuery<>(KeyValueView.plain("s", Serdes.String(), Serdes.String()), local, stopped::get);
+
+    private static InMemoryBytesStore storeWith(String... keys) {
+        InMemoryBytesStore store = InMemoryBytesStore.create("s");
+        StoreBatch batch = new StoreBatch();
+        for (String key : keys) {
+            batch.put(key.getBytes(StandardCharsets.UTF_8), ("v-" + key).getBytes(StandardCharsets.UTF_8));
+        }
+        store.write(batch);
+        return store;
+    }
+
+    @Test
+    void aRestoringCopyIsNeverReadAndSaysSo() {
+        LocalStores.TaskHosting task = local.forTask(new TaskId(0, 0));
+        task.host("s", storeWith("a"));
+        StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> query.get("a"));
+        assertEquals(Reason.RESTORING, e.reason());
+        assertTrue(e.retriable());
+        task.ready();
+        assertEquals("v-a", query.get("a"));
+    }
+
+    @Test
+    void aPointReadAnsweredByAReadyCopyIgnoresAnotherCopyThatIsRestoring() {
+        LocalStores.TaskHosting ready = local.forTask(new TaskId(0, 0));
+        ready.host("s", storeWith("a"));
+        ready.ready();
+        local.forTask(new TaskId(0, 1)).host("s", storeWith("b"));
+        assertEquals("v-a", query.get("a"));
+        assertEquals(
+                Reason.RESTORING,
+                assertThrows(StoreUnavailableException.class, () -> query.get("b"))
+                        .reason());
+        assertEquals(
+                Reason.RESTORING,
+                assertThrows(StoreUnavailableException.class, () -> query.forEach((k, v) -> {}))
+                        .reason(),
+                "a scan without a restoring copy's part would be wrong");
+    }
+
+    @Test
+    void aClosedCopyIsGoneAndWithNoCopyTheStoreIsNotLocal() {
+        LocalStores.TaskHosting task = local.forTask(new TaskId(0, 0));
+        task.host("s", storeWith("a"));
+        task.ready();
+        task.close();
+        StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> query.get("a"));
+        assertEquals(Reason.NOT_LOCAL, e.reason());
+        assertTrue(e.retriable());
+    }
+
+    @Test
+    void aStoppedApplicationIsNotRunningAndNotRetriable() {
+        stopped.set(true);
+        StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> query.get("a"));
+        assertEquals(Reason.NOT_RUNNING, e.reason());
+        assertFalse(e.retriable());
+    }
+
+    @Test
+    void aScanMergesTheCopiesInKeyOrder() {
+        LocalStores.TaskHosting first = local.forTask(new TaskId(0, 0));
+        first.host("s", storeWith("a", "d", "e"));
+        LocalStores.TaskHosting second = local.forTask(new TaskId(0, 1));
+        second.host("s", storeWith("b", "c", "f"));
+        first.ready();
+        second.ready();
+        List<String> keys = new ArrayList<>();
+        query.forEach((k, v) -> keys.add(k));
+        assertEquals(List.of("a", "b", "c", "d", "e", "f"), keys);
+        List<String> range = new ArrayList<>();
+        query.range("b", "e", (k, v) -> range.add(k));
+        assertEquals(List.of("b", "c", "d"), range);
+        assertNull(query.get("z"));
+    }
+
+    @Test
+    void aCloseWaitsForTheScanUnderWay() throws Exception {
+        LocalStores.TaskHosting task = local.forTask(new TaskId(0, 0));
+        task.host("s", storeWith("a", "b"));
+        task.ready();
+        CountDownLatch scanning = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        Thread scan = new Thread(() -> query.forEach((k, v) -> {
+            scanning.countDown();
+            try {
+                finish.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        scan.start();
+        assertTrue(scanning.await(10, TimeUnit.SECONDS));
+        Thread close = new Thread(task::close);
+        close.start();
+        // Parked on the store's lock, not finished: the scan holds it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> close.getState() == Thread.State.WAITING);
+        assertTrue(close.isAlive(), "the close waits while the scan reads the store");
+        finish.countDown();
+        close.join(10_000);
+        scan.join(10_000);
+        assertFalse(close.isAlive());
+        assertEquals(
+                Reason.NOT_LOCAL,
+                assertThrows(StoreUnavailableException.class, () -> query.get("a"))
+                        .reason());
+    }
+}

@@ -1,0 +1,199 @@
+package io.weir.streams.runtime;
+
+import io.weir.streams.StreamsBuilder;
+import io.weir.streams.StreamsConfig;
+import io.weir.streams.Topology;
+import io.weir.streams.WeirStreams;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.KeyedProcessor;
+import io.weir.streams.dsl.KeyedProcessorContext;
+import io.weir.streams.dsl.Materialized;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.state.KeyValueStore;
+import io.weir.streams.state.QueryableStoreType;
+import io.weir.streams.state.ReadOnlyKeyValueStore;
+import io.weir.streams.state.StoreUnavailableException;
+import io.weir.streams.test.kafka.KafkaBroker;
+import io.weir.streams.test.kafka.KafkaBrokerExtension;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Interactive queries on a real broker under exactly-once, one test per rule: a table's store reads as
+ * one store over the instance's tasks (get, all, range, prefix, in key order); reads see committed state
+ * only, never a write still waiting for its commit; an unknown store is refused; before the start and
+ * after the stop, queries fail with a typed error saying whether to retry.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class InteractiveQueryIntegrationTest {
+
+    private static final int PARTITIONS = 3;
+
+    /** Counts per key into the table store "counts". */
+    private static Topology counts(String input) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))
+                .count(Materialized.as("counts"));
+        return builder.build();
+    }
+
+    @Test
+    void aTablesStoreReadsAsOneStoreOverEveryTaskOfTheInstanceInKeyOrder(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("iq-counts-in", PARTITIONS);
+        Map<String, Long> expected = new TreeMap<>();
+        try (KafkaProducer<String, String> producer = producer(broker)) {
+            for (int i = 0; i < 60; i++) {
+                String key = (i % 2 == 0 ? "user-" : "item-") + (i % 12);
+                producer.send(new ProducerRecord<>("iq-counts-in", key, "x"));
+                expected.merge(key, 1L, Long::sum);
+            }
+        }
+        try (WeirStreams app = new WeirStreams(counts("iq-counts-in"), config(broker, "iq-counts", dir))) {
+            app.start();
+            ReadOnlyKeyValueStore<String, Long> store = app.store("counts", QueryableStoreType.keyValueStore());
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                    .untilAsserted(() -> assertEquals(expected, all(store)));
+            assertEquals(
+                    new ArrayList<>(expected.keySet()),
+                    new ArrayList<>(all(store).keySet()),
+                    "in key order");
+            assertEquals(expected.get("user-4"), store.get("user-4"));
+            assertNull(store.get("nobody"));
+            Map<String, Long> items = new LinkedHashMap<>();
+            store.prefixScan("item-", Serdes.String().serializer(), items::put);
+            assertEquals(
+                    new TreeMap<>(Map.of(
+                            "item-1", 5L, "item-11", 5L, "item-3", 5L, "item-5", 5L, "item-7", 5L, "item-9", 5L)),
+                    new TreeMap<>(items));
+            Map<String, Long> range = new LinkedHashMap<>();
+            store.range("user-0", "user-2", range::put);
+            assertEquals(List.of("user-0", "user-10"), new ArrayList<>(range.keySet()), "from inclusive, to exclusive");
+        }
+    }
+
+    /** Puts each value under its key; on the value "hold", waits for {@link #release} before returning. */
+    static final class HoldingWriter implements KeyedProcessor<String, String, String, String> {
+        static final CountDownLatch holding = new CountDownLatch(1);
+        static final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void process(String key, String value, KeyedProcessorContext<String, String, String> ctx) {
+            KeyValueStore<String, String> latest = ctx.store("latest");
+            latest.put(key, value);
+            if (value.equals("hold")) {
+                holding.countDown();
+                try {
+                    assertTrue(release.await(60, TimeUnit.SECONDS), "released");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    @Test
+    void readsSeeCommittedStateOnlyNeverAWriteWaitingForItsCommit(KafkaBroker broker, @TempDir Path dir)
+            throws Exception {
+        broker.createTopic("iq-held-in", 1);
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("iq-held-in", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
+                .process(
+                        HoldingWriter::new,
+                        Materialized.<String, String>as("latest")
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(Serdes.String()));
+        try (WeirStreams app = new WeirStreams(builder.build(), config(broker, "iq-held", dir));
+                KafkaProducer<String, String> producer = producer(broker)) {
+            app.start();
+            ReadOnlyKeyValueStore<String, String> store = app.store("latest", QueryableStoreType.keyValueStore());
+            producer.send(new ProducerRecord<>("iq-held-in", "k", "committed"));
+            producer.flush();
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                    .until(() -> "committed".equals(store.get("k")));
+            producer.send(new ProducerRecord<>("iq-held-in", "k", "hold"));
+            producer.flush();
+            assertTrue(HoldingWriter.holding.await(60, TimeUnit.SECONDS), "the task holds the record");
+            // The task has written "hold" into its store, and its transaction is open: not yet visible.
+            assertEquals("committed", store.get("k"));
+            Map<String, String> all = new TreeMap<>();
+            store.forEach(all::put);
+            assertEquals(Map.of("k", "committed"), all);
+            HoldingWriter.release.countDown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> "hold".equals(store.get("k")));
+        }
+    }
+
+    @Test
+    void anUnknownOrInternalStoreIsRefusedNamingTheQueryableOnes(KafkaBroker broker, @TempDir Path dir) {
+        try (WeirStreams app = new WeirStreams(counts("iq-unknown-in"), config(broker, "iq-unknown", dir))) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> app.store("count", QueryableStoreType.keyValueStore()));
+            assertTrue(e.getMessage().contains("[counts]"), e.getMessage());
+        }
+    }
+
+    @Test
+    void beforeTheStartAQueryIsRetriableAndAfterTheStopItIsNot(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("iq-life-in", 1);
+        WeirStreams app = new WeirStreams(counts("iq-life-in"), config(broker, "iq-life", dir));
+        ReadOnlyKeyValueStore<String, Long> store = app.store("counts", QueryableStoreType.keyValueStore());
+        StoreUnavailableException before = assertThrows(StoreUnavailableException.class, () -> store.get("k"));
+        assertEquals(StoreUnavailableException.Reason.NOT_LOCAL, before.reason());
+        assertTrue(before.retriable());
+        app.start();
+        await().atMost(Duration.ofSeconds(60))
+                .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                .until(() -> store.get("k") == null);
+        app.close();
+        StoreUnavailableException after =
+                assertThrows(StoreUnavailableException.class, () -> store.forEach((k, v) -> {}));
+        assertEquals(StoreUnavailableException.Reason.NOT_RUNNING, after.reason());
+        assertFalse(after.retriable());
+    }
+
+    private static Map<String, Long> all(ReadOnlyKeyValueStore<String, Long> store) {
+        Map<String, Long> all = new LinkedHashMap<>();
+        store.forEach(all::put);
+        return all;
+    }
+
+    private static Map<String, Object> config(KafkaBroker broker, String app, Path dir) {
+        Map<String, Object> config = WindowedCountApp.config(broker, app, dir);
+        config.put(StreamsConfig.COMMIT_INTERVAL_MS, 100L);
+        return config;
+    }
+
+    private static KafkaProducer<String, String> producer(KafkaBroker broker) {
+        return new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer());
+    }
+}
