@@ -9,6 +9,7 @@ import org.apache.kafka.common.config.ConfigException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,6 +38,7 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String CACHE_MAX_BYTES_PER_TASK = "cache.max.bytes.per.task";
     public static final String POLL_MS = "poll.ms";
     public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
+    public static final String APPLICATION_SERVER = "application.server";
 
     public static final String EXACTLY_ONCE = "exactly_once";
     /** Kafka Streams' name for {@link #EXACTLY_ONCE}, accepted so that its configurations carry over. */
@@ -133,7 +135,36 @@ public final class StreamsConfig extends AbstractConfig {
                     ConfigDef.Importance.LOW,
                     "How often (ms) a thread deletes the repartition-topic records its tasks have committed past. "
                             + "Repartition topics keep records without a time limit (their timestamps are event times, "
-                            + "which time-based retention would judge by), so this purge is what bounds them.");
+                            + "which time-based retention would judge by), so this purge is what bounds them.")
+            .define(
+                    APPLICATION_SERVER,
+                    ConfigDef.Type.STRING,
+                    "",
+                    new Endpoint(),
+                    ConfigDef.Importance.LOW,
+                    "host:port where this instance answers queries, published to the other instances with the "
+                            + "assignment so that WeirStreams.metadataForKey can say which instance holds a key. "
+                            + "Weir does not listen on it: the application serves it. Empty: the instance is not "
+                            + "listed for routing.");
+
+    /** {@link #APPLICATION_SERVER}'s check: empty, or host:port. */
+    private static final class Endpoint implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value != null && !value.toString().isEmpty()) {
+                try {
+                    HostInfo.parse(value.toString());
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(name, value, e.getMessage());
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "empty, or host:port";
+        }
+    }
 
     /** Keys of client settings that go to every client without a prefix. */
     private static final Set<String> SHARED_CLIENT_KEYS = Set.of(
@@ -209,6 +240,12 @@ public final class StreamsConfig extends AbstractConfig {
 
     public long pollMs() {
         return getLong(POLL_MS);
+    }
+
+    /** {@link #APPLICATION_SERVER}, or empty when not set. */
+    public Optional<HostInfo> applicationServer() {
+        String value = getString(APPLICATION_SERVER);
+        return value.isEmpty() ? Optional.empty() : Optional.of(HostInfo.parse(value));
     }
 
     public long repartitionPurgeIntervalMs() {

@@ -3,24 +3,35 @@ package io.weir.streams;
 import io.weir.streams.internals.query.KeyValueQuery;
 import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.query.LocalStores;
+import io.weir.streams.internals.runtime.ClusterMetadata;
 import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
+import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.StoreUnavailableException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -72,6 +83,7 @@ public final class WeirStreams implements AutoCloseable {
     private @Nullable GlobalTables globals;
     private @Nullable Thread starter;
     private final LocalStores localStores = new LocalStores();
+    private final ClusterMetadata cluster = new ClusterMetadata();
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
@@ -153,6 +165,7 @@ public final class WeirStreams implements AutoCloseable {
             if (global != null) {
                 global.start();
             }
+            cluster.taskCounts(prepared.taskCounts());
             threads = new StreamThreads(
                     config,
                     prepared.topology(),
@@ -163,7 +176,8 @@ public final class WeirStreams implements AutoCloseable {
                     this::transitionIfActive,
                     this::fail,
                     global == null ? Map.of() : global.stores(),
-                    localStores);
+                    localStores,
+                    cluster);
             threads.start();
         }
     }
@@ -241,6 +255,72 @@ public final class WeirStreams implements AutoCloseable {
         @SuppressWarnings("unchecked")
         T query = (T) new KeyValueQuery<>(view, localStores, this::stopping);
         return query;
+    }
+
+    /**
+     * Which instance holds {@code key} of store {@code name} now, for routing a query there: the
+     * instance whose task owns the key's partition, found as Kafka's default partitioner finds it
+     * (murmur2 of the key serialized by {@code keySerializer}, which must be the serializer the store's
+     * input was partitioned with). Known from the last rebalance, which lists every instance's {@code
+     * application.server}; empty before this instance took part in one, or when the instance that holds
+     * the key has no {@code application.server}. A rebalance can move the key at any time: a query sent
+     * there may fail with a {@link StoreUnavailableException} ({@code NOT_LOCAL}) and should ask again.
+     *
+     * @throws IllegalArgumentException if the topology has no store {@code name}
+     */
+    public <K> Optional<KeyMetadata> metadataForKey(String name, K key, Serializer<K> keySerializer) {
+        Objects.requireNonNull(keySerializer, "keySerializer");
+        int subtopology = subtopologyOf(name);
+        Integer partitions = cluster.taskCounts().get(subtopology);
+        if (partitions == null) {
+            return Optional.empty();
+        }
+        byte[] bytes = keySerializer.serialize(name, key);
+        if (bytes == null) {
+            throw new IllegalArgumentException(
+                    "The key of store '" + name + "' serialized to null: it has no partition");
+        }
+        int partition = Utils.toPositive(Utils.murmur2(bytes)) % partitions;
+        TaskId task = new TaskId(subtopology, partition);
+        return cluster.hosts().entrySet().stream()
+                .filter(e -> e.getValue().contains(task))
+                .findFirst()
+                .map(e -> new KeyMetadata(e.getKey(), Set.of(), partition));
+    }
+
+    /**
+     * Every instance of the application that has an {@code application.server}, as the last rebalance
+     * placed them: the stores and input partitions of its tasks. Empty before this instance took part
+     * in a rebalance.
+     */
+    public List<InstanceMetadata> allMetadata() {
+        TopologySpec spec = topology;
+        String applicationId = config.applicationId();
+        List<InstanceMetadata> all = new ArrayList<>();
+        cluster.hosts().forEach((host, tasks) -> {
+            Set<String> stores = new TreeSet<>();
+            Set<TopicPartition> partitions = new HashSet<>();
+            for (TaskId task : tasks) {
+                SubtopologySpec sub = spec.subtopologies().get(task.subtopology());
+                stores.addAll(sub.stores());
+                sub.sources()
+                        .forEach(s -> partitions.add(new TopicPartition(s.topic(applicationId), task.partition())));
+            }
+            all.add(new InstanceMetadata(host, stores, partitions));
+        });
+        all.sort(Comparator.comparing(m -> m.host().toString()));
+        return all;
+    }
+
+    private int subtopologyOf(String store) {
+        List<SubtopologySpec> subs = topology.subtopologies();
+        for (int i = 0; i < subs.size(); i++) {
+            if (subs.get(i).stores().contains(store)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("No store named '" + store + "' in the topology; its stores are "
+                + new TreeSet<>(topology.stores().keySet()));
     }
 
     /** The metrics of every task on this instance, summed by {@code node/metric}. */

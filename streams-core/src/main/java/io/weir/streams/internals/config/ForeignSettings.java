@@ -18,7 +18,7 @@ public final class ForeignSettings {
     private ForeignSettings() {}
 
     private static final String SERVING =
-            "not implemented yet (standbys, warm-up replicas and interactive queries come with serving and availability)";
+            "not implemented yet (standby and warm-up replicas come with serving and availability)";
     private static final String SERDES =
             "Weir has no default serdes: give them where the data is read or written (Consumed.with, "
                     + "Produced.with, Grouped.with, Materialized.withKeySerde/withValueSerde); settings for them go with the "
@@ -33,8 +33,9 @@ public final class ForeignSettings {
             Map.entry("acceptable.recovery.lag", SERVING),
             Map.entry("max.warmup.replicas", SERVING),
             Map.entry("probing.rebalance.interval.ms", SERVING),
-            Map.entry("application.server", SERVING),
-            Map.entry("default.interactive.query.isolation.level", SERVING),
+            Map.entry(
+                    "default.interactive.query.isolation.level",
+                    "Weir's queries read committed state only, always (see WeirStreams.store)"),
             Map.entry("task.assignor.class", SERVING),
             Map.entry("rack.aware.assignment.non_overlap_cost", SERVING),
             Map.entry("rack.aware.assignment.strategy", SERVING),

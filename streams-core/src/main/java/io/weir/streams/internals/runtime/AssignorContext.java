@@ -1,9 +1,11 @@
 package io.weir.streams.internals.runtime;
 
+import io.weir.streams.HostInfo;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -18,13 +20,27 @@ public final class AssignorContext {
 
     private final TopologySpec topology;
     private final String applicationId;
+    private final @Nullable HostInfo endpoint;
+    private final ClusterMetadata cluster;
     private volatile Set<TaskId> ownedTasks = Set.of();
     private volatile Set<TaskId> assignedTasks = Set.of();
     private volatile @Nullable String error;
 
-    public AssignorContext(TopologySpec topology, String applicationId) {
+    /**
+     * @param endpoint this instance's {@code application.server}, sent in its subscription, or null
+     * @param cluster  where the tasks of every instance, from each assignment, are kept for routing
+     */
+    public AssignorContext(
+            TopologySpec topology, String applicationId, @Nullable HostInfo endpoint, ClusterMetadata cluster) {
         this.topology = topology;
         this.applicationId = applicationId;
+        this.endpoint = endpoint;
+        this.cluster = cluster;
+    }
+
+    @Nullable
+    HostInfo endpoint() {
+        return endpoint;
     }
 
     TopologySpec topology() {
@@ -47,9 +63,10 @@ public final class AssignorContext {
         return assignedTasks;
     }
 
-    void assigned(Set<TaskId> tasks, @Nullable String assignmentError) {
+    void assigned(Set<TaskId> tasks, @Nullable String assignmentError, Map<HostInfo, Set<TaskId>> hosts) {
         this.assignedTasks = Set.copyOf(tasks);
         this.error = assignmentError;
+        cluster.hosts(hosts);
     }
 
     /** Why the group leader could not assign tasks (a missing topic, unequal partition counts), or null. */

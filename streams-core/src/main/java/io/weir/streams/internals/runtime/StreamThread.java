@@ -142,6 +142,7 @@ final class StreamThread extends Thread {
             RestoreListener restoreListener,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
+            ClusterMetadata cluster,
             Listener listener,
             Consumer<Throwable> onFailure) {
         super(name);
@@ -154,7 +155,8 @@ final class StreamThread extends Thread {
         this.listener = listener;
         this.onFailure = onFailure;
         this.exactlyOnce = config.exactlyOnce();
-        this.assignor = new AssignorContext(topology, applicationId);
+        this.assignor = new AssignorContext(
+                topology, applicationId, config.applicationServer().orElse(null), cluster);
         Set<String> topics = new HashSet<>();
         topology.sources().forEach(s -> topics.add(s.topic(applicationId)));
         this.sourceTopics = topics;

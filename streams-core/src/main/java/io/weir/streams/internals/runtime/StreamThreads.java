@@ -47,6 +47,7 @@ public final class StreamThreads {
     private final Consumer<Throwable> fatal;
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
+    private final ClusterMetadata cluster;
     private final List<StreamThread> threads = new ArrayList<>();
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
     private final Set<String> failedRecords = new HashSet<>();
@@ -63,9 +64,11 @@ public final class StreamThreads {
             Consumer<WeirStreams.State> state,
             Consumer<Throwable> fatal,
             Map<String, GlobalStore<?, ?>> globals,
-            LocalStores localStores) {
+            LocalStores localStores,
+            ClusterMetadata cluster) {
         this.globals = globals;
         this.localStores = localStores;
+        this.cluster = cluster;
         this.config = config;
         this.topology = topology;
         this.taskCounts = taskCounts;
@@ -102,6 +105,7 @@ public final class StreamThreads {
                 restoreListener,
                 globals,
                 localStores,
+                cluster,
                 new StreamThread.Listener() {
                     @Override
                     public void onRunning(StreamThread thread) {

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.runtime;
 
+import io.weir.streams.HostInfo;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
@@ -9,10 +10,8 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.TopicPartition;
-import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -32,12 +31,12 @@ import java.util.TreeSet;
  * <p>Sticky and balanced: each member keeps the tasks it reports owning (its subscription carries
  * them) up to its fair share, {@code ceil(tasks / members)}; the remaining tasks go one by one to the
  * member with the fewest. A task therefore stays where its local state is whenever the balance
- * allows. When tasks cannot be formed (a source topic is missing, co-partitioned topics differ in
+ * allows. Every member's assignment also lists each instance's {@code application.server} with its
+ * tasks ({@link AssignorMessages}), so that any instance can route a query about a key. When tasks
+ * cannot be formed (a source topic is missing, co-partitioned topics differ in
  * partition count) every member receives no task and the reason, and fails with it.
  */
 public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, Configurable {
-
-    private static final short VERSION = 1;
 
     private AssignorContext context;
 
@@ -58,7 +57,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
 
     @Override
     public ByteBuffer subscriptionUserData(Set<String> topics) {
-        return encode(context.ownedTasks(), null);
+        return AssignorMessages.subscription(context.ownedTasks(), context.endpoint());
     }
 
     @Override
@@ -71,7 +70,11 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
             taskCounts = topology.taskCounts(metadata::partitionCountForTopic);
         } catch (IllegalStateException e) {
             Map<String, Assignment> failed = new HashMap<>();
-            members.keySet().forEach(m -> failed.put(m, new Assignment(List.of(), encode(Set.of(), e.getMessage()))));
+            members.keySet()
+                    .forEach(m -> failed.put(
+                            m,
+                            new Assignment(
+                                    List.of(), AssignorMessages.assignment(Set.of(), e.getMessage(), Map.of()))));
             return new GroupAssignment(failed);
         }
         Set<TaskId> all = new TreeSet<>();
@@ -81,6 +84,15 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
             }
         });
         Map<String, Set<TaskId>> tasksOf = balance(all, members);
+        // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
+        Map<HostInfo, Set<TaskId>> hosts = new TreeMap<>(Comparator.comparing(HostInfo::toString));
+        members.forEach((member, subscription) -> {
+            HostInfo endpoint =
+                    AssignorMessages.subscription(subscription.userData()).endpoint();
+            if (endpoint != null) {
+                hosts.computeIfAbsent(endpoint, h -> new TreeSet<>()).addAll(tasksOf.getOrDefault(member, Set.of()));
+            }
+        });
         Map<String, Assignment> out = new HashMap<>();
         tasksOf.forEach((member, tasks) -> {
             List<TopicPartition> partitions = new ArrayList<>();
@@ -90,7 +102,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                     partitions.add(new TopicPartition(source.topic(app), task.partition()));
                 }
             }
-            out.put(member, new Assignment(partitions, encode(tasks, null)));
+            out.put(member, new Assignment(partitions, AssignorMessages.assignment(tasks, null, hosts)));
         });
         return new GroupAssignment(out);
     }
@@ -102,7 +114,8 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         Set<TaskId> placed = new HashSet<>();
         members.forEach((member, subscription) -> {
             Set<TaskId> mine = new TreeSet<>();
-            for (TaskId previous : decode(subscription.userData()).tasks()) {
+            for (TaskId previous :
+                    AssignorMessages.subscription(subscription.userData()).owned()) {
                 if (mine.size() < capacity && all.contains(previous) && placed.add(previous)) {
                     mine.add(previous);
                 }
@@ -122,45 +135,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
 
     @Override
     public void onAssignment(Assignment assignment, ConsumerGroupMetadata metadata) {
-        Decoded decoded = decode(assignment.userData());
-        context.assigned(decoded.tasks(), decoded.error());
-    }
-
-    /** Tasks and an optional error, as {@code [version][count][(sub, partition)...][error length][error]}. */
-    static ByteBuffer encode(Set<TaskId> tasks, @Nullable String error) {
-        byte[] message = error == null ? new byte[0] : error.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer buffer = ByteBuffer.allocate(2 + 4 + tasks.size() * 8 + 4 + message.length);
-        buffer.putShort(VERSION).putInt(tasks.size());
-        for (TaskId t : tasks) {
-            buffer.putInt(t.subtopology()).putInt(t.partition());
-        }
-        buffer.putInt(error == null ? -1 : message.length).put(message);
-        return buffer.flip();
-    }
-
-    record Decoded(Set<TaskId> tasks, @Nullable String error) {}
-
-    static Decoded decode(ByteBuffer data) {
-        if (data == null || data.remaining() == 0) {
-            return new Decoded(Set.of(), null);
-        }
-        ByteBuffer buffer = data.duplicate();
-        short version = buffer.getShort();
-        if (version != VERSION) {
-            throw new IllegalStateException("Unknown Weir assignment version " + version);
-        }
-        int n = buffer.getInt();
-        Set<TaskId> tasks = new TreeSet<>();
-        for (int i = 0; i < n; i++) {
-            tasks.add(new TaskId(buffer.getInt(), buffer.getInt()));
-        }
-        int length = buffer.getInt();
-        @Nullable String error = null;
-        if (length >= 0) {
-            byte[] message = new byte[length];
-            buffer.get(message);
-            error = new String(message, StandardCharsets.UTF_8);
-        }
-        return new Decoded(tasks, error);
+        AssignorMessages.Assignment decoded = AssignorMessages.assignment(assignment.userData());
+        context.assigned(decoded.tasks(), decoded.error(), decoded.hosts());
     }
 }

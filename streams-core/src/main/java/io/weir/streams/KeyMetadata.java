@@ -1,0 +1,15 @@
+package io.weir.streams;
+
+import java.util.Set;
+
+/**
+ * Where a key of a store lives now: the instance whose task holds the key's partition ({@link
+ * #activeHost()}), the instances that keep standby copies of it ({@link #standbyHosts()}: none until
+ * standby replicas exist), and the partition.
+ */
+public record KeyMetadata(HostInfo activeHost, Set<HostInfo> standbyHosts, int partition) {
+
+    public KeyMetadata {
+        standbyHosts = Set.copyOf(standbyHosts);
+    }
+}

@@ -1,0 +1,37 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.HostInfo;
+import io.weir.streams.internals.task.TaskId;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What this instance knows of the whole application, for routing queries: the tasks each instance
+ * (by its {@code application.server}) was given at the last rebalance, which every member's assignment
+ * carries, and the number of tasks of each sub-topology. Written by the stream threads' assignors and
+ * the start thread, read by any thread: each field is replaced whole.
+ */
+public final class ClusterMetadata {
+
+    private volatile Map<HostInfo, Set<TaskId>> hosts = Map.of();
+    private volatile Map<Integer, Integer> taskCounts = Map.of();
+
+    /** The tasks of each instance with an endpoint, as of the last assignment this instance received. */
+    public Map<HostInfo, Set<TaskId>> hosts() {
+        return hosts;
+    }
+
+    void hosts(Map<HostInfo, Set<TaskId>> hosts) {
+        this.hosts = Map.copyOf(hosts);
+    }
+
+    /** Tasks per sub-topology (the partition count of its input); empty before the application started. */
+    public Map<Integer, Integer> taskCounts() {
+        return taskCounts;
+    }
+
+    public void taskCounts(Map<Integer, Integer> counts) {
+        this.taskCounts = Map.copyOf(counts);
+    }
+}
