@@ -1,37 +1,24 @@
 package io.weir.streams;
 
-import io.weir.streams.internals.query.KeyValueQuery;
-import io.weir.streams.internals.query.KeyValueView;
-import io.weir.streams.internals.query.LocalStores;
-import io.weir.streams.internals.runtime.ClusterMetadata;
+import io.weir.streams.internals.query.Serving;
 import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
-import io.weir.streams.internals.task.TaskId;
-import io.weir.streams.internals.topology.StoreSpec;
-import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.StoreUnavailableException;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -82,8 +69,7 @@ public final class WeirStreams implements AutoCloseable {
     private @Nullable StreamThreads threads;
     private @Nullable GlobalTables globals;
     private @Nullable Thread starter;
-    private final LocalStores localStores = new LocalStores();
-    private final ClusterMetadata cluster = new ClusterMetadata();
+    private final Serving serving;
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
@@ -94,6 +80,7 @@ public final class WeirStreams implements AutoCloseable {
         this.processId = ProcessId.load(this.config.stateDir().resolve(this.config.applicationId()));
         this.topology.idlenessWarnings().forEach(log::warn);
         this.topology.configureSerdes(this.config.serdeConfig());
+        this.serving = new Serving(this.topology, this.config.applicationId(), this::stopping);
     }
 
     public void setStateListener(StateListener listener) {
@@ -165,7 +152,7 @@ public final class WeirStreams implements AutoCloseable {
             if (global != null) {
                 global.start();
             }
-            cluster.taskCounts(prepared.taskCounts());
+            serving.cluster().taskCounts(prepared.taskCounts());
             threads = new StreamThreads(
                     config,
                     prepared.topology(),
@@ -176,8 +163,8 @@ public final class WeirStreams implements AutoCloseable {
                     this::transitionIfActive,
                     this::fail,
                     global == null ? Map.of() : global.stores(),
-                    localStores,
-                    cluster);
+                    serving.local(),
+                    serving.cluster());
             threads.start();
         }
     }
@@ -239,22 +226,7 @@ public final class WeirStreams implements AutoCloseable {
     public <T> T store(String name, QueryableStoreType<T> type) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
-        StoreSpec spec = topology.stores().get(name);
-        KeyValueView<?, ?> view = spec == null ? null : spec.queryable();
-        if (view == null) {
-            List<String> queryable = topology.stores().values().stream()
-                    .filter(s -> s.queryable() != null)
-                    .map(StoreSpec::name)
-                    .sorted()
-                    .toList();
-            throw new IllegalArgumentException("No queryable store named '" + name + "'"
-                    + (spec == null ? "" : " (it is an internal store)") + "; the queryable stores are " + queryable
-                    + ": tables and key-value stores named with Materialized.as(name)");
-        }
-        // The one kind there is: a key-value view, whose type parameters the caller chose.
-        @SuppressWarnings("unchecked")
-        T query = (T) new KeyValueQuery<>(view, localStores, this::stopping);
-        return query;
+        return serving.store(name, type);
     }
 
     /**
@@ -269,23 +241,9 @@ public final class WeirStreams implements AutoCloseable {
      * @throws IllegalArgumentException if the topology has no store {@code name}
      */
     public <K> Optional<KeyMetadata> metadataForKey(String name, K key, Serializer<K> keySerializer) {
+        Objects.requireNonNull(name, "name");
         Objects.requireNonNull(keySerializer, "keySerializer");
-        int subtopology = subtopologyOf(name);
-        Integer partitions = cluster.taskCounts().get(subtopology);
-        if (partitions == null) {
-            return Optional.empty();
-        }
-        byte[] bytes = keySerializer.serialize(name, key);
-        if (bytes == null) {
-            throw new IllegalArgumentException(
-                    "The key of store '" + name + "' serialized to null: it has no partition");
-        }
-        int partition = Utils.toPositive(Utils.murmur2(bytes)) % partitions;
-        TaskId task = new TaskId(subtopology, partition);
-        return cluster.hosts().entrySet().stream()
-                .filter(e -> e.getValue().contains(task))
-                .findFirst()
-                .map(e -> new KeyMetadata(e.getKey(), Set.of(), partition));
+        return serving.metadataForKey(name, key, keySerializer);
     }
 
     /**
@@ -294,33 +252,7 @@ public final class WeirStreams implements AutoCloseable {
      * in a rebalance.
      */
     public List<InstanceMetadata> allMetadata() {
-        TopologySpec spec = topology;
-        String applicationId = config.applicationId();
-        List<InstanceMetadata> all = new ArrayList<>();
-        cluster.hosts().forEach((host, tasks) -> {
-            Set<String> stores = new TreeSet<>();
-            Set<TopicPartition> partitions = new HashSet<>();
-            for (TaskId task : tasks) {
-                SubtopologySpec sub = spec.subtopologies().get(task.subtopology());
-                stores.addAll(sub.stores());
-                sub.sources()
-                        .forEach(s -> partitions.add(new TopicPartition(s.topic(applicationId), task.partition())));
-            }
-            all.add(new InstanceMetadata(host, stores, partitions));
-        });
-        all.sort(Comparator.comparing(m -> m.host().toString()));
-        return all;
-    }
-
-    private int subtopologyOf(String store) {
-        List<SubtopologySpec> subs = topology.subtopologies();
-        for (int i = 0; i < subs.size(); i++) {
-            if (subs.get(i).stores().contains(store)) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("No store named '" + store + "' in the topology; its stores are "
-                + new TreeSet<>(topology.stores().keySet()));
+        return serving.allMetadata();
     }
 
     /** The metrics of every task on this instance, summed by {@code node/metric}. */

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
+import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;

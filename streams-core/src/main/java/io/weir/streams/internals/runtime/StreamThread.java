@@ -5,6 +5,7 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;

@@ -8,6 +8,7 @@ import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;

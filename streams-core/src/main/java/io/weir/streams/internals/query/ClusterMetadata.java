@@ -1,4 +1,4 @@
-package io.weir.streams.internals.runtime;
+package io.weir.streams.internals.query;
 
 import io.weir.streams.HostInfo;
 import io.weir.streams.internals.task.TaskId;
@@ -22,7 +22,7 @@ public final class ClusterMetadata {
         return hosts;
     }
 
-    void hosts(Map<HostInfo, Set<TaskId>> hosts) {
+    public void hosts(Map<HostInfo, Set<TaskId>> hosts) {
         this.hosts = Map.copyOf(hosts);
     }
 

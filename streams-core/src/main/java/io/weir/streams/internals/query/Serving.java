@@ -1,0 +1,119 @@
+package io.weir.streams.internals.query;
+
+import io.weir.streams.InstanceMetadata;
+import io.weir.streams.KeyMetadata;
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TopologySpec;
+import io.weir.streams.state.QueryableStoreType;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Utils;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What an instance answers about its state, behind {@code WeirStreams.store}, {@code metadataForKey}
+ * and {@code allMetadata} (their Javadoc states the semantics): the stores its tasks hold now ({@link
+ * LocalStores}) and where every instance's tasks are ({@link ClusterMetadata}). Thread-safe.
+ */
+public final class Serving {
+
+    private final TopologySpec topology;
+    private final String applicationId;
+    private final LocalStores local = new LocalStores();
+    private final ClusterMetadata cluster = new ClusterMetadata();
+    private final BooleanSupplier stopped;
+
+    /** @param stopped whether the application has stopped or failed */
+    public Serving(TopologySpec topology, String applicationId, BooleanSupplier stopped) {
+        this.topology = topology;
+        this.applicationId = applicationId;
+        this.stopped = stopped;
+    }
+
+    public LocalStores local() {
+        return local;
+    }
+
+    public ClusterMetadata cluster() {
+        return cluster;
+    }
+
+    /** A view of store {@code name}: see {@code WeirStreams.store}. */
+    public <T> T store(String name, QueryableStoreType<T> type) {
+        StoreSpec spec = topology.stores().get(name);
+        KeyValueView<?, ?> view = spec == null ? null : spec.queryable();
+        if (view == null) {
+            List<String> queryable = topology.stores().values().stream()
+                    .filter(s -> s.queryable() != null)
+                    .map(StoreSpec::name)
+                    .sorted()
+                    .toList();
+            throw new IllegalArgumentException("No queryable " + type + " named '" + name + "'"
+                    + (spec == null ? "" : " (it is an internal store)") + "; the queryable stores are " + queryable
+                    + ": tables and key-value stores named with Materialized.as(name)");
+        }
+        // The one kind there is: a key-value view, whose type parameters the caller chose.
+        @SuppressWarnings("unchecked")
+        T query = (T) new KeyValueQuery<>(view, local, stopped);
+        return query;
+    }
+
+    /** Where {@code key} of store {@code name} lives: see {@code WeirStreams.metadataForKey}. */
+    public <K> Optional<KeyMetadata> metadataForKey(String name, K key, Serializer<K> keySerializer) {
+        int subtopology = subtopologyOf(name);
+        Integer partitions = cluster.taskCounts().get(subtopology);
+        if (partitions == null) {
+            return Optional.empty();
+        }
+        byte[] bytes = keySerializer.serialize(name, key);
+        if (bytes == null) {
+            throw new IllegalArgumentException(
+                    "The key of store '" + name + "' serialized to null: it has no partition");
+        }
+        int partition = Utils.toPositive(Utils.murmur2(bytes)) % partitions;
+        TaskId task = new TaskId(subtopology, partition);
+        return cluster.hosts().entrySet().stream()
+                .filter(e -> e.getValue().contains(task))
+                .findFirst()
+                .map(e -> new KeyMetadata(e.getKey(), Set.of(), partition));
+    }
+
+    /** Every instance with an endpoint: see {@code WeirStreams.allMetadata}. */
+    public List<InstanceMetadata> allMetadata() {
+        List<InstanceMetadata> all = new ArrayList<>();
+        cluster.hosts().forEach((host, tasks) -> {
+            Set<String> stores = new TreeSet<>();
+            Set<TopicPartition> partitions = new HashSet<>();
+            for (TaskId task : tasks) {
+                SubtopologySpec sub = topology.subtopologies().get(task.subtopology());
+                stores.addAll(sub.stores());
+                sub.sources()
+                        .forEach(s -> partitions.add(new TopicPartition(s.topic(applicationId), task.partition())));
+            }
+            all.add(new InstanceMetadata(host, stores, partitions));
+        });
+        all.sort(Comparator.comparing(m -> m.host().toString()));
+        return all;
+    }
+
+    private int subtopologyOf(String store) {
+        List<SubtopologySpec> subs = topology.subtopologies();
+        for (int i = 0; i < subs.size(); i++) {
+            if (subs.get(i).stores().contains(store)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("No store named '" + store + "' in the topology; its stores are "
+                + new TreeSet<>(topology.stores().keySet()));
+    }
+}
