@@ -62,7 +62,11 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
 
     @Override
     public GroupAssignment assign(Cluster metadata, GroupSubscription groupSubscription) {
-        Map<String, Subscription> members = new TreeMap<>(groupSubscription.groupSubscription());
+        Map<String, AssignorMessages.Subscription> members = new TreeMap<>();
+        groupSubscription
+                .groupSubscription()
+                .forEach((member, subscription) ->
+                        members.put(member, AssignorMessages.subscription(subscription.userData())));
         TopologySpec topology = context.topology();
         String app = context.applicationId();
         Map<Integer, Integer> taskCounts;
@@ -87,8 +91,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
         Map<HostInfo, Set<TaskId>> hosts = new TreeMap<>(Comparator.comparing(HostInfo::toString));
         members.forEach((member, subscription) -> {
-            HostInfo endpoint =
-                    AssignorMessages.subscription(subscription.userData()).endpoint();
+            HostInfo endpoint = subscription.endpoint();
             if (endpoint != null) {
                 hosts.computeIfAbsent(endpoint, h -> new TreeSet<>()).addAll(tasksOf.getOrDefault(member, Set.of()));
             }
@@ -108,14 +111,13 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
     }
 
     /** Sticky up to the fair share, then the rest to the least loaded member (ties by member id). */
-    static Map<String, Set<TaskId>> balance(Set<TaskId> all, Map<String, Subscription> members) {
+    static Map<String, Set<TaskId>> balance(Set<TaskId> all, Map<String, AssignorMessages.Subscription> members) {
         int capacity = (all.size() + members.size() - 1) / Math.max(1, members.size());
         Map<String, Set<TaskId>> tasksOf = new TreeMap<>();
         Set<TaskId> placed = new HashSet<>();
         members.forEach((member, subscription) -> {
             Set<TaskId> mine = new TreeSet<>();
-            for (TaskId previous :
-                    AssignorMessages.subscription(subscription.userData()).owned()) {
+            for (TaskId previous : subscription.owned()) {
                 if (mine.size() < capacity && all.contains(previous) && placed.add(previous)) {
                     mine.add(previous);
                 }
