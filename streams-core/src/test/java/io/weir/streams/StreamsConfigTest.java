@@ -63,6 +63,15 @@ class StreamsConfigTest {
         assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(threads))
                 .getMessage()
                 .contains(StreamsConfig.NUM_STREAM_THREADS));
+        Map<String, Object> endpoint = minimal();
+        endpoint.put(StreamsConfig.APPLICATION_SERVER, "localhost");
+        assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(endpoint))
+                .getMessage()
+                .contains(StreamsConfig.APPLICATION_SERVER));
+        endpoint.put(StreamsConfig.APPLICATION_SERVER, "localhost:http");
+        assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(endpoint))
+                .getMessage()
+                .contains("numeric port"));
     }
 
     @Test

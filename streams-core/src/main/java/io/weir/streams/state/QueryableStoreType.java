@@ -1,7 +1,5 @@
 package io.weir.streams.state;
 
-import java.util.Locale;
-
 /**
  * What kind of store {@code WeirStreams.store(name, type)} reads, and so what view it returns: {@link
  * #keyValueStore()} for tables and keyed processors' key-value stores.
@@ -12,16 +10,10 @@ import java.util.Locale;
 @SuppressWarnings("UnusedTypeParameter")
 public final class QueryableStoreType<T> {
 
-    /** The kinds of queryable stores. */
-    public enum Kind {
-        /** Tables (topic tables, aggregations without windows, joins that give tables) and key-value stores. */
-        KEY_VALUE
-    }
+    private final String description;
 
-    private final Kind kind;
-
-    private QueryableStoreType(Kind kind) {
-        this.kind = kind;
+    private QueryableStoreType(String description) {
+        this.description = description;
     }
 
     /**
@@ -29,15 +21,11 @@ public final class QueryableStoreType<T> {
      * and value types.
      */
     public static <K, V> QueryableStoreType<ReadOnlyKeyValueStore<K, V>> keyValueStore() {
-        return new QueryableStoreType<>(Kind.KEY_VALUE);
-    }
-
-    public Kind kind() {
-        return kind;
+        return new QueryableStoreType<>("key-value store");
     }
 
     @Override
     public String toString() {
-        return kind.name().toLowerCase(Locale.ROOT).replace('_', '-') + " store";
+        return description;
     }
 }
