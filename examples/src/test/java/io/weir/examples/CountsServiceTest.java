@@ -1,5 +1,6 @@
 package io.weir.examples;
 
+import io.weir.streams.CloseOptions;
 import io.weir.streams.HostInfo;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirStreams;
@@ -47,6 +48,12 @@ class CountsServiceTest {
             service.close();
             streams.close();
         }
+
+        /** Stops for good, leaving the group so that its words move at once (scaling in). */
+        void leave() {
+            service.close();
+            streams.close(CloseOptions.within(Duration.ofSeconds(60)).withLeaveGroup(true));
+        }
     }
 
     @Test
@@ -77,7 +84,7 @@ class CountsServiceTest {
             assertEquals(expected, countsFrom(instances.get(1), expected), "the same from another instance");
             assertEquals(404, get(instances.get(2), "never-seen").status());
 
-            instances.remove(2).close();
+            instances.remove(2).leave();
             await().atMost(Duration.ofSeconds(90))
                     .untilAsserted(() -> assertEquals(expected, countsFrom(instances.get(1), expected)));
         } finally {

@@ -39,6 +39,7 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String POLL_MS = "poll.ms";
     public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
     public static final String APPLICATION_SERVER = "application.server";
+    public static final String GROUP_INSTANCE_ID = "group.instance.id";
 
     public static final String EXACTLY_ONCE = "exactly_once";
     /** Kafka Streams' name for {@link #EXACTLY_ONCE}, accepted so that its configurations carry over. */
@@ -145,7 +146,19 @@ public final class StreamsConfig extends AbstractConfig {
                     "host:port where this instance answers queries, published to the other instances with the "
                             + "assignment so that WeirStreams.metadataForKey can say which instance holds a key. "
                             + "Weir does not listen on it: the application serves it. Empty: the instance is not "
-                            + "listed for routing.");
+                            + "listed for routing.")
+            .define(
+                    GROUP_INSTANCE_ID,
+                    ConfigDef.Type.STRING,
+                    null,
+                    ConfigDef.Importance.MEDIUM,
+                    "Static membership (KIP-345): each thread's consumer joins the group as <group.instance.id>-<thread "
+                            + "index>, so an instance that restarts within the session timeout gets its tasks back without "
+                            + "a rebalance, and a crashed instance that restarts at once does not wait for its old session to "
+                            + "expire. Default: <application.id>-<process id>, the process id kept in the state directory "
+                            + "(static membership is on). Set it to an empty value for dynamic membership, where every start "
+                            + "and stop rebalances the group. Closing a static member does not leave the group unless asked "
+                            + "(WeirStreams.close(CloseOptions)).");
 
     /** {@link #APPLICATION_SERVER}'s check: empty, or host:port. */
     private static final class Endpoint implements ConfigDef.Validator {
@@ -197,6 +210,14 @@ public final class StreamsConfig extends AbstractConfig {
         super(DEFINITION, props, false);
         ForeignSettings.check(props, DEFINITION.names(), StreamsConfig::isClientSetting);
         this.originals = new HashMap<>(props);
+        String threadInstanceId = CONSUMER_PREFIX + GROUP_INSTANCE_ID;
+        if (props.containsKey(threadInstanceId)) {
+            throw new ConfigException(
+                    threadInstanceId,
+                    props.get(threadInstanceId),
+                    "set group.instance.id instead: Weir gives each thread's consumer its own instance id, "
+                            + "<group.instance.id>-<thread index>");
+        }
         if (getLong(COMMIT_INTERVAL_MS) != null && getLong(COMMIT_INTERVAL_MS) < 1) {
             throw new ConfigException(COMMIT_INTERVAL_MS, getLong(COMMIT_INTERVAL_MS), "must be at least 1");
         }
@@ -246,6 +267,18 @@ public final class StreamsConfig extends AbstractConfig {
     public Optional<HostInfo> applicationServer() {
         String value = getString(APPLICATION_SERVER);
         return value.isEmpty() ? Optional.empty() : Optional.of(HostInfo.parse(value));
+    }
+
+    /**
+     * The static membership id of the instance with {@code processId} ({@link #GROUP_INSTANCE_ID}), or
+     * empty for dynamic membership.
+     */
+    public Optional<String> groupInstanceId(String processId) {
+        String value = getString(GROUP_INSTANCE_ID);
+        if (value == null) {
+            return Optional.of(applicationId() + "-" + processId);
+        }
+        return value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
     public long repartitionPurgeIntervalMs() {

@@ -182,7 +182,8 @@ public final class WeirStreams implements AutoCloseable {
             t = threads;
         }
         if (t != null) {
-            t.stopAll(Duration.ofSeconds(30));
+            // A failed instance will not process its tasks: let the others take them at once.
+            t.stopAll(Duration.ofSeconds(30), true);
         }
     }
 
@@ -274,12 +275,24 @@ public final class WeirStreams implements AutoCloseable {
     }
 
     /**
-     * Stops the instance: every thread commits what it processed, closes its tasks (state stays on
-     * disk for the next start) and its clients. Waits at most {@code timeout}.
+     * Stops the instance without leaving the group: every thread commits what it processed, closes its
+     * tasks (state stays on disk for the next start) and its clients. Waits at most {@code timeout}. A
+     * static member keeps its tasks until its session times out (see {@link CloseOptions}).
      *
      * @return whether everything stopped within the timeout
      */
     public boolean close(Duration timeout) {
+        return close(CloseOptions.within(timeout));
+    }
+
+    /**
+     * Stops the instance as {@link #close(Duration)} does, leaving the consumer group if {@code
+     * options} say so: then its tasks move to the other instances at once.
+     *
+     * @return whether everything stopped within the timeout
+     */
+    public boolean close(CloseOptions options) {
+        Duration timeout = options.timeout();
         State before = state;
         if (before == State.NOT_RUNNING) {
             return true;
@@ -308,7 +321,8 @@ public final class WeirStreams implements AutoCloseable {
         synchronized (this) {
             t = threads;
         }
-        stopped &= t == null || t.stopAll(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        stopped &= t == null
+                || t.stopAll(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())), options.leaveGroup());
         GlobalTables g;
         synchronized (this) {
             g = globals;

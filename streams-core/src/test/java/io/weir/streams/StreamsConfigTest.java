@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -72,6 +73,26 @@ class StreamsConfigTest {
         assertTrue(assertThrows(ConfigException.class, () -> new StreamsConfig(endpoint))
                 .getMessage()
                 .contains("numeric port"));
+    }
+
+    @Test
+    void membershipIsStaticByDefaultPerProcessAndAThreadLevelInstanceIdIsRefused() {
+        StreamsConfig defaults = new StreamsConfig(minimal());
+        assertEquals(
+                Optional.of(defaults.applicationId() + "-p1"),
+                defaults.groupInstanceId("p1"),
+                "static membership, named after the process id kept in the state directory");
+        Map<String, Object> dynamic = minimal();
+        dynamic.put(StreamsConfig.GROUP_INSTANCE_ID, "");
+        assertEquals(Optional.empty(), new StreamsConfig(dynamic).groupInstanceId("p1"));
+        Map<String, Object> named = minimal();
+        named.put(StreamsConfig.GROUP_INSTANCE_ID, "pod-7");
+        assertEquals(Optional.of("pod-7"), new StreamsConfig(named).groupInstanceId("p1"));
+        Map<String, Object> perConsumer = minimal();
+        perConsumer.put("consumer.group.instance.id", "pod-7");
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(perConsumer));
+        assertTrue(e.getMessage().contains("consumer.group.instance.id"), e.getMessage());
+        assertTrue(e.getMessage().contains("set group.instance.id instead"), e.getMessage());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.weir.streams.runtime;
 
+import io.weir.streams.CloseOptions;
 import io.weir.streams.HostInfo;
 import io.weir.streams.InstanceMetadata;
 import io.weir.streams.KeyMetadata;
@@ -95,7 +96,9 @@ class QueryRoutingIntegrationTest {
                     IllegalArgumentException.class,
                     () -> any.metadataForKey("nope", "card-1", Serdes.String().serializer()));
 
-            instances.remove(new HostInfo("localhost", 7003)).close();
+            instances
+                    .remove(new HostInfo("localhost", 7003))
+                    .close(CloseOptions.within(Duration.ofSeconds(60)).withLeaveGroup(true));
             await().atMost(Duration.ofSeconds(90))
                     .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
                     .untilAsserted(() -> everyKeyIsAnsweredWhereItsMetadataPoints(any, instances, 2));

@@ -26,6 +26,8 @@ public final class AssignorContext {
     private volatile Set<TaskId> ownedTasks = Set.of();
     private volatile Set<TaskId> assignedTasks = Set.of();
     private volatile @Nullable String error;
+    private volatile boolean rebalancing;
+    private volatile Runnable onRebalanceStart = () -> {};
 
     /**
      * @param endpoint this instance's {@code application.server}, sent in its subscription, or null
@@ -64,7 +66,27 @@ public final class AssignorContext {
         return assignedTasks;
     }
 
+    /** What to do when this member starts to (re)join the group; runs on the thread polling the consumer. */
+    public void onRebalanceStart(Runnable action) {
+        this.onRebalanceStart = action;
+    }
+
+    void rebalanceStarted() {
+        rebalancing = true;
+        onRebalanceStart.run();
+    }
+
+    /**
+     * Whether this member joined the group and awaits its assignment. Offsets cannot be committed then:
+     * the group's generation is about to change, and a transaction carrying offsets of the old generation
+     * would be refused and must abort.
+     */
+    public boolean rebalancing() {
+        return rebalancing;
+    }
+
     void assigned(Set<TaskId> tasks, @Nullable String assignmentError, Map<HostInfo, Set<TaskId>> hosts) {
+        this.rebalancing = false;
         this.assignedTasks = Set.copyOf(tasks);
         this.error = assignmentError;
         cluster.hosts(hosts);

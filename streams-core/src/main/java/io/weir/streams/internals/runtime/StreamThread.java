@@ -17,6 +17,7 @@ import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -50,6 +51,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -69,11 +71,17 @@ import java.util.stream.Collectors;
  * with {@code commitSync}. An admin client reads the output topics' size limits ({@link RecordSizeLimits})
  * and deletes repartition records the thread's tasks have committed past ({@link RepartitionPurger}).
  *
- * <p>Rebalances use the eager protocol: before partitions are revoked every task commits and closes
- * (its state stays on disk, so a task that comes back restores only what it missed). A newly assigned
- * task first restores its stores ({@link StoreRestorer}) with its input partitions paused; the loop
- * keeps polling the group consumer meanwhile, so a long restore does not cost the thread its group
- * membership, and tasks already restored run alongside.
+ * <p>Rebalances are cooperative ({@link WeirPartitionAssignor}): tasks that stay keep processing while
+ * the group rebalances; only commits wait, from the moment the thread rejoins until it has its new
+ * assignment, because the group's generation changes in between. A task that moves away is revoked:
+ * every task commits (one transaction covers them all), and the revoked ones close (their state stays on
+ * disk, so a task that comes back restores only what it missed). A newly assigned task first restores
+ * its stores ({@link StoreRestorer}) with its input partitions paused; the loop keeps polling the group
+ * consumer meanwhile, so a long restore does not cost the thread its group membership, and tasks
+ * already running go on alongside.
+ *
+ * <p>Membership is static by default ({@link StreamsConfig#GROUP_INSTANCE_ID}): the consumer's instance
+ * id is stable across restarts, so a restarted instance takes its tasks back without a rebalance.
  *
  * <p>Why one class: the loop, the commit and the rebalance callbacks share one thread's clients and
  * tasks, and the callbacks run inside {@code poll()} on this thread, in the middle of the loop; what
@@ -85,6 +93,11 @@ import java.util.stream.Collectors;
 final class StreamThread extends Thread {
 
     private static final Logger log = LoggerFactory.getLogger(StreamThread.class);
+
+    /** The consumer's session timeout unless configured: see the constructor. */
+    static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+    /** Members learn of a rebalance from a heartbeat: a short interval makes rebalances quick. */
+    static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
 
     /** What the instance learns from its threads. */
     interface Listener {
@@ -129,6 +142,9 @@ final class StreamThread extends Thread {
 
     private final boolean exactlyOnce;
     private volatile boolean running = true;
+    /** Whether the consumer leaves the group when the thread stops (a static member otherwise stays). */
+    private volatile boolean leaveGroup;
+
     private boolean transactionOpen;
     private long lastCommit;
     private @Nullable Throwable failure;
@@ -140,6 +156,7 @@ final class StreamThread extends Thread {
             TopologySpec topology,
             Map<Integer, Integer> taskCounts,
             String transactionalId,
+            @Nullable String groupInstanceId,
             RestoreListener restoreListener,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
@@ -158,6 +175,7 @@ final class StreamThread extends Thread {
         this.exactlyOnce = config.exactlyOnce();
         this.assignor = new AssignorContext(
                 topology, applicationId, config.applicationServer().orElse(null), cluster);
+        assignor.onRebalanceStart(() -> listener.onRebalancing(this));
         Set<String> topics = new HashSet<>();
         topology.sources().forEach(s -> topics.add(s.topic(applicationId)));
         this.sourceTopics = topics;
@@ -171,6 +189,14 @@ final class StreamThread extends Thread {
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-consumer");
+        if (groupInstanceId != null) {
+            consumerConfig.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, groupInstanceId);
+        }
+        // Fast failure detection: a dead instance's tasks wait this long for a new owner. Kafka's 45 s
+        // default favours riding out long pauses; with cooperative rebalances and standbys a spurious
+        // rebalance costs little, so Weir detects sooner.
+        consumerConfig.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS);
+        consumerConfig.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, DEFAULT_HEARTBEAT_INTERVAL_MS);
         this.consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
         Map<String, Object> restoreConfig = ReaderConsumers.config(config, name + "-restore-consumer");
@@ -290,9 +316,10 @@ final class StreamThread extends Thread {
                 for (StreamTask task : tasks.values()) {
                     task.advanceProcessingTime(now);
                 }
-                if (now - lastCommit >= config.commitIntervalMs()
-                        || tasks.values().stream().anyMatch(StreamTask::needsCommit)
-                        || (tasks.values().stream().anyMatch(StreamTask::commitRequested) && caughtUp())) {
+                if (!assignor.rebalancing()
+                        && (now - lastCommit >= config.commitIntervalMs()
+                                || tasks.values().stream().anyMatch(StreamTask::needsCommit)
+                                || (tasks.values().stream().anyMatch(StreamTask::commitRequested) && caughtUp()))) {
                     try {
                         commit();
                     } catch (RuntimeException e) {
@@ -415,14 +442,18 @@ final class StreamThread extends Thread {
 
     private final class Rebalance implements ConsumerRebalanceListener {
         /**
-         * Commits and closes every task. A commit refused because the tasks migrated (a fenced
-         * producer, a stale generation) drops the uncommitted work here: an exception thrown from this
-         * callback would come out of {@code poll()} wrapped, outside the loop's recovery, and fail the
-         * thread. The group is rebalancing anyway, so the thread simply takes part with no tasks.
+         * Commits every task and closes those that read a revoked partition. A commit refused because
+         * the tasks migrated (a fenced producer, a stale generation) drops all uncommitted work here: an
+         * exception thrown from this callback would come out of {@code poll()} wrapped, outside the loop's
+         * recovery, and fail the thread. The group is rebalancing anyway; the thread rejoins with no
+         * tasks.
          */
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            listener.onRebalancing(StreamThread.this);
+            Set<TaskId> revoked = tasksReading(partitions);
+            if (revoked.isEmpty()) {
+                return;
+            }
             if (!tasks.isEmpty()) {
                 try {
                     commit();
@@ -434,7 +465,8 @@ final class StreamThread extends Thread {
                     return;
                 }
             }
-            closeTasks();
+            closeTasks(revoked);
+            log.info("Thread {} handed over tasks {}", getName(), revoked);
         }
 
         @Override
@@ -443,6 +475,16 @@ final class StreamThread extends Thread {
                 return;
             }
             Set<TaskId> assigned = assignor.assignedTasks();
+            assignor.ownedTasks(assigned);
+            Set<TaskId> added = new TreeSet<>(assigned);
+            added.removeAll(tasks.keySet());
+            added.removeAll(restoring.keySet());
+            if (added.isEmpty()) {
+                if (restoring.isEmpty()) {
+                    listener.onRunning(StreamThread.this);
+                }
+                return;
+            }
             Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
             // Start exactly where the event time we restore was committed: the consumer would otherwise
             // fetch the committed offsets again, and a commit landing in between would pair one
@@ -452,7 +494,7 @@ final class StreamThread extends Thread {
                     consumer.seek(tp, offset);
                 }
             });
-            for (TaskId id : assigned) {
+            for (TaskId id : added) {
                 TaskStores stores = openStores(id);
                 try {
                     restorer.register(id, stores, applicationId, committed);
@@ -463,13 +505,7 @@ final class StreamThread extends Thread {
                 restoring.put(id, new Restoring(stores, committed));
                 consumer.pause(inputPartitions(id));
             }
-            assignor.ownedTasks(assigned);
-            if (restoring.isEmpty()) {
-                log.info("Thread {} has no tasks", getName());
-                listener.onRunning(StreamThread.this);
-            } else {
-                log.info("Thread {} restores the state of tasks {}", getName(), restoring.keySet());
-            }
+            log.info("Thread {} restores the state of tasks {}", getName(), restoring.keySet());
         }
 
         @Override
@@ -491,9 +527,24 @@ final class StreamThread extends Thread {
     }
 
     private List<TopicPartition> inputPartitions(TaskId id) {
-        return topology.subtopologies().get(id.subtopology()).sources().stream()
-                .map(source -> new TopicPartition(source.topic(applicationId), id.partition()))
-                .toList();
+        return WeirPartitionAssignor.inputPartitions(topology, applicationId, id);
+    }
+
+    /** The running or restoring tasks that read any of {@code partitions}. */
+    private Set<TaskId> tasksReading(Collection<TopicPartition> partitions) {
+        Set<TaskId> found = new TreeSet<>();
+        for (TaskId id : union(tasks.keySet(), restoring.keySet())) {
+            if (inputPartitions(id).stream().anyMatch(partitions::contains)) {
+                found.add(id);
+            }
+        }
+        return found;
+    }
+
+    private static Set<TaskId> union(Set<TaskId> a, Set<TaskId> b) {
+        Set<TaskId> all = new TreeSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** Turns tasks whose stores are restored into running tasks and lets their input flow. */
@@ -545,22 +596,31 @@ final class StreamThread extends Thread {
     }
 
     private void closeTasks() {
-        for (StreamTask task : tasks.values()) {
-            try {
-                task.close();
-            } catch (RuntimeException e) {
-                log.warn("Closing task {} failed", task.id(), e);
+        closeTasks(union(tasks.keySet(), restoring.keySet()));
+    }
+
+    /** Closes the given running or restoring tasks and forgets their partitions. */
+    private void closeTasks(Set<TaskId> ids) {
+        for (TaskId id : ids) {
+            StreamTask task = tasks.remove(id);
+            if (task != null) {
+                try {
+                    task.close();
+                } catch (RuntimeException e) {
+                    log.warn("Closing task {} failed", id, e);
+                }
+            }
+            Restoring r = restoring.remove(id);
+            if (r != null) {
+                restorer.remove(id);
+                r.stores().close();
+            }
+            for (TopicPartition tp : inputPartitions(id)) {
+                taskOfPartition.remove(tp);
+                consumed.remove(tp);
             }
         }
-        tasks.clear();
-        restoring.forEach((id, r) -> {
-            restorer.remove(id);
-            r.stores().close();
-        });
-        restoring.clear();
-        activeTasks = Set.of();
-        taskOfPartition.clear();
-        consumed.clear();
+        activeTasks = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
     }
 
     /** After a lost assignment or a failed commit: drop uncommitted work; the stores keep only what was committed. */
@@ -586,7 +646,10 @@ final class StreamThread extends Thread {
             closeTasks();
         }
         closeQuietly(restorer);
-        closeQuietly(consumer);
+        closeQuietly(() -> consumer.close(CloseOptions.groupMembershipOperation(
+                leaveGroup
+                        ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                        : CloseOptions.GroupMembershipOperation.DEFAULT)));
         closeQuietly(restoreConsumer);
         closeQuietly(producer);
         closeQuietly(admin);
@@ -600,8 +663,14 @@ final class StreamThread extends Thread {
         }
     }
 
-    /** Asks the thread to commit and stop; returns at once. */
-    void requestStop() {
+    /**
+     * Asks the thread to commit and stop; returns at once.
+     *
+     * @param leave whether its consumer leaves the group (a static member otherwise keeps its place until
+     *     its session times out, so that a restart gets its tasks back)
+     */
+    void requestStop(boolean leave) {
+        leaveGroup = leave;
         running = false;
         consumer.wakeup();
     }

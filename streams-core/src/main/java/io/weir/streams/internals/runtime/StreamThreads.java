@@ -103,6 +103,7 @@ public final class StreamThreads {
                 topology,
                 taskCounts,
                 transactionalId,
+                config.groupInstanceId(processId).map(id -> id + "-" + index).orElse(null),
                 restoreListener,
                 globals,
                 localStores,
@@ -175,8 +176,11 @@ public final class StreamThreads {
         return null;
     }
 
-    /** Asks every thread to commit and stop, and waits up to {@code timeout}; returns whether all stopped. */
-    public boolean stopAll(Duration timeout) {
+    /**
+     * Asks every thread to commit and stop, leaving the group if {@code leaveGroup}, and waits up to
+     * {@code timeout}; returns whether all stopped.
+     */
+    public boolean stopAll(Duration timeout, boolean leaveGroup) {
         List<StreamThread> toStop;
         synchronized (this) {
             stopping = true;
@@ -185,7 +189,7 @@ public final class StreamThreads {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (StreamThread t : toStop) {
             if (t != Thread.currentThread()) {
-                t.requestStop();
+                t.requestStop(leaveGroup);
             }
         }
         boolean all = true;

@@ -35,6 +35,11 @@ import java.util.TreeSet;
  * tasks ({@link AssignorMessages}), so that any instance can route a query about a key. When tasks
  * cannot be formed (a source topic is missing, co-partitioned topics differ in
  * partition count) every member receives no task and the reason, and fails with it.
+ *
+ * <p>Cooperative (KIP-429): a member keeps its tasks through a rebalance, and only the tasks that move
+ * stop. A task that another member still owns is not handed to its new owner in the same rebalance: the
+ * old owner is assigned without it, commits and closes it, and rejoins at once (the consumer does so after
+ * a revocation); the next rebalance, in which nobody owns it, gives it to the new owner.
  */
 public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, Configurable {
 
@@ -56,7 +61,14 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
     }
 
     @Override
+    public List<RebalanceProtocol> supportedProtocols() {
+        return List.of(RebalanceProtocol.COOPERATIVE);
+    }
+
+    /** Called when this member (re)joins the group: a rebalance has started. */
+    @Override
     public ByteBuffer subscriptionUserData(Set<String> topics) {
+        context.rebalanceStarted();
         return AssignorMessages.subscription(context.ownedTasks(), context.endpoint());
     }
 
@@ -88,6 +100,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
             }
         });
         Map<String, Set<TaskId>> tasksOf = balance(all, members);
+        withholdOwnedElsewhere(tasksOf, owners(groupSubscription), topology, app);
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
         Map<HostInfo, Set<TaskId>> hosts = new TreeMap<>(Comparator.comparing(HostInfo::toString));
         members.forEach((member, subscription) -> {
@@ -100,10 +113,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         tasksOf.forEach((member, tasks) -> {
             List<TopicPartition> partitions = new ArrayList<>();
             for (TaskId task : tasks) {
-                SubtopologySpec sub = topology.subtopologies().get(task.subtopology());
-                for (SourceSpec source : sub.sources()) {
-                    partitions.add(new TopicPartition(source.topic(app), task.partition()));
-                }
+                partitions.addAll(inputPartitions(topology, app, task));
             }
             out.put(member, new Assignment(partitions, AssignorMessages.assignment(tasks, null, hosts)));
         });
@@ -133,6 +143,43 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                     .add(task);
         }
         return tasksOf;
+    }
+
+    /**
+     * Who owns each input partition, as the members report it. Two members claim one partition when one
+     * of them missed a rebalance: the claim of the later generation counts.
+     */
+    private static Map<TopicPartition, String> owners(GroupSubscription group) {
+        Map<TopicPartition, String> owner = new HashMap<>();
+        Map<TopicPartition, Integer> generation = new HashMap<>();
+        group.groupSubscription().forEach((member, subscription) -> {
+            int memberGeneration = subscription.generationId().orElse(-1);
+            for (TopicPartition tp : subscription.ownedPartitions()) {
+                Integer previous = generation.get(tp);
+                if (previous == null || memberGeneration > previous) {
+                    owner.put(tp, member);
+                    generation.put(tp, memberGeneration);
+                }
+            }
+        });
+        return owner;
+    }
+
+    /** Removes from each member the tasks another member still owns: they move in the next rebalance. */
+    static void withholdOwnedElsewhere(
+            Map<String, Set<TaskId>> tasksOf, Map<TopicPartition, String> owners, TopologySpec topology, String app) {
+        tasksOf.forEach((member, tasks) -> tasks.removeIf(task -> inputPartitions(topology, app, task).stream()
+                .map(owners::get)
+                .anyMatch(owner -> owner != null && !owner.equals(member))));
+    }
+
+    static List<TopicPartition> inputPartitions(TopologySpec topology, String app, TaskId task) {
+        SubtopologySpec sub = topology.subtopologies().get(task.subtopology());
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (SourceSpec source : sub.sources()) {
+            partitions.add(new TopicPartition(source.topic(app), task.partition()));
+        }
+        return partitions;
     }
 
     @Override
