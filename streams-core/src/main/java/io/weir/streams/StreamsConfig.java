@@ -40,6 +40,7 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
     public static final String APPLICATION_SERVER = "application.server";
     public static final String GROUP_INSTANCE_ID = "group.instance.id";
+    public static final String NUM_STANDBY_REPLICAS = "num.standby.replicas";
 
     public static final String EXACTLY_ONCE = "exactly_once";
     /** Kafka Streams' name for {@link #EXACTLY_ONCE}, accepted so that its configurations carry over. */
@@ -147,6 +148,16 @@ public final class StreamsConfig extends AbstractConfig {
                             + "assignment so that WeirStreams.metadataForKey can say which instance holds a key. "
                             + "Weir does not listen on it: the application serves it. Empty: the instance is not "
                             + "listed for routing.")
+            .define(
+                    NUM_STANDBY_REPLICAS,
+                    ConfigDef.Type.INT,
+                    0,
+                    ConfigDef.Range.atLeast(0),
+                    ConfigDef.Importance.MEDIUM,
+                    "Standby copies of each task's state, each kept up to date from the changelogs by another "
+                            + "instance than the task's (as far as there are other instances). When the task moves, "
+                            + "it goes to an instance with a copy, which replays only what its copy had not read yet. "
+                            + "A copy costs the disk (or memory) of the state, and a changelog reader.")
             .define(
                     GROUP_INSTANCE_ID,
                     ConfigDef.Type.STRING,
@@ -279,6 +290,10 @@ public final class StreamsConfig extends AbstractConfig {
             return Optional.of(applicationId() + "-" + processId);
         }
         return value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    public int standbyReplicas() {
+        return getInt(NUM_STANDBY_REPLICAS);
     }
 
     public long repartitionPurgeIntervalMs() {

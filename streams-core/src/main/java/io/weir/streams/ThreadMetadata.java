@@ -8,11 +8,14 @@ import java.util.Set;
  * @param name        the thread's name, {@code weir-<application.id>-<process id prefix>-thread-<n>} (with
  *                    {@code -g<k>} once replaced {@code k} times)
  * @param activeTasks the tasks it runs now, as {@code <subtopology>_<partition>} (the names of their
- *                    state directories); empty while it rebalances or restores
+ *                    state directories); a task it restores is not listed until it runs
+ * @param standbyTasks the tasks it keeps standby copies of ({@link StreamsConfig#NUM_STANDBY_REPLICAS}),
+ *                    named the same way
  */
-public record ThreadMetadata(String name, Set<String> activeTasks) {
+public record ThreadMetadata(String name, Set<String> activeTasks, Set<String> standbyTasks) {
 
     public ThreadMetadata {
         activeTasks = Set.copyOf(activeTasks);
+        standbyTasks = Set.copyOf(standbyTasks);
     }
 }

@@ -76,6 +76,17 @@ class StreamsConfigTest {
     }
 
     @Test
+    void standbyReplicasAreReadAndANegativeCountIsRefused() {
+        assertEquals(0, new StreamsConfig(minimal()).standbyReplicas());
+        Map<String, Object> two = minimal();
+        two.put(StreamsConfig.NUM_STANDBY_REPLICAS, 2);
+        assertEquals(2, new StreamsConfig(two).standbyReplicas());
+        two.put(StreamsConfig.NUM_STANDBY_REPLICAS, -1);
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(two));
+        assertTrue(e.getMessage().contains(StreamsConfig.NUM_STANDBY_REPLICAS), e.getMessage());
+    }
+
+    @Test
     void membershipIsStaticByDefaultPerProcessAndAThreadLevelInstanceIdIsRefused() {
         StreamsConfig defaults = new StreamsConfig(minimal());
         assertEquals(
@@ -144,12 +155,12 @@ class StreamsConfigTest {
     @Test
     void aRefusedSettingAtTheValueWeirImplementsIsAccepted() {
         Map<String, Object> m = minimal();
-        m.put("num.standby.replicas", 0);
+        m.put("topology.optimization", "none");
         m.put(StreamsConfig.PROCESSING_GUARANTEE, StreamsConfig.EXACTLY_ONCE_V2);
         assertTrue(new StreamsConfig(m).exactlyOnce());
-        m.put("num.standby.replicas", 1);
+        m.put("topology.optimization", "all");
         ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(m));
-        assertTrue(e.getMessage().contains("num.standby.replicas"), e.getMessage());
+        assertTrue(e.getMessage().contains("topology.optimization"), e.getMessage());
     }
 
     @Test

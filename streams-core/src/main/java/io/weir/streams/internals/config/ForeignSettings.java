@@ -18,7 +18,8 @@ public final class ForeignSettings {
     private ForeignSettings() {}
 
     private static final String SERVING =
-            "not implemented yet (standby and warm-up replicas come with serving and availability)";
+            "not implemented yet (warm-up replicas and rack-aware placement): Weir places standby copies with "
+                    + "num.standby.replicas";
     private static final String SERDES =
             "Weir has no default serdes: give them where the data is read or written (Consumed.with, "
                     + "Produced.with, Grouped.with, Materialized.withKeySerde/withValueSerde); settings for them go with the "
@@ -29,7 +30,6 @@ public final class ForeignSettings {
 
     /** Kafka Streams settings Weir refuses, with what to do instead. */
     private static final Map<String, String> REFUSED = Map.ofEntries(
-            Map.entry("num.standby.replicas", SERVING),
             Map.entry("acceptable.recovery.lag", SERVING),
             Map.entry("max.warmup.replicas", SERVING),
             Map.entry("probing.rebalance.interval.ms", SERVING),
@@ -144,8 +144,7 @@ public final class ForeignSettings {
             Map.entry("upgrade.from", "not needed: Weir's formats carry version bytes (docs/architecture.md)"));
 
     /** Refused settings that Weir accepts at one value, because that value is what Weir does. */
-    private static final Map<String, String> ACCEPTED_VALUE =
-            Map.of("num.standby.replicas", "0", "topology.optimization", "none");
+    private static final Map<String, String> ACCEPTED_VALUE = Map.of("topology.optimization", "none");
 
     /** Prefixes of Kafka Streams settings Weir refuses, with what to do instead. */
     private static final Map<String, String> REFUSED_PREFIXES = Map.of(

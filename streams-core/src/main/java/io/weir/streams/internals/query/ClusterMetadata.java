@@ -1,28 +1,26 @@
 package io.weir.streams.internals.query;
 
 import io.weir.streams.HostInfo;
-import io.weir.streams.internals.task.TaskId;
 
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What this instance knows of the whole application, for routing queries: the tasks each instance
- * (by its {@code application.server}) was given at the last rebalance, which every member's assignment
+ * (by its {@code application.server}) was given at the last rebalance, active and standby, which every member's assignment
  * carries, and the number of tasks of each sub-topology. Written by the stream threads' assignors and
  * the start thread, read by any thread: each field is replaced whole.
  */
 public final class ClusterMetadata {
 
-    private volatile Map<HostInfo, Set<TaskId>> hosts = Map.of();
+    private volatile Map<HostInfo, HostTasks> hosts = Map.of();
     private volatile Map<Integer, Integer> taskCounts = Map.of();
 
     /** The tasks of each instance with an endpoint, as of the last assignment this instance received. */
-    public Map<HostInfo, Set<TaskId>> hosts() {
+    public Map<HostInfo, HostTasks> hosts() {
         return hosts;
     }
 
-    public void hosts(Map<HostInfo, Set<TaskId>> hosts) {
+    public void hosts(Map<HostInfo, HostTasks> hosts) {
         this.hosts = Map.copyOf(hosts);
     }
 

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.query;
 
+import io.weir.streams.HostInfo;
 import io.weir.streams.InstanceMetadata;
 import io.weir.streams.KeyMetadata;
 import io.weir.streams.internals.task.TaskId;
@@ -82,10 +83,16 @@ public final class Serving {
         }
         int partition = Utils.toPositive(Utils.murmur2(bytes)) % partitions;
         TaskId task = new TaskId(subtopology, partition);
+        Set<HostInfo> standbys = new TreeSet<>(Comparator.comparing(HostInfo::toString));
+        cluster.hosts().forEach((host, tasks) -> {
+            if (tasks.standbys().contains(task)) {
+                standbys.add(host);
+            }
+        });
         return cluster.hosts().entrySet().stream()
-                .filter(e -> e.getValue().contains(task))
+                .filter(e -> e.getValue().active().contains(task))
                 .findFirst()
-                .map(e -> new KeyMetadata(e.getKey(), Set.of(), partition));
+                .map(e -> new KeyMetadata(e.getKey(), standbys, partition));
     }
 
     /** Every instance with an endpoint: see {@code WeirStreams.allMetadata}. */
@@ -94,7 +101,7 @@ public final class Serving {
         cluster.hosts().forEach((host, tasks) -> {
             Set<String> stores = new TreeSet<>();
             Set<TopicPartition> partitions = new HashSet<>();
-            for (TaskId task : tasks) {
+            for (TaskId task : tasks.active()) {
                 SubtopologySpec sub = topology.subtopologies().get(task.subtopology());
                 stores.addAll(sub.stores());
                 sub.sources()

@@ -6,14 +6,13 @@ import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 
-import java.util.Map;
 import java.util.Set;
 
 /**
  * What one stream thread shares with the {@link WeirPartitionAssignor} its consumer instantiates:
- * the topology, the tasks the thread owns (sent in its subscription, for stickiness), and the
- * result of the last assignment. Handed over through the consumer's config under {@link #CONFIG_KEY}.
- * Written by the thread and by the assignor, which the consumer calls on the same thread.
+ * the topology, the tasks and standbys the thread holds (sent in its subscription, for stickiness),
+ * and the result of the last assignment. Handed over through the consumer's config under {@link
+ * #CONFIG_KEY}. Written by the thread and by the assignor, which the consumer calls on the same thread.
  */
 public final class AssignorContext {
 
@@ -23,22 +22,36 @@ public final class AssignorContext {
     private final String applicationId;
     private final @Nullable HostInfo endpoint;
     private final ClusterMetadata cluster;
+    private final String processId;
+    private final int standbyReplicas;
     private volatile Set<TaskId> ownedTasks = Set.of();
+    private volatile Set<TaskId> ownedStandbys = Set.of();
     private volatile Set<TaskId> assignedTasks = Set.of();
+    private volatile Set<TaskId> assignedStandbys = Set.of();
     private volatile @Nullable String error;
     private volatile boolean rebalancing;
     private volatile Runnable onRebalanceStart = () -> {};
 
     /**
      * @param endpoint this instance's {@code application.server}, sent in its subscription, or null
-     * @param cluster  where the tasks of every instance, from each assignment, are kept for routing
+     * @param cluster where the tasks of every instance, from each assignment, are kept for routing
+     * @param processId the instance's id: standby copies go to other instances than their active task
+     * @param standbyReplicas standby copies per task ({@code num.standby.replicas}), as far as there are
+     *     other instances
      */
     public AssignorContext(
-            TopologySpec topology, String applicationId, @Nullable HostInfo endpoint, ClusterMetadata cluster) {
+            TopologySpec topology,
+            String applicationId,
+            @Nullable HostInfo endpoint,
+            ClusterMetadata cluster,
+            String processId,
+            int standbyReplicas) {
         this.topology = topology;
         this.applicationId = applicationId;
         this.endpoint = endpoint;
         this.cluster = cluster;
+        this.processId = processId;
+        this.standbyReplicas = standbyReplicas;
     }
 
     @Nullable
@@ -54,16 +67,34 @@ public final class AssignorContext {
         return applicationId;
     }
 
+    String processId() {
+        return processId;
+    }
+
+    int standbyReplicas() {
+        return standbyReplicas;
+    }
+
     Set<TaskId> ownedTasks() {
         return ownedTasks;
     }
 
-    public void ownedTasks(Set<TaskId> tasks) {
+    Set<TaskId> ownedStandbys() {
+        return ownedStandbys;
+    }
+
+    /** What the thread holds now, said in its next subscription: its running and restoring tasks, its standbys. */
+    public void owned(Set<TaskId> tasks, Set<TaskId> standbys) {
         this.ownedTasks = Set.copyOf(tasks);
+        this.ownedStandbys = Set.copyOf(standbys);
     }
 
     public Set<TaskId> assignedTasks() {
         return assignedTasks;
+    }
+
+    public Set<TaskId> assignedStandbys() {
+        return assignedStandbys;
     }
 
     /** What to do when this member starts to (re)join the group; runs on the thread polling the consumer. */
@@ -85,11 +116,12 @@ public final class AssignorContext {
         return rebalancing;
     }
 
-    void assigned(Set<TaskId> tasks, @Nullable String assignmentError, Map<HostInfo, Set<TaskId>> hosts) {
+    void assigned(AssignorMessages.Assignment assignment) {
         this.rebalancing = false;
-        this.assignedTasks = Set.copyOf(tasks);
-        this.error = assignmentError;
-        cluster.hosts(hosts);
+        this.assignedTasks = Set.copyOf(assignment.tasks());
+        this.assignedStandbys = Set.copyOf(assignment.standbys());
+        this.error = assignment.error();
+        cluster.hosts(assignment.hosts());
     }
 
     /** Why the group leader could not assign tasks (a missing topic, unequal partition counts), or null. */

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
+import io.weir.streams.internals.query.HostTasks;
 import io.weir.streams.internals.task.TaskId;
 import org.jspecify.annotations.Nullable;
 
@@ -13,60 +14,84 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The user data of Weir's group protocol, version 2. A member's subscription: {@code [version][task
- * count][(sub-topology, partition)...][endpoint]}, the tasks it owns and its {@code application.server}.
- * The assignment of a member: {@code [version][its tasks][error][host count][(endpoint, tasks)...]}:
- * its tasks, why there are none if the leader could not assign, and every instance's endpoint with the
- * tasks it was given, so that each instance can route queries. Strings are {@code [length: int, -1 for
+ * The user data of Weir's group protocol, version 3. A member's subscription: {@code [version][active
+ * tasks][standby tasks][endpoint][process id]}: the tasks it runs and the standby copies it keeps, its
+ * {@code application.server}, and the id of its instance (threads of one instance share it). The
+ * assignment of a member: {@code [version][active tasks][standby tasks][error][host count][(endpoint,
+ * active tasks, standby tasks)...]}: its tasks, why there are none if the leader could not assign, and
+ * every instance's endpoint with its tasks, so that each instance can route queries. Tasks are {@code
+ * [count: int][(sub-topology: int, partition: int)...]}; strings are {@code [length: int, -1 for
  * none][UTF-8]}.
  */
 final class AssignorMessages {
 
-    private static final short VERSION = 2;
+    private static final short VERSION = 3;
 
     private AssignorMessages() {}
 
-    /** What a member says when it joins. */
-    record Subscription(Set<TaskId> owned, @Nullable HostInfo endpoint) {}
+    /** What a member says when it joins; {@code process}: its instance's id, empty when unknown. */
+    record Subscription(
+            Set<TaskId> owned,
+            Set<TaskId> standbys,
+            @Nullable HostInfo endpoint,
+            String process) {}
 
     /** What a member is given; {@code hosts}: every instance with an endpoint, and its tasks. */
-    record Assignment(Set<TaskId> tasks, @Nullable String error, Map<HostInfo, Set<TaskId>> hosts) {}
+    record Assignment(
+            Set<TaskId> tasks,
+            Set<TaskId> standbys,
+            @Nullable String error,
+            Map<HostInfo, HostTasks> hosts) {
+        Assignment(Set<TaskId> tasks, @Nullable String error, Map<HostInfo, HostTasks> hosts) {
+            this(tasks, Set.of(), error, hosts);
+        }
+    }
 
-    static ByteBuffer subscription(Set<TaskId> owned, @Nullable HostInfo endpoint) {
-        ByteBuffer buffer = ByteBuffer.allocate(
-                2 + 4 + owned.size() * 8 + 4 + (endpoint == null ? 0 : utf8(endpoint.toString()).length));
+    static ByteBuffer subscription(
+            Set<TaskId> owned, Set<TaskId> standbys, @Nullable HostInfo endpoint, String process) {
+        ByteBuffer buffer = ByteBuffer.allocate(tasksSize(owned)
+                + tasksSize(standbys)
+                + 2
+                + stringSize(endpoint == null ? null : endpoint.toString())
+                + stringSize(process));
         buffer.putShort(VERSION);
         putTasks(buffer, owned);
+        putTasks(buffer, standbys);
         putString(buffer, endpoint == null ? null : endpoint.toString());
+        putString(buffer, process);
         return buffer.flip();
     }
 
     static Subscription subscription(@Nullable ByteBuffer data) {
         if (data == null || data.remaining() == 0) {
-            return new Subscription(Set.of(), null);
+            return new Subscription(Set.of(), Set.of(), null, "");
         }
         ByteBuffer buffer = versioned(data);
         Set<TaskId> owned = tasks(buffer);
+        Set<TaskId> standbys = tasks(buffer);
         String endpoint = string(buffer);
-        return new Subscription(owned, endpoint == null ? null : HostInfo.parse(endpoint));
+        String process = string(buffer);
+        return new Subscription(
+                owned, standbys, endpoint == null ? null : HostInfo.parse(endpoint), process == null ? "" : process);
     }
 
-    static ByteBuffer assignment(Set<TaskId> tasks, @Nullable String error, Map<HostInfo, Set<TaskId>> hosts) {
-        int size = 2 + 4 + tasks.size() * 8 + 4 + (error == null ? 0 : utf8(error).length) + 4;
-        for (Map.Entry<HostInfo, Set<TaskId>> host : hosts.entrySet()) {
-            size += 4
-                    + utf8(host.getKey().toString()).length
-                    + 4
-                    + host.getValue().size() * 8;
+    static ByteBuffer assignment(Assignment a) {
+        int size = 2 + tasksSize(a.tasks()) + tasksSize(a.standbys()) + stringSize(a.error()) + 4;
+        for (Map.Entry<HostInfo, HostTasks> host : a.hosts().entrySet()) {
+            size += stringSize(host.getKey().toString())
+                    + tasksSize(host.getValue().active())
+                    + tasksSize(host.getValue().standbys());
         }
         ByteBuffer buffer = ByteBuffer.allocate(size);
         buffer.putShort(VERSION);
-        putTasks(buffer, tasks);
-        putString(buffer, error);
-        buffer.putInt(hosts.size());
-        hosts.forEach((host, hostTasks) -> {
+        putTasks(buffer, a.tasks());
+        putTasks(buffer, a.standbys());
+        putString(buffer, a.error());
+        buffer.putInt(a.hosts().size());
+        a.hosts().forEach((host, hostTasks) -> {
             putString(buffer, host.toString());
-            putTasks(buffer, hostTasks);
+            putTasks(buffer, hostTasks.active());
+            putTasks(buffer, hostTasks.standbys());
         });
         return buffer.flip();
     }
@@ -77,14 +102,24 @@ final class AssignorMessages {
         }
         ByteBuffer buffer = versioned(data);
         Set<TaskId> tasks = tasks(buffer);
+        Set<TaskId> standbys = tasks(buffer);
         String error = string(buffer);
         int hostCount = buffer.getInt();
-        Map<HostInfo, Set<TaskId>> hosts = new LinkedHashMap<>();
+        Map<HostInfo, HostTasks> hosts = new LinkedHashMap<>();
         for (int i = 0; i < hostCount; i++) {
             HostInfo host = HostInfo.parse(Objects.requireNonNull(string(buffer), "an endpoint"));
-            hosts.put(host, tasks(buffer));
+            Set<TaskId> active = tasks(buffer);
+            hosts.put(host, new HostTasks(active, tasks(buffer)));
         }
-        return new Assignment(tasks, error, hosts);
+        return new Assignment(tasks, standbys, error, hosts);
+    }
+
+    private static int tasksSize(Set<TaskId> tasks) {
+        return 4 + tasks.size() * 8;
+    }
+
+    private static int stringSize(@Nullable String s) {
+        return 4 + (s == null ? 0 : utf8(s).length);
     }
 
     private static ByteBuffer versioned(ByteBuffer data) {

@@ -190,7 +190,7 @@ final class StoreRestorer implements AutoCloseable {
                 OffsetAndMetadata input = committed.get(tp);
                 end = Math.min(end, input == null ? 0 : input.offset());
             }
-            if (offset != null && missedRecords(offset, start, end)) {
+            if (offset != null && missedRecords(offset, start, end, exactlyOnce)) {
                 log.warn(
                         "Store {} of task {} holds the changelog {} up to offset {}, but the changelog now spans [{}, {}): "
                                 + "records the store has not seen are gone (retention, deleted records, or a recreated "
@@ -231,7 +231,7 @@ final class StoreRestorer implements AutoCloseable {
      * before it (recreated). Under exactly-once the stored offset is the commit marker of the store's last
      * transaction, so a changelog that starts right after it lost only that marker.
      */
-    private boolean missedRecords(long stored, long start, long end) {
+    static boolean missedRecords(long stored, long start, long end, boolean exactlyOnce) {
         return stored > end || start > stored + (exactlyOnce ? 1 : 0);
     }
 

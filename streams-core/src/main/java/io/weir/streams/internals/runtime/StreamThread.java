@@ -130,6 +130,10 @@ final class StreamThread extends Thread {
     private KafkaProducer<byte[], byte[]> producer;
     private KafkaRecordCollector collector;
     private final StoreRestorer restorer;
+    private final StandbyTasks standbys;
+    /** The consumer's {@code auto.offset.reset}: where a task with no committed offset starts. */
+    private final String offsetReset;
+
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
     /** Assigned tasks whose stores are still being restored; their input partitions are paused. */
     private final Map<TaskId, Restoring> restoring = new TreeMap<>();
@@ -155,6 +159,7 @@ final class StreamThread extends Thread {
             StreamsConfig config,
             TopologySpec topology,
             Map<Integer, Integer> taskCounts,
+            String processId,
             String transactionalId,
             @Nullable String groupInstanceId,
             RestoreListener restoreListener,
@@ -174,7 +179,12 @@ final class StreamThread extends Thread {
         this.onFailure = onFailure;
         this.exactlyOnce = config.exactlyOnce();
         this.assignor = new AssignorContext(
-                topology, applicationId, config.applicationServer().orElse(null), cluster);
+                topology,
+                applicationId,
+                config.applicationServer().orElse(null),
+                cluster,
+                processId,
+                config.standbyReplicas());
         assignor.onRebalanceStart(() -> listener.onRebalancing(this));
         Set<String> topics = new HashSet<>();
         topology.sources().forEach(s -> topics.add(s.topic(applicationId)));
@@ -188,6 +198,7 @@ final class StreamThread extends Thread {
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        this.offsetReset = String.valueOf(consumerConfig.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-consumer");
         if (groupInstanceId != null) {
             consumerConfig.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, groupInstanceId);
@@ -229,6 +240,11 @@ final class StreamThread extends Thread {
                 admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
         newProducer();
         this.restorer = new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce);
+        Map<String, Object> standbyConfig = ReaderConsumers.config(config, name + "-standby-consumer");
+        this.standbys = new StandbyTasks(
+                () -> new KafkaConsumer<>(standbyConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                applicationId,
+                exactlyOnce);
     }
 
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
@@ -291,6 +307,7 @@ final class StreamThread extends Thread {
                 if (!restoring.isEmpty()) {
                     startRestored(restorer.step(Duration.ofMillis(config.pollMs())));
                 }
+                standbys.step();
                 long now = System.currentTimeMillis();
                 for (TopicPartition tp : records.partitions()) {
                     StreamTask task = taskOf(tp);
@@ -475,27 +492,65 @@ final class StreamThread extends Thread {
                 return;
             }
             Set<TaskId> assigned = assignor.assignedTasks();
-            assignor.ownedTasks(assigned);
+            for (TaskId id : standbys.ids()) {
+                if (!assignor.assignedStandbys().contains(id) && !assigned.contains(id)) {
+                    standbys.remove(id);
+                }
+            }
             Set<TaskId> added = new TreeSet<>(assigned);
             added.removeAll(tasks.keySet());
             added.removeAll(restoring.keySet());
-            if (added.isEmpty()) {
-                if (restoring.isEmpty()) {
-                    listener.onRunning(StreamThread.this);
+            openActive(added, partitions);
+            for (TaskId id : assignor.assignedStandbys()) {
+                if (!standbys.ids().contains(id) && !tasks.containsKey(id) && !restoring.containsKey(id)) {
+                    standbys.add(id, openStores(id, false));
                 }
+            }
+            publishOwned();
+            if (restoring.isEmpty()) {
+                listener.onRunning(StreamThread.this);
+            }
+        }
+
+        /**
+         * Opens newly assigned tasks for restoring: a standby copy kept here is handed over as it is, so
+         * that only its lag is replayed.
+         */
+        private void openActive(Set<TaskId> added, Collection<TopicPartition> partitions) {
+            if (added.isEmpty()) {
                 return;
             }
-            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
+            Set<TopicPartition> inputs = new HashSet<>();
+            added.forEach(id -> inputs.addAll(inputPartitions(id)));
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(inputs);
             // Start exactly where the event time we restore was committed: the consumer would otherwise
             // fetch the committed offsets again, and a commit landing in between would pair one
-            // commit's offsets with another's event time.
-            committed.forEach((tp, offset) -> {
+            // commit's offsets with another's event time. Every input of the task, not only the partitions
+            // new to this consumer: a task dropped after a failed commit comes back on partitions the
+            // consumer kept, whose positions are past the work that was dropped.
+            List<TopicPartition> fromReset = new ArrayList<>();
+            for (TopicPartition tp : inputs) {
+                OffsetAndMetadata offset = committed.get(tp);
                 if (offset != null) {
                     consumer.seek(tp, offset);
+                } else if (!partitions.contains(tp)) {
+                    fromReset.add(tp);
                 }
-            });
+            }
+            if (!fromReset.isEmpty()) {
+                if ("latest".equals(offsetReset)) {
+                    consumer.seekToEnd(fromReset);
+                } else {
+                    consumer.seekToBeginning(fromReset);
+                }
+            }
             for (TaskId id : added) {
-                TaskStores stores = openStores(id);
+                TaskStores stores = standbys.promote(id);
+                if (stores == null) {
+                    stores = openStores(id, true);
+                } else {
+                    stores.hostIn(localStores.forTask(id));
+                }
                 try {
                     restorer.register(id, stores, applicationId, committed);
                 } catch (RuntimeException e) {
@@ -517,13 +572,19 @@ final class StreamThread extends Thread {
     /** An assigned task waiting for its stores, with the committed offsets its partitions had then. */
     private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {}
 
-    private TaskStores openStores(TaskId id) {
+    /** @param queryable whether queries may read them once restored (an active task's, not a standby copy's) */
+    private TaskStores openStores(TaskId id, boolean queryable) {
         return new TaskStores(
                 topology.storesOf(topology.subtopologies().get(id.subtopology())),
                 config.stateDir().resolve(applicationId).resolve(id.toString()),
                 config.cacheMaxBytesPerTask(),
                 globals,
-                localStores.forTask(id));
+                queryable ? localStores.forTask(id) : null);
+    }
+
+    /** Tells the assignor what this thread holds, for its next subscription. */
+    private void publishOwned() {
+        assignor.owned(union(tasks.keySet(), restoring.keySet()), standbys.ids());
     }
 
     private List<TopicPartition> inputPartitions(TaskId id) {
@@ -621,6 +682,7 @@ final class StreamThread extends Thread {
             }
         }
         activeTasks = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
+        publishOwned();
     }
 
     /** After a lost assignment or a failed commit: drop uncommitted work; the stores keep only what was committed. */
@@ -646,6 +708,7 @@ final class StreamThread extends Thread {
             closeTasks();
         }
         closeQuietly(restorer);
+        closeQuietly(standbys);
         closeQuietly(() -> consumer.close(CloseOptions.groupMembershipOperation(
                 leaveGroup
                         ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
@@ -677,13 +740,21 @@ final class StreamThread extends Thread {
 
     /** This thread's name and running tasks; callable from any thread. */
     ThreadMetadata metadata() {
-        return new ThreadMetadata(getName(), activeTasks);
+        return new ThreadMetadata(
+                getName(),
+                activeTasks,
+                standbys.ids().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet()));
     }
 
-    /** Counters of this thread's tasks, summed by node/metric. */
+    /**
+     * Counters of this thread's tasks, summed by node/metric, and its standby copies: {@code
+     * standby/tasks} and {@code standby/lag-records}, the changelog records they have not read yet.
+     */
     Map<String, Long> metricsSnapshot() {
         Map<String, Long> sum = new TreeMap<>();
         metrics.values().forEach(m -> m.snapshot().forEach((k, v) -> sum.merge(k, v, Long::sum)));
+        sum.put("standby/tasks", (long) standbys.ids().size());
+        sum.put("standby/lag-records", standbys.lag());
         return sum;
     }
 }

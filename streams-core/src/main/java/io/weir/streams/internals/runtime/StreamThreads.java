@@ -102,6 +102,7 @@ public final class StreamThreads {
                 config,
                 topology,
                 taskCounts,
+                processId,
                 transactionalId,
                 config.groupInstanceId(processId).map(id -> id + "-" + index).orElse(null),
                 restoreListener,

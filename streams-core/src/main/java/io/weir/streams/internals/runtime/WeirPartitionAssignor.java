@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
+import io.weir.streams.internals.query.HostTasks;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
@@ -13,10 +14,8 @@ import org.apache.kafka.common.TopicPartition;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,10 +27,10 @@ import java.util.TreeSet;
  * tasks, not partitions: a task (sub-topology, partition number) gets that partition of every topic
  * its sub-topology reads, so co-partitioned topics meet in one task.
  *
- * <p>Sticky and balanced: each member keeps the tasks it reports owning (its subscription carries
- * them) up to its fair share, {@code ceil(tasks / members)}; the remaining tasks go one by one to the
- * member with the fewest. A task therefore stays where its local state is whenever the balance
- * allows. Every member's assignment also lists each instance's {@code application.server} with its
+ * <p>Sticky and balanced, with standby copies on other instances: {@link TaskPlacement} decides, from
+ * the tasks and standbys each member reports holding (its subscription carries them). A task therefore
+ * stays where its local state is whenever the balance allows, and a task that must move goes where a
+ * standby copy is. Every member's assignment also lists each instance's {@code application.server} with its
  * tasks ({@link AssignorMessages}), so that any instance can route a query about a key. When tasks
  * cannot be formed (a source topic is missing, co-partitioned topics differ in
  * partition count) every member receives no task and the reason, and fails with it.
@@ -69,7 +68,8 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
     @Override
     public ByteBuffer subscriptionUserData(Set<String> topics) {
         context.rebalanceStarted();
-        return AssignorMessages.subscription(context.ownedTasks(), context.endpoint());
+        return AssignorMessages.subscription(
+                context.ownedTasks(), context.ownedStandbys(), context.endpoint(), context.processId());
     }
 
     @Override
@@ -90,7 +90,9 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                     .forEach(m -> failed.put(
                             m,
                             new Assignment(
-                                    List.of(), AssignorMessages.assignment(Set.of(), e.getMessage(), Map.of()))));
+                                    List.of(),
+                                    AssignorMessages.assignment(
+                                            new AssignorMessages.Assignment(Set.of(), e.getMessage(), Map.of())))));
             return new GroupAssignment(failed);
         }
         Set<TaskId> all = new TreeSet<>();
@@ -99,50 +101,39 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                 all.add(new TaskId(sub, p));
             }
         });
-        Map<String, Set<TaskId>> tasksOf = balance(all, members);
+        TaskPlacement.Placement placement = TaskPlacement.place(all, members, context.standbyReplicas());
+        Map<String, Set<TaskId>> tasksOf = placement.active();
         withholdOwnedElsewhere(tasksOf, owners(groupSubscription), topology, app);
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
-        Map<HostInfo, Set<TaskId>> hosts = new TreeMap<>(Comparator.comparing(HostInfo::toString));
+        Map<HostInfo, Set<TaskId>> activeOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
+        Map<HostInfo, Set<TaskId>> standbysOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
         members.forEach((member, subscription) -> {
             HostInfo endpoint = subscription.endpoint();
             if (endpoint != null) {
-                hosts.computeIfAbsent(endpoint, h -> new TreeSet<>()).addAll(tasksOf.getOrDefault(member, Set.of()));
+                activeOf.computeIfAbsent(endpoint, h -> new TreeSet<>()).addAll(tasksOf.getOrDefault(member, Set.of()));
+                standbysOf
+                        .computeIfAbsent(endpoint, h -> new TreeSet<>())
+                        .addAll(placement.standbys().get(member));
             }
         });
+        Map<HostInfo, HostTasks> hosts = new TreeMap<>(Comparator.comparing(HostInfo::toString));
+        activeOf.forEach((host, active) ->
+                hosts.put(host, new HostTasks(active, standbysOf.getOrDefault(host, Set.of()))));
         Map<String, Assignment> out = new HashMap<>();
         tasksOf.forEach((member, tasks) -> {
             List<TopicPartition> partitions = new ArrayList<>();
             for (TaskId task : tasks) {
                 partitions.addAll(inputPartitions(topology, app, task));
             }
-            out.put(member, new Assignment(partitions, AssignorMessages.assignment(tasks, null, hosts)));
+            Set<TaskId> standbys = placement.standbys().getOrDefault(member, Set.of());
+            out.put(
+                    member,
+                    new Assignment(
+                            partitions,
+                            AssignorMessages.assignment(
+                                    new AssignorMessages.Assignment(tasks, standbys, null, hosts))));
         });
         return new GroupAssignment(out);
-    }
-
-    /** Sticky up to the fair share, then the rest to the least loaded member (ties by member id). */
-    static Map<String, Set<TaskId>> balance(Set<TaskId> all, Map<String, AssignorMessages.Subscription> members) {
-        int capacity = (all.size() + members.size() - 1) / Math.max(1, members.size());
-        Map<String, Set<TaskId>> tasksOf = new TreeMap<>();
-        Set<TaskId> placed = new HashSet<>();
-        members.forEach((member, subscription) -> {
-            Set<TaskId> mine = new TreeSet<>();
-            for (TaskId previous : subscription.owned()) {
-                if (mine.size() < capacity && all.contains(previous) && placed.add(previous)) {
-                    mine.add(previous);
-                }
-            }
-            tasksOf.put(member, mine);
-        });
-        for (TaskId task : all) {
-            if (placed.contains(task)) {
-                continue;
-            }
-            // The member with the fewest tasks, the first of them in member order.
-            Collections.min(tasksOf.values(), Comparator.comparingInt(Set::size))
-                    .add(task);
-        }
-        return tasksOf;
     }
 
     /**
@@ -184,7 +175,6 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
 
     @Override
     public void onAssignment(Assignment assignment, ConsumerGroupMetadata metadata) {
-        AssignorMessages.Assignment decoded = AssignorMessages.assignment(assignment.userData());
-        context.assigned(decoded.tasks(), decoded.error(), decoded.hosts());
+        context.assigned(AssignorMessages.assignment(assignment.userData()));
     }
 }

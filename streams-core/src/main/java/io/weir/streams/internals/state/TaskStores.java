@@ -24,7 +24,7 @@ public final class TaskStores implements AutoCloseable {
     private final Map<String, StoreSpec> specs = new LinkedHashMap<>();
     private final CacheBudget budget;
     private final Map<String, GlobalStore<?, ?>> globals;
-    private final @Nullable StoreHosting hosting;
+    private @Nullable StoreHosting hosting;
 
     public TaskStores(Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes) {
         this(stores, taskDir, cacheMaxBytes, Map.of());
@@ -56,14 +56,34 @@ public final class TaskStores implements AutoCloseable {
                         : InMemoryBytesStore.create(spec.name());
                 caches.put(spec.name(), new WriteBackCache(store, spec.type() == StoreType.ROCKSDB, budget));
                 specs.put(spec.name(), spec);
-                if (hosting != null && spec.queryable() != null) {
-                    hosting.host(spec.name(), store);
-                }
+            }
+            if (hosting != null) {
+                offer(hosting);
             }
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    /**
+     * Offers the queryable stores to queries from now on (not yet readable): for stores opened without
+     * hosting, a standby copy that becomes the active task.
+     */
+    public void hostIn(StoreHosting where) {
+        if (hosting != null) {
+            throw new IllegalStateException("The stores are already offered to queries");
+        }
+        hosting = where;
+        offer(where);
+    }
+
+    private void offer(StoreHosting where) {
+        caches.forEach((name, cache) -> {
+            if (spec(name).queryable() != null) {
+                where.host(name, cache.store());
+            }
+        });
     }
 
     /** The cache of store {@code name}. */

@@ -1,0 +1,119 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.internals.task.TaskId;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The rules of {@link TaskPlacement}, one test each. */
+class TaskPlacementTest {
+
+    private static Set<TaskId> tasks(int n) {
+        Set<TaskId> all = new TreeSet<>();
+        for (int p = 0; p < n; p++) {
+            all.add(new TaskId(0, p));
+        }
+        return all;
+    }
+
+    private static AssignorMessages.Subscription member(String process, Set<TaskId> owned, Set<TaskId> standbys) {
+        return new AssignorMessages.Subscription(owned, standbys, null, process);
+    }
+
+    private static AssignorMessages.Subscription fresh(String process) {
+        return member(process, Set.of(), Set.of());
+    }
+
+    private static TaskId t(int p) {
+        return new TaskId(0, p);
+    }
+
+    /** The instance (process) each member of {@code members} belongs to. */
+    private static Map<String, String> processes(Map<String, AssignorMessages.Subscription> members) {
+        Map<String, String> out = new TreeMap<>();
+        members.forEach((m, s) -> out.put(m, s.process()));
+        return out;
+    }
+
+    @Test
+    void everyTaskIsActiveOnExactlyOneMemberAndTheLoadIsBalanced() {
+        Map<String, AssignorMessages.Subscription> members = Map.of("a", fresh("A"), "b", fresh("B"), "c", fresh("C"));
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(7), members, 0);
+        Set<TaskId> seen = new HashSet<>();
+        p.active().values().forEach(ts -> ts.forEach(t -> assertTrue(seen.add(t), "twice: " + t)));
+        assertEquals(tasks(7), seen);
+        p.active().values().forEach(ts -> assertTrue(ts.size() == 2 || ts.size() == 3, p.toString()));
+        p.standbys().values().forEach(ts -> assertTrue(ts.isEmpty()));
+    }
+
+    @Test
+    void aStandbyIsNeverOnTheInstanceOfItsActiveNorTwiceOnOneInstance() {
+        Map<String, AssignorMessages.Subscription> members =
+                new TreeMap<>(Map.of("a1", fresh("A"), "a2", fresh("A"), "b1", fresh("B"), "c1", fresh("C")));
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(8), members, 2);
+        Map<String, String> processOf = processes(members);
+        for (TaskId task : tasks(8)) {
+            String activeProcess = p.active().entrySet().stream()
+                    .filter(e -> e.getValue().contains(task))
+                    .map(e -> processOf.get(e.getKey()))
+                    .findFirst()
+                    .orElseThrow();
+            Set<String> standbyProcesses = new HashSet<>();
+            p.standbys().forEach((m, ts) -> {
+                if (ts.contains(task)) {
+                    assertTrue(standbyProcesses.add(processOf.get(m)), "two copies of " + task + " on one instance");
+                }
+            });
+            assertFalse(standbyProcesses.contains(activeProcess), "a copy of " + task + " beside its active");
+            assertEquals(2, standbyProcesses.size(), "two copies of " + task + " with three instances");
+        }
+    }
+
+    @Test
+    void withFewerOtherInstancesThanReplicasEachTaskGetsAsManyCopiesAsThereAreOtherInstances() {
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(4), Map.of("a", fresh("A"), "b", fresh("B")), 3);
+        assertEquals(4, p.standbys().values().stream().mapToInt(Set::size).sum());
+        TaskPlacement.Placement alone = TaskPlacement.place(tasks(4), Map.of("a", fresh("A")), 1);
+        assertTrue(alone.standbys().get("a").isEmpty());
+    }
+
+    @Test
+    void aTaskWhoseOwnerLeftGoesToTheInstanceKeepingItsStandbyCopy() {
+        // c held task 0 active and left; b keeps the copy of task 0 and has room.
+        Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
+                "a", member("A", Set.of(t(1), t(2)), Set.of()),
+                "b", member("B", Set.of(t(3)), Set.of(t(0)))));
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(4), members, 1);
+        assertTrue(p.active().get("b").contains(t(0)), p.toString());
+    }
+
+    @Test
+    void tasksStayWithTheirOwnersAndCopiesWithTheirKeepers() {
+        Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
+                "a", member("A", Set.of(t(0), t(1)), Set.of(t(2), t(3))),
+                "b", member("B", Set.of(t(2), t(3)), Set.of(t(0), t(1)))));
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(4), members, 1);
+        assertEquals(Set.of(t(0), t(1)), p.active().get("a"));
+        assertEquals(Set.of(t(2), t(3)), p.active().get("b"));
+        assertEquals(Set.of(t(2), t(3)), p.standbys().get("a"));
+        assertEquals(Set.of(t(0), t(1)), p.standbys().get("b"));
+    }
+
+    @Test
+    void aTaskHeldByOneThreadOfAnInstanceGoesToThatThreadAgain() {
+        // Thread a2 keeps a copy of task 0; its instance A becomes the task's active (its owner left).
+        Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
+                "a1", member("A", Set.of(), Set.of()),
+                "a2", member("A", Set.of(t(1)), Set.of(t(0)))));
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(2), members, 0);
+        assertTrue(p.active().get("a2").contains(t(0)), "not opened by a second thread at once: " + p);
+    }
+}
