@@ -210,9 +210,11 @@ public final class WeirStreams implements AutoCloseable {
 
     /**
      * A read-only view of the store {@code name} as this instance holds it: the copies of its tasks here
-     * (one per input partition they own), read as one store. Queryable: tables (read from a topic,
-     * aggregated, or derived and materialized) and keyed processors' key-value stores, by the name given
-     * with {@code Materialized.as(name)}.
+     * (one per input partition they own), read as one store. Queryable, by the name given with {@code
+     * Materialized.as(name)}: tables (read from a topic, aggregated, or derived and materialized) and
+     * keyed processors' key-value stores as {@code QueryableStoreType.keyValueStore()}; windowed
+     * aggregations and keyed processors' window stores as {@code QueryableStoreType.windowStore()};
+     * session-window aggregations as {@code QueryableStoreType.sessionStore()}.
      *
      * <p>Reads see <b>committed state only</b>: what the tasks' last successful commits wrote, never a
      * value still in a task's write-back cache, so never one that a later abort takes back. A value is so
@@ -222,7 +224,8 @@ public final class WeirStreams implements AutoCloseable {
      * retriable), no task here holds the store ({@code NOT_LOCAL}: during a rebalance, or other instances
      * hold it; retriable), or the application stopped or failed ({@code NOT_RUNNING}). Thread-safe.
      *
-     * @throws IllegalArgumentException if the topology has no queryable store {@code name}
+     * @throws IllegalArgumentException if the topology has no queryable store {@code name}, or it is not
+     *     of the kind {@code type} asks for
      */
     public <T> T store(String name, QueryableStoreType<T> type) {
         Objects.requireNonNull(name, "name");

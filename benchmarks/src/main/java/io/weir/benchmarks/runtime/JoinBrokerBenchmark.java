@@ -6,7 +6,6 @@ import io.weir.benchmarks.joins.JoinBenchmark;
 import io.weir.benchmarks.joins.JoinBenchmark.Input;
 import io.weir.benchmarks.joins.JoinBenchmark.Workload;
 import io.weir.benchmarks.runtime.TableWorkload.Engine;
-import io.weir.streams.test.kafka.ExternalKafkaBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.TempDirs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -98,10 +97,7 @@ public final class JoinBrokerBenchmark implements AutoCloseable {
         }
         String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
                 + JoinBrokerBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
-        String bootstrap = options.get("--bootstrap");
-        try (KafkaBroker broker = bootstrap != null
-                        ? ExternalKafkaBroker.at(bootstrap).start()
-                        : StandaloneBroker.start(Path.of(options.getOrDefault("--broker-script", "bin/kafka-broker")));
+        try (KafkaBroker broker = StandaloneBroker.fromOptions(options);
                 JoinBrokerBenchmark bench = new JoinBrokerBenchmark(broker, options)) {
             System.out.print(bench.run(command).text());
         }

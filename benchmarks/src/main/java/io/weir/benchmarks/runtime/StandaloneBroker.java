@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * loopback ports, with its data in a temp directory; {@link #close()} stops it and deletes the
  * directory. The broker's CPU time is then not the benchmark JVM's.
  */
-final class StandaloneBroker implements KafkaBroker {
+public final class StandaloneBroker implements KafkaBroker {
 
     private static final Logger log = LoggerFactory.getLogger(StandaloneBroker.class);
     private static final Pattern READY = Pattern.compile("READY bootstrap=(\\S+) pid=(\\d+)");
@@ -39,7 +39,18 @@ final class StandaloneBroker implements KafkaBroker {
         this.client = ExternalKafkaBroker.at(bootstrap);
     }
 
-    static StandaloneBroker start(Path script) {
+    /**
+     * The broker a benchmark's options name: {@code --bootstrap host:port} for a running one, else one
+     * started with {@code --broker-script} (default {@code bin/kafka-broker}).
+     */
+    public static KafkaBroker fromOptions(Map<String, String> options) {
+        String bootstrap = options.get("--bootstrap");
+        return bootstrap != null
+                ? ExternalKafkaBroker.at(bootstrap).start()
+                : start(Path.of(options.getOrDefault("--broker-script", "bin/kafka-broker")));
+    }
+
+    public static StandaloneBroker start(Path script) {
         if (!Files.isExecutable(script)) {
             throw new IllegalArgumentException(
                     script.toAbsolutePath() + " is not the broker script: run from the repository's "

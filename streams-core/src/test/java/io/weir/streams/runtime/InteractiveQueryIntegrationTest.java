@@ -9,13 +9,18 @@ import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.dsl.SessionWindows;
+import io.weir.streams.dsl.TumblingWindows;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.KeyValueStore;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
+import io.weir.streams.state.ReadOnlySessionStore;
+import io.weir.streams.state.ReadOnlyWindowStore;
 import io.weir.streams.state.StoreUnavailableException;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
+import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -44,13 +49,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Interactive queries on a real broker under exactly-once, one test per rule: a table's store reads as
  * one store over the instance's tasks (get, all, range, prefix, in key order); reads see committed state
- * only, never a write still waiting for its commit; an unknown store is refused; before the start and
- * after the stop, queries fail with a typed error saying whether to retry.
+ * only, never a write still waiting for its commit; a windowed count reads by key and window start
+ * (bounds inclusive, in start order); a session count reads each key's sessions with their windows; an
+ * unknown store is refused; before the start and after the stop, queries fail with a typed error saying
+ * whether to retry.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class InteractiveQueryIntegrationTest {
 
     private static final int PARTITIONS = 3;
+    private static final long WINDOW = 10_000;
 
     /** Counts per key into the table store "counts". */
     private static Topology counts(String input) {
@@ -155,8 +163,106 @@ class InteractiveQueryIntegrationTest {
         try (WeirStreams app = new WeirStreams(counts("iq-unknown-in"), config(broker, "iq-unknown", dir))) {
             IllegalArgumentException e = assertThrows(
                     IllegalArgumentException.class, () -> app.store("count", QueryableStoreType.keyValueStore()));
-            assertTrue(e.getMessage().contains("[counts]"), e.getMessage());
+            assertTrue(e.getMessage().contains("[counts (key-value store)]"), e.getMessage());
         }
+    }
+
+    @Test
+    void aWindowedCountUnderExactlyOnceReadsByKeyAndWindowStart(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("iq-windows-in", PARTITIONS);
+        long t0 = windowStart(System.currentTimeMillis() - 60_000);
+        Map<String, Map<Long, Long>> expected = new TreeMap<>();
+        try (KafkaProducer<String, String> producer = producer(broker)) {
+            for (int i = 0; i < 90; i++) {
+                String key = "user-" + (i % 6);
+                long time = t0 + (i * 337L) % 30_000;
+                producer.send(new ProducerRecord<>("iq-windows-in", null, time, key, "click"));
+                expected.computeIfAbsent(key, k -> new TreeMap<>()).merge(windowStart(time), 1L, Long::sum);
+            }
+        }
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(
+                        "iq-windows-in",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+                .groupByKey()
+                .windowedBy(TumblingWindows.of(Duration.ofMillis(WINDOW)).withAllowedLateness(Duration.ofHours(1)))
+                .count(Materialized.as("clicks"));
+        Map<String, Object> config = config(broker, "iq-windows", dir);
+        config.put(StreamsConfig.PROCESSING_GUARANTEE, StreamsConfig.EXACTLY_ONCE);
+        try (WeirStreams app = new WeirStreams(builder.build(), config)) {
+            app.start();
+            ReadOnlyWindowStore<String, Long> store = app.store("clicks", QueryableStoreType.windowStore());
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                    .untilAsserted(() -> assertEquals(expected, windows(store)));
+            List<String> user1 = new ArrayList<>();
+            store.fetch("user-1", t0 + WINDOW, t0 + 2 * WINDOW, (w, count) -> user1.add(w.window() + "=" + count));
+            assertEquals(
+                    List.of(
+                            "[" + (t0 + WINDOW) + ", " + (t0 + 2 * WINDOW) + ")="
+                                    + expected.get("user-1").get(t0 + WINDOW),
+                            "[" + (t0 + 2 * WINDOW) + ", " + (t0 + 3 * WINDOW) + ")="
+                                    + expected.get("user-1").get(t0 + 2 * WINDOW)),
+                    user1,
+                    "the windows of user-1 starting in [t0 + 10 s, t0 + 20 s], both inclusive, in start order");
+            assertEquals(expected.get("user-2").get(t0), store.fetch("user-2", t0));
+            assertNull(store.fetch("user-2", t0 + WINDOW / 2), "no window starts there");
+            assertNull(store.fetch("nobody", t0));
+        }
+    }
+
+    @Test
+    void aSessionCountReadsEachKeysSessionsByKey(KafkaBroker broker, @TempDir Path dir) {
+        broker.createTopic("iq-sessions-in", PARTITIONS);
+        long t0 = windowStart(System.currentTimeMillis() - 60_000);
+        try (KafkaProducer<String, String> producer = producer(broker)) {
+            for (long offset : new long[] {0, 2_000, 30_000}) {
+                producer.send(new ProducerRecord<>("iq-sessions-in", null, t0 + offset, "user-a", "visit"));
+            }
+            producer.send(new ProducerRecord<>("iq-sessions-in", null, t0 + 1_000, "user-b", "visit"));
+        }
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(
+                        "iq-sessions-in",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+                .groupByKey()
+                .windowedBy(SessionWindows.withGap(Duration.ofSeconds(5)).withAllowedLateness(Duration.ofHours(1)))
+                .count(Materialized.as("visits"));
+        try (WeirStreams app = new WeirStreams(builder.build(), config(broker, "iq-sessions", dir))) {
+            app.start();
+            ReadOnlySessionStore<String, Long> store = app.store("visits", QueryableStoreType.sessionStore());
+            List<String> userA =
+                    List.of("[" + t0 + ", " + (t0 + 7_000) + ")=2", "[" + (t0 + 30_000) + ", " + (t0 + 35_000) + ")=1");
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                    .untilAsserted(() -> assertEquals(userA, sessions(store, "user-a")));
+            assertEquals(List.of("[" + (t0 + 1_000) + ", " + (t0 + 6_000) + ")=1"), sessions(store, "user-b"));
+            List<String> containing = new ArrayList<>();
+            store.findSessions(
+                    "user-a", t0 + 30_000 + 1, t0 + 30_000, (w, count) -> containing.add(w.window() + "=" + count));
+            assertEquals(List.of(userA.get(1)), containing, "the sessions of user-a that contain t0 + 30 s");
+            assertEquals(List.of(), sessions(store, "nobody"));
+        }
+    }
+
+    private static long windowStart(long time) {
+        return time - Math.floorMod(time, WINDOW);
+    }
+
+    /** Every window of the store, by key and start. */
+    private static Map<String, Map<Long, Long>> windows(ReadOnlyWindowStore<String, Long> store) {
+        Map<String, Map<Long, Long>> all = new TreeMap<>();
+        store.forEach((w, count) -> all.computeIfAbsent(w.key(), k -> new TreeMap<>())
+                .put(w.window().start(), count));
+        return all;
+    }
+
+    private static List<String> sessions(ReadOnlySessionStore<String, Long> store, String key) {
+        List<String> sessions = new ArrayList<>();
+        store.fetch(key, (w, count) -> sessions.add(w.window() + "=" + count));
+        return sessions;
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.KeyedProcessorNode;
 import io.weir.streams.internals.query.KeyValueView;
+import io.weir.streams.internals.query.WindowView;
 import io.weir.streams.internals.table.TableAggregation;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.window.Aggregation;
@@ -140,13 +141,16 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                     ? -1
                     : TimeMath.plus(retention, Duration.ofDays(1).toMillis());
             StoreSpec spec = new StoreSpec(name, store.storeType(), store.loggingEnabled(), changelogRetention);
-            graph.addStore(
+            graph.addStore(spec.queryableAs(
                     retention < 0
-                            ? spec.queryableAs(KeyValueView.plain(
+                            ? KeyValueView.plain(
                                     name,
                                     store.keySerde().get(),
-                                    store.valueSerde().get()))
-                            : spec);
+                                    store.valueSerde().get())
+                            : WindowView.times(
+                                    name,
+                                    store.keySerde().get(),
+                                    store.valueSerde().get())));
             storeNames.add(name);
             graph.useSerde(store.keySerde().get(), true);
             graph.useSerde(store.valueSerde().get(), false);

@@ -16,6 +16,8 @@ import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.query.StoreView;
+import io.weir.streams.internals.query.WindowView;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.window.Aggregation;
 import io.weir.streams.internals.window.WindowAggregateProcessor;
@@ -166,13 +168,14 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     stores,
                     recordStore,
                     materialized,
-                    retention(sliding.timeDifference().toMillis() + 1));
+                    retention(sliding.timeDifference().toMillis() + 1),
+                    null);
         } else if (windows instanceof SessionWindows session) {
             String indexStore = storeName + "-sessions";
             long gap = session.gap().toMillis();
             long cap = session.maxSessionLength().map(Duration::toMillis).orElse(Long.MAX_VALUE);
             assigner = () -> WindowAssigners.sessions(gap, cap, indexStore);
-            addStore(graph, stores, indexStore, materialized, retention(gap));
+            addStore(graph, stores, indexStore, materialized, retention(gap), null);
         } else if (windows instanceof GlobalWindows) {
             assigner = () -> WindowAssigners.global();
         } else if (windows instanceof TumblingWindows tumbling) {
@@ -185,7 +188,13 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
             assigner = () -> WindowAssigners.hopping(size, advance);
         }
         Supplier<Processor<K, V>> processor = () -> new WindowAggregateProcessor<>(assigner.get(), settings);
-        addStore(graph, stores, storeName, materialized, windows instanceof GlobalWindows ? -1 : retention(span()));
+        addStore(
+                graph,
+                stores,
+                storeName,
+                materialized,
+                windows instanceof GlobalWindows ? -1 : retention(span()),
+                queryable(storeName, keySerde, aggSerde));
         Set<String> outputs = new HashSet<>();
         if (lateTopic != null) {
             outputs.add(lateTopic);
@@ -223,8 +232,28 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         }
     }
 
+    /** How queries read the aggregation's window store: as sessions, or as windows of one span. */
+    private <A> WindowView<K, A> queryable(String storeName, Serde<K> keySerde, Serde<A> aggSerde) {
+        if (windows instanceof SessionWindows session) {
+            return WindowView.sessions(
+                    storeName,
+                    keySerde,
+                    aggSerde,
+                    session.gap().toMillis(),
+                    session.maxSessionLength().map(Duration::toMillis).orElse(WindowView.UNBOUNDED));
+        }
+        return WindowView.windows(
+                storeName, keySerde, aggSerde, windows instanceof GlobalWindows ? WindowView.UNBOUNDED : span());
+    }
+
+    /** Adds a store of the aggregation, read by queries through {@code queryable} (null: an internal store). */
     private static void addStore(
-            GraphBuilder graph, Set<String> stores, String name, Materialized<?, ?> materialized, long retention) {
+            GraphBuilder graph,
+            Set<String> stores,
+            String name,
+            Materialized<?, ?> materialized,
+            long retention,
+            @Nullable StoreView queryable) {
         if (materialized.retention().isPresent()) {
             throw new IllegalStateException("Store '" + name + "': withRetention is for keyed processors' window "
                     + "stores; a windowed aggregation keeps each window until its allowed lateness has passed "
@@ -240,7 +269,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
             throw new IllegalStateException("Store '" + name + "': withEmitEveryChange is for tables; a windowed "
                     + "aggregation emits panes as its trigger says (Trigger.afterCount(1) fires on every record)");
         }
-        graph.addStore(new StoreSpec(name, materialized.storeType(), materialized.loggingEnabled(), retention));
+        StoreSpec spec = new StoreSpec(name, materialized.storeType(), materialized.loggingEnabled(), retention);
+        graph.addStore(queryable == null ? spec : spec.queryableAs(queryable));
         stores.add(name);
     }
 

@@ -1,22 +1,17 @@
 package io.weir.streams.internals.query;
 
 import io.weir.streams.internals.table.TableRowCodec;
+import io.weir.streams.state.QueryableStoreType;
 import org.apache.kafka.common.serialization.Serde;
-import org.jspecify.annotations.Nullable;
+
+import java.util.function.BooleanSupplier;
 
 /**
  * How the bytes of a queryable key-value store read as the user's keys and values: keys through the
  * key serde, with the store's name as the topic (as they were written); values through the value serde,
  * or, for a table's store, out of its stored rows ({@link TableRowCodec}).
  */
-public record KeyValueView<K, V>(String store, Serde<K> keySerde, ValueReader<V> values) {
-
-    /** The value a stored entry holds; null for an entry that holds none (a versioned table's delete). */
-    @FunctionalInterface
-    public interface ValueReader<V> {
-        @Nullable
-        V read(byte[] stored);
-    }
+public record KeyValueView<K, V>(String store, Serde<K> keySerde, ValueReader<V> values) implements StoreView {
 
     /** A keyed processor's store: values as the value serde wrote them. */
     public static <K, V> KeyValueView<K, V> plain(String store, Serde<K> keySerde, Serde<V> valueSerde) {
@@ -28,6 +23,21 @@ public record KeyValueView<K, V>(String store, Serde<K> keySerde, ValueReader<V>
     public static <K, V> KeyValueView<K, V> tableRows(String store, Serde<K> keySerde, Serde<V> valueSerde) {
         TableRowCodec<V> rows = new TableRowCodec<>(store, valueSerde);
         return new KeyValueView<>(store, keySerde, stored -> rows.decode(stored).value());
+    }
+
+    @Override
+    public QueryableStoreType<?> type() {
+        return QueryableStoreType.keyValueStore();
+    }
+
+    @Override
+    public String typeCall() {
+        return "QueryableStoreType.keyValueStore()";
+    }
+
+    @Override
+    public KeyValueQuery<K, V> query(LocalStores local, BooleanSupplier stopped) {
+        return new KeyValueQuery<>(this, local, stopped);
     }
 
     byte[] key(K key) {

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * What an instance answers about its state, behind {@code WeirStreams.store}, {@code metadataForKey}
@@ -49,23 +50,32 @@ public final class Serving {
         return cluster;
     }
 
-    /** A view of store {@code name}: see {@code WeirStreams.store}. */
+    /**
+     * A view of store {@code name}: see {@code WeirStreams.store}. Refuses a name that is not a queryable
+     * store, listing those there are with their kinds, and a type that is not the store's, naming the
+     * type to ask for.
+     */
     public <T> T store(String name, QueryableStoreType<T> type) {
         StoreSpec spec = topology.stores().get(name);
-        KeyValueView<?, ?> view = spec == null ? null : spec.queryable();
+        StoreView view = spec == null ? null : spec.queryable();
         if (view == null) {
             List<String> queryable = topology.stores().values().stream()
-                    .filter(s -> s.queryable() != null)
-                    .map(StoreSpec::name)
+                    .flatMap(s -> Stream.ofNullable(s.queryable()))
+                    .map(v -> v.store() + " (" + v.type() + ")")
                     .sorted()
                     .toList();
             throw new IllegalArgumentException("No queryable " + type + " named '" + name + "'"
                     + (spec == null ? "" : " (it is an internal store)") + "; the queryable stores are " + queryable
-                    + ": tables and key-value stores named with Materialized.as(name)");
+                    + ": tables, windowed and session aggregations, and keyed processors' stores, named with "
+                    + "Materialized.as(name)");
         }
-        // The one kind there is: a key-value view, whose type parameters the caller chose.
+        if (!view.type().equals(type)) {
+            throw new IllegalArgumentException("Store '" + name + "' is a " + view.type() + ", not a " + type
+                    + "; ask for it with " + view.typeCall());
+        }
+        // The view's kind is the one the caller asked for, and its type parameters the caller's to choose.
         @SuppressWarnings("unchecked")
-        T query = (T) new KeyValueQuery<>(view, local, stopped);
+        T query = (T) view.query(local, stopped);
         return query;
     }
 

@@ -30,6 +30,7 @@ public final class AssignorContext {
     private volatile Set<TaskId> assignedStandbys = Set.of();
     private volatile @Nullable String error;
     private volatile boolean rebalancing;
+    private volatile boolean rejoinRequested;
     private volatile Runnable onRebalanceStart = () -> {};
 
     /**
@@ -121,7 +122,18 @@ public final class AssignorContext {
         this.assignedTasks = Set.copyOf(assignment.tasks());
         this.assignedStandbys = Set.copyOf(assignment.standbys());
         this.error = assignment.error();
+        this.rejoinRequested = assignment.rejoin();
         cluster.hosts(assignment.hosts());
+    }
+
+    /**
+     * Whether the last assignment asked this member to rejoin at once (a task it or another member is to
+     * get was withheld this time); true once per such assignment.
+     */
+    public boolean takeRejoinRequest() {
+        boolean requested = rejoinRequested;
+        rejoinRequested = false;
+        return requested;
     }
 
     /** Why the group leader could not assign tasks (a missing topic, unequal partition counts), or null. */

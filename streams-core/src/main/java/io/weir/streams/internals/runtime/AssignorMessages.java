@@ -17,9 +17,10 @@ import java.util.TreeSet;
  * The user data of Weir's group protocol, version 3. A member's subscription: {@code [version][active
  * tasks][standby tasks][endpoint][process id]}: the tasks it runs and the standby copies it keeps, its
  * {@code application.server}, and the id of its instance (threads of one instance share it). The
- * assignment of a member: {@code [version][active tasks][standby tasks][error][host count][(endpoint,
- * active tasks, standby tasks)...]}: its tasks, why there are none if the leader could not assign, and
- * every instance's endpoint with its tasks, so that each instance can route queries. Tasks are {@code
+ * assignment of a member: {@code [version][active tasks][standby tasks][error][rejoin: byte][host
+ * count][(endpoint, active tasks, standby tasks)...]}: its tasks, why there are none if the leader could
+ * not assign, whether to rejoin at once (a task was withheld until its old owner lets go), and every
+ * instance's endpoint with its tasks, so that each instance can route queries. Tasks are {@code
  * [count: int][(sub-topology: int, partition: int)...]}; strings are {@code [length: int, -1 for
  * none][UTF-8]}.
  */
@@ -41,9 +42,10 @@ final class AssignorMessages {
             Set<TaskId> tasks,
             Set<TaskId> standbys,
             @Nullable String error,
-            Map<HostInfo, HostTasks> hosts) {
+            Map<HostInfo, HostTasks> hosts,
+            boolean rejoin) {
         Assignment(Set<TaskId> tasks, @Nullable String error, Map<HostInfo, HostTasks> hosts) {
-            this(tasks, Set.of(), error, hosts);
+            this(tasks, Set.of(), error, hosts, false);
         }
     }
 
@@ -76,7 +78,7 @@ final class AssignorMessages {
     }
 
     static ByteBuffer assignment(Assignment a) {
-        int size = 2 + tasksSize(a.tasks()) + tasksSize(a.standbys()) + stringSize(a.error()) + 4;
+        int size = 2 + tasksSize(a.tasks()) + tasksSize(a.standbys()) + stringSize(a.error()) + 1 + 4;
         for (Map.Entry<HostInfo, HostTasks> host : a.hosts().entrySet()) {
             size += stringSize(host.getKey().toString())
                     + tasksSize(host.getValue().active())
@@ -87,6 +89,7 @@ final class AssignorMessages {
         putTasks(buffer, a.tasks());
         putTasks(buffer, a.standbys());
         putString(buffer, a.error());
+        buffer.put((byte) (a.rejoin() ? 1 : 0));
         buffer.putInt(a.hosts().size());
         a.hosts().forEach((host, hostTasks) -> {
             putString(buffer, host.toString());
@@ -104,6 +107,7 @@ final class AssignorMessages {
         Set<TaskId> tasks = tasks(buffer);
         Set<TaskId> standbys = tasks(buffer);
         String error = string(buffer);
+        boolean rejoin = buffer.get() != 0;
         int hostCount = buffer.getInt();
         Map<HostInfo, HostTasks> hosts = new LinkedHashMap<>();
         for (int i = 0; i < hostCount; i++) {
@@ -111,7 +115,7 @@ final class AssignorMessages {
             Set<TaskId> active = tasks(buffer);
             hosts.put(host, new HostTasks(active, tasks(buffer)));
         }
-        return new Assignment(tasks, standbys, error, hosts);
+        return new Assignment(tasks, standbys, error, hosts, rejoin);
     }
 
     private static int tasksSize(Set<TaskId> tasks) {

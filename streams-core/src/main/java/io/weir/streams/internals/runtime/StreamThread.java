@@ -13,7 +13,6 @@ import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
-import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -47,11 +46,9 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -83,12 +80,11 @@ import java.util.stream.Collectors;
  * <p>Membership is static by default ({@link StreamsConfig#GROUP_INSTANCE_ID}): the consumer's instance
  * id is stable across restarts, so a restarted instance takes its tasks back without a rebalance.
  *
- * <p>Why one class: the loop, the commit and the rebalance callbacks share one thread's clients and
- * tasks, and the callbacks run inside {@code poll()} on this thread, in the middle of the loop; what
- * each piece needs is the same handful of fields. The parts that stand alone are already apart
- * ({@link StoreRestorer}, {@link KafkaRecordCollector}, {@link RepartitionPurger},
- * {@link RecordSizeLimits}, {@link AssignorContext}). When standbys and cooperative rebalancing come,
- * the task bookkeeping (running, restoring, standby; by partition) becomes a task manager of its own.
+ * <p>The tasks themselves (running, restoring, standby; by partition) are kept by the {@link
+ * TaskManager}; this class keeps the clients, the loop, the commit and the rebalance callbacks, which
+ * run inside {@code poll()} on this thread and share its producer and transaction. The other parts stand
+ * apart too ({@link KafkaRecordCollector}, {@link RepartitionPurger}, {@link RecordSizeLimits}, {@link
+ * AssignorContext}).
  */
 final class StreamThread extends Thread {
 
@@ -107,15 +103,10 @@ final class StreamThread extends Thread {
     }
 
     private final StreamsConfig config;
-    /** The instance's global tables, which this thread's tasks read. */
-    private final Map<String, GlobalStore<?, ?>> globals;
-
-    private final LocalStores localStores;
 
     private final TopologySpec topology;
     private final String applicationId;
     private final Set<String> sourceTopics;
-    private final Map<Integer, Integer> taskCounts;
     private final Listener listener;
     private final AssignorContext assignor;
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -129,20 +120,10 @@ final class StreamThread extends Thread {
     private final RepartitionPurger purger;
     private KafkaProducer<byte[], byte[]> producer;
     private KafkaRecordCollector collector;
-    private final StoreRestorer restorer;
-    private final StandbyTasks standbys;
-    /** The consumer's {@code auto.offset.reset}: where a task with no committed offset starts. */
-    private final String offsetReset;
+    private final TaskManager tasks;
 
-    private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
-    /** Assigned tasks whose stores are still being restored; their input partitions are paused. */
-    private final Map<TaskId, Restoring> restoring = new TreeMap<>();
-
-    private final Map<TopicPartition, TaskId> taskOfPartition = new HashMap<>();
     private final Map<TopicPartition, Long> consumed = new HashMap<>();
     private final Map<TaskId, TaskMetrics> metrics = new ConcurrentHashMap<>();
-    /** The running tasks, published for other threads ({@link #metadata()}). */
-    private volatile Set<String> activeTasks = Set.of();
 
     private final boolean exactlyOnce;
     private volatile boolean running = true;
@@ -169,12 +150,9 @@ final class StreamThread extends Thread {
             Listener listener,
             Consumer<Throwable> onFailure) {
         super(name);
-        this.globals = globals;
-        this.localStores = localStores;
         this.config = config;
         this.topology = topology;
         this.applicationId = config.applicationId();
-        this.taskCounts = taskCounts;
         this.listener = listener;
         this.onFailure = onFailure;
         this.exactlyOnce = config.exactlyOnce();
@@ -198,7 +176,7 @@ final class StreamThread extends Thread {
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        this.offsetReset = String.valueOf(consumerConfig.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
+        String offsetReset = String.valueOf(consumerConfig.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-consumer");
         if (groupInstanceId != null) {
             consumerConfig.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, groupInstanceId);
@@ -239,12 +217,24 @@ final class StreamThread extends Thread {
         this.purger = new RepartitionPurger(
                 admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
         newProducer();
-        this.restorer = new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce);
         Map<String, Object> standbyConfig = ReaderConsumers.config(config, name + "-standby-consumer");
-        this.standbys = new StandbyTasks(
-                () -> new KafkaConsumer<>(standbyConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                applicationId,
-                exactlyOnce);
+        this.tasks = new TaskManager(
+                name,
+                config,
+                topology,
+                taskCounts,
+                globals,
+                localStores,
+                consumer,
+                new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce),
+                new StandbyTasks(
+                        () -> new KafkaConsumer<>(
+                                standbyConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                        applicationId,
+                        exactlyOnce),
+                () -> collector,
+                offsetReset,
+                metrics);
     }
 
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
@@ -294,7 +284,7 @@ final class StreamThread extends Thread {
                 try {
                     // While stores restore, the group consumer is only polled to stay a member (and to
                     // feed tasks already running); the restore consumer does the waiting.
-                    records = consumer.poll(restoring.isEmpty() ? Duration.ofMillis(config.pollMs()) : Duration.ZERO);
+                    records = consumer.poll(tasks.restoring() ? Duration.ZERO : Duration.ofMillis(config.pollMs()));
                 } catch (WakeupException e) {
                     if (running) {
                         throw e;
@@ -304,13 +294,16 @@ final class StreamThread extends Thread {
                 if (assignor.assignmentError() != null) {
                     throw new IllegalStateException(assignor.assignmentError());
                 }
-                if (!restoring.isEmpty()) {
-                    startRestored(restorer.step(Duration.ofMillis(config.pollMs())));
+                if (assignor.takeRejoinRequest()) {
+                    consumer.enforceRebalance("a task moves to this or another member in a second rebalance");
                 }
-                standbys.step();
+                if (tasks.restoring() && tasks.stepRestore(Duration.ofMillis(config.pollMs()))) {
+                    listener.onRunning(this);
+                }
+                tasks.stepStandbys();
                 long now = System.currentTimeMillis();
                 for (TopicPartition tp : records.partitions()) {
-                    StreamTask task = taskOf(tp);
+                    StreamTask task = tasks.taskOf(tp);
                     List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
                     for (ConsumerRecord<byte[], byte[]> r : batch) {
                         task.process(
@@ -330,13 +323,14 @@ final class StreamThread extends Thread {
                 // interval and processing-time timers are about the clock, not about the last poll.
                 // Advancing the clock also ends each task's batch (StreamTask.advanceProcessingTime).
                 now = System.currentTimeMillis();
-                for (StreamTask task : tasks.values()) {
+                for (StreamTask task : tasks.running().values()) {
                     task.advanceProcessingTime(now);
                 }
                 if (!assignor.rebalancing()
                         && (now - lastCommit >= config.commitIntervalMs()
-                                || tasks.values().stream().anyMatch(StreamTask::needsCommit)
-                                || (tasks.values().stream().anyMatch(StreamTask::commitRequested) && caughtUp()))) {
+                                || tasks.running().values().stream().anyMatch(StreamTask::needsCommit)
+                                || (tasks.running().values().stream().anyMatch(StreamTask::commitRequested)
+                                        && caughtUp()))) {
                     try {
                         commit();
                     } catch (RuntimeException e) {
@@ -366,7 +360,7 @@ final class StreamThread extends Thread {
      * last heard from the broker: then a commit a task asked for is worth making now.
      */
     private boolean caughtUp() {
-        for (TopicPartition tp : taskOfPartition.keySet()) {
+        for (TopicPartition tp : tasks.partitions()) {
             OptionalLong lag = consumer.currentLag(tp);
             if (lag.isEmpty() || lag.getAsLong() > 0) {
                 return false;
@@ -384,16 +378,16 @@ final class StreamThread extends Thread {
 
     /** Commits every task: see the class docs for the order of the steps. */
     private void commit() {
-        if (tasks.isEmpty() || (consumed.isEmpty() && !transactionOpen)) {
+        if (tasks.running().isEmpty() || (consumed.isEmpty() && !transactionOpen)) {
             return;
         }
         List<PreparedTask> prepared = new ArrayList<>();
-        tasks.forEach((id, task) -> prepared.add(new PreparedTask(id, task, task.prepareCommit())));
+        tasks.running().forEach((id, task) -> prepared.add(new PreparedTask(id, task, task.prepareCommit())));
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         Map<StreamTask, Map<TopicPartition, String>> times = new HashMap<>();
         consumed.forEach((tp, next) -> {
-            String time =
-                    times.computeIfAbsent(taskOf(tp), StreamTask::committedTime).get(tp);
+            String time = times.computeIfAbsent(tasks.taskOf(tp), StreamTask::committedTime)
+                    .get(tp);
             offsets.put(tp, new OffsetAndMetadata(next, time));
         });
         if (exactlyOnce) {
@@ -419,16 +413,6 @@ final class StreamThread extends Thread {
 
     /** A task whose commit is under way, with its stores' part of it. */
     private record PreparedTask(TaskId id, StreamTask task, List<TaskStores.StoreFlush> flushes) {}
-
-    /** The task reading {@code partition}: every record polled belongs to a partition of a running task. */
-    private StreamTask taskOf(TopicPartition partition) {
-        TaskId id = taskOfPartition.get(partition);
-        StreamTask task = id == null ? null : tasks.get(id);
-        if (task == null) {
-            throw new IllegalStateException("No running task reads " + partition);
-        }
-        return task;
-    }
 
     /**
      * Per store of a task, the changelog offset its contents reach after this commit: for a source table's
@@ -467,11 +451,11 @@ final class StreamThread extends Thread {
          */
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            Set<TaskId> revoked = tasksReading(partitions);
+            Set<TaskId> revoked = tasks.reading(partitions);
             if (revoked.isEmpty()) {
                 return;
             }
-            if (!tasks.isEmpty()) {
+            if (!tasks.running().isEmpty()) {
                 try {
                     commit();
                 } catch (RuntimeException e) {
@@ -491,76 +475,11 @@ final class StreamThread extends Thread {
             if (assignor.assignmentError() != null) {
                 return;
             }
-            Set<TaskId> assigned = assignor.assignedTasks();
-            for (TaskId id : standbys.ids()) {
-                if (!assignor.assignedStandbys().contains(id) && !assigned.contains(id)) {
-                    standbys.remove(id);
-                }
-            }
-            Set<TaskId> added = new TreeSet<>(assigned);
-            added.removeAll(tasks.keySet());
-            added.removeAll(restoring.keySet());
-            openActive(added, partitions);
-            for (TaskId id : assignor.assignedStandbys()) {
-                if (!standbys.ids().contains(id) && !tasks.containsKey(id) && !restoring.containsKey(id)) {
-                    standbys.add(id, openStores(id, false));
-                }
-            }
+            tasks.assign(assignor.assignedTasks(), assignor.assignedStandbys(), partitions);
             publishOwned();
-            if (restoring.isEmpty()) {
+            if (!tasks.restoring()) {
                 listener.onRunning(StreamThread.this);
             }
-        }
-
-        /**
-         * Opens newly assigned tasks for restoring: a standby copy kept here is handed over as it is, so
-         * that only its lag is replayed.
-         */
-        private void openActive(Set<TaskId> added, Collection<TopicPartition> partitions) {
-            if (added.isEmpty()) {
-                return;
-            }
-            Set<TopicPartition> inputs = new HashSet<>();
-            added.forEach(id -> inputs.addAll(inputPartitions(id)));
-            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(inputs);
-            // Start exactly where the event time we restore was committed: the consumer would otherwise
-            // fetch the committed offsets again, and a commit landing in between would pair one
-            // commit's offsets with another's event time. Every input of the task, not only the partitions
-            // new to this consumer: a task dropped after a failed commit comes back on partitions the
-            // consumer kept, whose positions are past the work that was dropped.
-            List<TopicPartition> fromReset = new ArrayList<>();
-            for (TopicPartition tp : inputs) {
-                OffsetAndMetadata offset = committed.get(tp);
-                if (offset != null) {
-                    consumer.seek(tp, offset);
-                } else if (!partitions.contains(tp)) {
-                    fromReset.add(tp);
-                }
-            }
-            if (!fromReset.isEmpty()) {
-                if ("latest".equals(offsetReset)) {
-                    consumer.seekToEnd(fromReset);
-                } else {
-                    consumer.seekToBeginning(fromReset);
-                }
-            }
-            for (TaskId id : added) {
-                TaskStores stores = standbys.promote(id);
-                if (stores == null) {
-                    stores = openStores(id, true);
-                } else {
-                    stores.hostIn(localStores.forTask(id));
-                }
-                try {
-                    restorer.register(id, stores, applicationId, committed);
-                } catch (RuntimeException e) {
-                    stores.close();
-                    throw e;
-                }
-                restoring.put(id, new Restoring(stores, committed));
-                consumer.pause(inputPartitions(id));
-            }
-            log.info("Thread {} restores the state of tasks {}", getName(), restoring.keySet());
         }
 
         @Override
@@ -569,128 +488,27 @@ final class StreamThread extends Thread {
         }
     }
 
-    /** An assigned task waiting for its stores, with the committed offsets its partitions had then. */
-    private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {}
-
-    /** @param queryable whether queries may read them once restored (an active task's, not a standby copy's) */
-    private TaskStores openStores(TaskId id, boolean queryable) {
-        return new TaskStores(
-                topology.storesOf(topology.subtopologies().get(id.subtopology())),
-                config.stateDir().resolve(applicationId).resolve(id.toString()),
-                config.cacheMaxBytesPerTask(),
-                globals,
-                queryable ? localStores.forTask(id) : null);
-    }
-
     /** Tells the assignor what this thread holds, for its next subscription. */
     private void publishOwned() {
-        assignor.owned(union(tasks.keySet(), restoring.keySet()), standbys.ids());
-    }
-
-    private List<TopicPartition> inputPartitions(TaskId id) {
-        return WeirPartitionAssignor.inputPartitions(topology, applicationId, id);
-    }
-
-    /** The running or restoring tasks that read any of {@code partitions}. */
-    private Set<TaskId> tasksReading(Collection<TopicPartition> partitions) {
-        Set<TaskId> found = new TreeSet<>();
-        for (TaskId id : union(tasks.keySet(), restoring.keySet())) {
-            if (inputPartitions(id).stream().anyMatch(partitions::contains)) {
-                found.add(id);
-            }
-        }
-        return found;
-    }
-
-    private static Set<TaskId> union(Set<TaskId> a, Set<TaskId> b) {
-        Set<TaskId> all = new TreeSet<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    /** Turns tasks whose stores are restored into running tasks and lets their input flow. */
-    private void startRestored(Set<TaskId> restored) {
-        if (restored.isEmpty()) {
-            return;
-        }
-        for (TaskId id : restored) {
-            Restoring r = Objects.requireNonNull(restoring.remove(id), "a restored task was restoring");
-            r.stores().ready();
-            tasks.put(id, newTask(id, r));
-            consumer.resume(inputPartitions(id));
-        }
-        activeTasks = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
-        log.info("Thread {} runs tasks {}", getName(), tasks.keySet());
-        if (restoring.isEmpty()) {
-            listener.onRunning(this);
-        }
-    }
-
-    private StreamTask newTask(TaskId id, Restoring restored) {
-        SubtopologySpec sub = topology.subtopologies().get(id.subtopology());
-        Map<TopicPartition, String> committedTime = new HashMap<>();
-        Map<String, Integer> upstream = new HashMap<>();
-        for (SourceSpec source : sub.sources()) {
-            TopicPartition tp = new TopicPartition(source.topic(applicationId), id.partition());
-            taskOfPartition.put(tp, id);
-            OffsetAndMetadata c = restored.committed().get(tp);
-            if (c != null && c.metadata() != null) {
-                committedTime.put(tp, c.metadata());
-            }
-            if (source.repartition()) {
-                upstream.put(
-                        tp.topic(),
-                        taskCounts.get(topology.writerOf(source.topic()).id()));
-            }
-        }
-        TaskMetrics taskMetrics = metrics.computeIfAbsent(id, k -> new TaskMetrics());
-        return new StreamTask(
-                id,
-                applicationId,
-                sub,
-                restored.stores(),
-                collector,
-                taskMetrics,
-                System.currentTimeMillis(),
-                upstream,
-                committedTime);
+        assignor.owned(tasks.owned(), tasks.standbyIds());
     }
 
     private void closeTasks() {
-        closeTasks(union(tasks.keySet(), restoring.keySet()));
+        closeTasks(tasks.owned());
     }
 
-    /** Closes the given running or restoring tasks and forgets their partitions. */
+    /** Closes the given running or restoring tasks and forgets what they consumed. */
     private void closeTasks(Set<TaskId> ids) {
-        for (TaskId id : ids) {
-            StreamTask task = tasks.remove(id);
-            if (task != null) {
-                try {
-                    task.close();
-                } catch (RuntimeException e) {
-                    log.warn("Closing task {} failed", id, e);
-                }
-            }
-            Restoring r = restoring.remove(id);
-            if (r != null) {
-                restorer.remove(id);
-                r.stores().close();
-            }
-            for (TopicPartition tp : inputPartitions(id)) {
-                taskOfPartition.remove(tp);
-                consumed.remove(tp);
-            }
-        }
-        activeTasks = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
+        tasks.close(ids);
+        consumed.keySet().retainAll(tasks.partitions());
         publishOwned();
     }
 
     /** After a lost assignment or a failed commit: drop uncommitted work; the stores keep only what was committed. */
     private void closeTasksDirty() {
-        for (StreamTask task : tasks.values()) {
-            task.stores().names().forEach(n -> task.stores().cache(n).discard());
-        }
-        closeTasks();
+        tasks.closeAllDirty();
+        consumed.clear();
+        publishOwned();
         if (transactionOpen) {
             try {
                 producer.abortTransaction();
@@ -707,8 +525,7 @@ final class StreamThread extends Thread {
         } else {
             closeTasks();
         }
-        closeQuietly(restorer);
-        closeQuietly(standbys);
+        closeQuietly(tasks);
         closeQuietly(() -> consumer.close(CloseOptions.groupMembershipOperation(
                 leaveGroup
                         ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
@@ -742,8 +559,8 @@ final class StreamThread extends Thread {
     ThreadMetadata metadata() {
         return new ThreadMetadata(
                 getName(),
-                activeTasks,
-                standbys.ids().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet()));
+                tasks.activeTaskNames(),
+                tasks.standbyIds().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet()));
     }
 
     /**
@@ -753,8 +570,8 @@ final class StreamThread extends Thread {
     Map<String, Long> metricsSnapshot() {
         Map<String, Long> sum = new TreeMap<>();
         metrics.values().forEach(m -> m.snapshot().forEach((k, v) -> sum.merge(k, v, Long::sum)));
-        sum.put("standby/tasks", (long) standbys.ids().size());
-        sum.put("standby/lag-records", standbys.lag());
+        sum.put("standby/tasks", (long) tasks.standbyIds().size());
+        sum.put("standby/lag-records", tasks.standbyLag());
         return sum;
     }
 }

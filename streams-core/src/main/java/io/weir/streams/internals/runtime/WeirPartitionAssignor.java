@@ -37,8 +37,10 @@ import java.util.TreeSet;
  *
  * <p>Cooperative (KIP-429): a member keeps its tasks through a rebalance, and only the tasks that move
  * stop. A task that another member still owns is not handed to its new owner in the same rebalance: the
- * old owner is assigned without it, commits and closes it, and rejoins at once (the consumer does so after
- * a revocation); the next rebalance, in which nobody owns it, gives it to the new owner.
+ * old owner is assigned without it, commits and closes it; the next rebalance, in which nobody owns it,
+ * gives it to the new owner. Every member is told to rejoin at once for that second rebalance: the old
+ * owner alone would not do if it died in between and a static member took its place, which receives
+ * the old owner's assignment and owns nothing to revoke.
  */
 public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, Configurable {
 
@@ -103,7 +105,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         });
         TaskPlacement.Placement placement = TaskPlacement.place(all, members, context.standbyReplicas());
         Map<String, Set<TaskId>> tasksOf = placement.active();
-        withholdOwnedElsewhere(tasksOf, owners(groupSubscription), topology, app);
+        boolean withheld = withholdOwnedElsewhere(tasksOf, owners(groupSubscription), topology, app);
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
         Map<HostInfo, Set<TaskId>> activeOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
         Map<HostInfo, Set<TaskId>> standbysOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
@@ -131,7 +133,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                     new Assignment(
                             partitions,
                             AssignorMessages.assignment(
-                                    new AssignorMessages.Assignment(tasks, standbys, null, hosts))));
+                                    new AssignorMessages.Assignment(tasks, standbys, null, hosts, withheld))));
         });
         return new GroupAssignment(out);
     }
@@ -156,12 +158,22 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         return owner;
     }
 
-    /** Removes from each member the tasks another member still owns: they move in the next rebalance. */
-    static void withholdOwnedElsewhere(
+    /**
+     * Removes from each member the tasks another member still owns: they move in the next rebalance.
+     *
+     * @return whether any task was withheld, so that every member must rejoin at once
+     */
+    static boolean withholdOwnedElsewhere(
             Map<String, Set<TaskId>> tasksOf, Map<TopicPartition, String> owners, TopologySpec topology, String app) {
-        tasksOf.forEach((member, tasks) -> tasks.removeIf(task -> inputPartitions(topology, app, task).stream()
-                .map(owners::get)
-                .anyMatch(owner -> owner != null && !owner.equals(member))));
+        boolean withheld = false;
+        for (Map.Entry<String, Set<TaskId>> e : tasksOf.entrySet()) {
+            String member = e.getKey();
+            withheld |= e.getValue()
+                    .removeIf(task -> inputPartitions(topology, app, task).stream()
+                            .map(owners::get)
+                            .anyMatch(owner -> owner != null && !owner.equals(member)));
+        }
+        return withheld;
     }
 
     static List<TopicPartition> inputPartitions(TopologySpec topology, String app, TaskId task) {

@@ -3,6 +3,7 @@ package io.weir.streams.internals.state;
 import io.weir.streams.dsl.Window;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Store keys of window state: {@code [end][start][key bytes]}, the two longs big-endian with the sign
@@ -39,6 +40,11 @@ public final class WindowKeys {
 
     public static Window window(byte[] storeKey) {
         return new Window(start(storeKey), end(storeKey));
+    }
+
+    /** Whether {@code storeKey} is a window of {@code key} (its key bytes), without copying them out. */
+    public static boolean hasKey(byte[] storeKey, byte[] key) {
+        return Arrays.equals(storeKey, PREFIX, storeKey.length, key, 0, key.length);
     }
 
     public static byte[] key(byte[] storeKey) {

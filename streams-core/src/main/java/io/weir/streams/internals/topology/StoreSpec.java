@@ -1,6 +1,6 @@
 package io.weir.streams.internals.topology;
 
-import io.weir.streams.internals.query.KeyValueView;
+import io.weir.streams.internals.query.StoreView;
 import io.weir.streams.state.StoreType;
 import org.jspecify.annotations.Nullable;
 
@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * topic up to the offset committed for the task's input, the records processing took in.
  *
  * <p>A store users may query ({@code WeirStreams.store}) carries the view that reads its bytes as their
- * keys and values: tables and keyed processors' key-value stores.
+ * keys, windows and values: tables, windowed and session aggregations, and keyed processors' key-value
+ * and window stores.
  *
  * @param source the source whose topic is the store's changelog, or null for a changelog of its own
  * @param queryable how queries read the store, or null for a store they cannot read
@@ -27,7 +28,7 @@ public record StoreSpec(
         boolean logged,
         long retentionMs,
         @Nullable SourceSpec source,
-        @Nullable KeyValueView<?, ?> queryable) {
+        @Nullable StoreView queryable) {
 
     public StoreSpec(String name, StoreType type, boolean logged, long retentionMs) {
         this(name, type, logged, retentionMs, null, null);
@@ -38,7 +39,7 @@ public record StoreSpec(
     }
 
     /** This store, read by queries through {@code view}. */
-    public StoreSpec queryableAs(KeyValueView<?, ?> view) {
+    public StoreSpec queryableAs(StoreView view) {
         return new StoreSpec(name, type, logged, retentionMs, source, view);
     }
 

@@ -5,6 +5,7 @@ import io.weir.streams.internals.state.Varints;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
 
@@ -19,8 +20,11 @@ import java.nio.ByteBuffer;
  * <p>The version byte comes first so that a later format can be told apart from this one; a value in
  * a format this code does not know fails with a {@link StoreException} naming the store, never a
  * misread.
+ *
+ * <p>Public for queries, which read a window's aggregate out of its committed state ({@link
+ * #aggregate}); the rest is the window operator's.
  */
-final class WindowStateCodec<A> {
+public final class WindowStateCodec<A> {
 
     static final byte VERSION = 1;
     /** The aggregate is null (reduce before its first value, or a discarding delta after a pane). */
@@ -33,7 +37,7 @@ final class WindowStateCodec<A> {
     private final Serializer<A> serializer;
     private final Deserializer<A> deserializer;
 
-    WindowStateCodec(String store, Serde<A> serde) {
+    public WindowStateCodec(String store, Serde<A> serde) {
         this.store = store;
         this.serializer = serde.serializer();
         this.deserializer = serde.deserializer();
@@ -95,6 +99,11 @@ final class WindowStateCodec<A> {
             aggregate = deserializer.deserialize(store, agg);
         }
         return new WindowState<>(aggregate, emitted, panes, since, maxEventTime, flags & ~STORED_ONLY);
+    }
+
+    /** The aggregate in the stored state {@code bytes}, or null when the window has none. */
+    public @Nullable A aggregate(byte[] bytes) {
+        return decode(bytes).aggregate();
     }
 
     private void checkVersion(byte[] bytes) {

@@ -3,6 +3,7 @@ package io.weir.streams.internals.testing;
 import io.weir.streams.Topology;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.state.StoreHosting;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.util.AbstractMap;
@@ -44,6 +46,22 @@ public final class TaskHarness implements AutoCloseable {
 
     /** @param committedTime the event time a previous owner committed with each input partition's offset */
     public TaskHarness(Topology topology, Path stateDir, Map<TopicPartition, String> committedTime) {
+        this(topology, stateDir, committedTime, null);
+    }
+
+    /**
+     * @param hosting where the task offers its queryable stores to queries, as the runtime's tasks do (not
+     *     readable until {@code task().stores().ready()}; withdrawn when the harness closes)
+     */
+    public TaskHarness(Topology topology, Path stateDir, StoreHosting hosting) {
+        this(topology, stateDir, Map.of(), hosting);
+    }
+
+    private TaskHarness(
+            Topology topology,
+            Path stateDir,
+            Map<TopicPartition, String> committedTime,
+            @Nullable StoreHosting hosting) {
         var spec = TopologyAccess.spec(topology);
         SubtopologySpec sub = spec.subtopologies().get(0);
         List<StoreSpec> stores = spec.storesOf(sub);
@@ -64,7 +82,7 @@ public final class TaskHarness implements AutoCloseable {
                 id,
                 "app",
                 sub,
-                new TaskStores(stores, stateDir.resolve(id.toString()), 1024 * 1024),
+                new TaskStores(stores, stateDir.resolve(id.toString()), 1024 * 1024, Map.of(), hosting),
                 collector,
                 new TaskMetrics(),
                 now,

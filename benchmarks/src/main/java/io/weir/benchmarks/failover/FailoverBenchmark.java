@@ -1,0 +1,290 @@
+package io.weir.benchmarks.failover;
+
+import io.weir.benchmarks.joins.JoinBenchmark;
+import io.weir.benchmarks.runtime.StandaloneBroker;
+import io.weir.streams.test.kafka.KafkaBroker;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Failover on a real broker: three instances of a count per key (a store of {@code --keys} keys, a
+ * million by default), each in a JVM of its own, exactly-once, one standby copy per task, static
+ * membership, a 10 s session timeout, under steady input; the same for Weir and for Kafka Streams 4.4, in
+ * the same run. Each scenario is timed as the longest pause of any output partition: the time between
+ * two arrivals of committed output on it, as a {@code read_committed} reader sees them (under steady
+ * input a task commits output every 100 ms; a longer gap is a task standing still). Scenarios, in order,
+ * on one application per engine:
+ *
+ * <ol>
+ *   <li>{@code scale-out}: two instances run; a third starts.
+ *   <li>{@code kill-restart}: {@code kill -9} of one instance and an immediate restart on its state
+ *       directory (a crash-looping pod); also timed from the restart.
+ *   <li>{@code kill}: {@code kill -9} of one instance, no restart: the others take its tasks once its
+ *       session times out. Then it restarts, untimed.
+ *   <li>{@code rolling}: each instance in turn closes cleanly (SIGTERM) and restarts, once the previous
+ *       one runs again.
+ * </ol>
+ *
+ * Before each fault every instance runs, every output partition has output, and the standby copies
+ * are caught up. Also reported: the changelog records the instances replayed during the scenario.
+ */
+public final class FailoverBenchmark implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FailoverBenchmark.class);
+    private static final Duration SETTLE = Duration.ofMinutes(10);
+    private static final List<String> OPTIONS =
+            List.of("--keys", "--rate", "--partitions", "--engines", "--bootstrap", "--broker-script", "--lag-limit");
+
+    /** One scenario's outcome for one engine. */
+    record Outcome(String scenario, String engine, double pauseSeconds, double fromRestartSeconds, long replayed) {}
+
+    private final KafkaBroker broker;
+    private final int keys;
+    private final int rate;
+    private final int partitions;
+    private final long lagLimit;
+    private final List<String> engines;
+    private final Path work;
+
+    FailoverBenchmark(KafkaBroker broker, Map<String, String> options) {
+        this.broker = broker;
+        this.keys = Integer.parseInt(options.getOrDefault("--keys", "1000000"));
+        this.rate = Integer.parseInt(options.getOrDefault("--rate", "3000"));
+        this.partitions = Integer.parseInt(options.getOrDefault("--partitions", "6"));
+        this.lagLimit = Long.parseLong(options.getOrDefault("--lag-limit", "5000"));
+        this.engines =
+                List.of(options.getOrDefault("--engines", "weir,kafka-streams").split(",", -1));
+        try {
+            this.work = Files.createTempDirectory("weir-failover-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options;
+        try {
+            options = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
+                + FailoverBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
+        try (KafkaBroker broker = StandaloneBroker.fromOptions(options);
+                FailoverBenchmark bench = new FailoverBenchmark(broker, options)) {
+            List<Outcome> outcomes = bench.run();
+            System.out.print(bench.report(command, outcomes));
+        }
+    }
+
+    static Map<String, String> parse(String... args) {
+        return JoinBenchmark.options(args, OPTIONS);
+    }
+
+    /** Every scenario on every engine. */
+    List<Outcome> run() throws InterruptedException, TimeoutException {
+        List<Outcome> all = new ArrayList<>();
+        for (String engine : engines) {
+            all.addAll(runEngine(engine.trim()));
+        }
+        return all;
+    }
+
+    private List<Outcome> runEngine(String engine) throws InterruptedException, TimeoutException {
+        String app = "failover-" + engine + "-" + System.currentTimeMillis();
+        String input = app + "-in";
+        String output = app + "-out";
+        broker.createTopic(input, partitions, Map.of());
+        broker.createTopic(output, partitions, Map.of());
+        SteadyInput.preload(broker.bootstrapServers(), input, keys);
+        List<Outcome> outcomes = new ArrayList<>();
+        List<InstanceProcess> instances = new ArrayList<>();
+        try (OutputTimeline timeline = new OutputTimeline(broker.bootstrapServers(), output, partitions)) {
+            for (int i = 0; i < 2; i++) {
+                instances.add(instance(engine, app, i, input, output));
+            }
+            log.info("{}: two instances load {} keys", engine, keys);
+            await(engine + " loads the keys", () -> timeline.records() >= keys && settled(instances, timeline));
+            try (SteadyInput steady = new SteadyInput(broker.bootstrapServers(), input, keys, rate)) {
+                await(engine + " runs under steady input", () -> settled(instances, timeline));
+
+                long replayed = replayed(instances);
+                long from = System.nanoTime();
+                instances.add(instance(engine, app, 2, input, output));
+                awaitCalm(engine + " scales out", instances, timeline);
+                outcomes.add(outcome("scale-out", engine, timeline, from, -1, replayed(instances) - replayed));
+
+                InstanceProcess victim = instances.get(0);
+                replayed = replayed(instances);
+                from = System.nanoTime();
+                victim.kill();
+                long restart = System.nanoTime();
+                victim.restart();
+                awaitCalm(engine + " recovers from kill -9 and restart", instances, timeline);
+                outcomes.add(outcome("kill-restart", engine, timeline, from, restart, replayed(instances) - replayed));
+
+                victim = instances.get(1);
+                replayed = replayed(instances);
+                from = System.nanoTime();
+                victim.kill();
+                List<InstanceProcess> survivors = new ArrayList<>(instances);
+                survivors.remove(victim);
+                awaitCalm(engine + " recovers from kill -9", survivors, timeline);
+                outcomes.add(outcome("kill", engine, timeline, from, -1, replayed(instances) - replayed));
+                victim.restart();
+                awaitCalm(engine + " takes the killed instance back", instances, timeline);
+
+                replayed = replayed(instances);
+                from = System.nanoTime();
+                for (InstanceProcess instance : instances) {
+                    instance.stop();
+                    instance.restart();
+                    await(
+                            engine + " restarts " + instance.name(),
+                            () -> instance.status().running());
+                }
+                awaitCalm(engine + " finishes the rolling restart", instances, timeline);
+                outcomes.add(outcome("rolling", engine, timeline, from, -1, replayed(instances) - replayed));
+                steady.check();
+            }
+        } finally {
+            for (InstanceProcess instance : instances) {
+                instance.close();
+            }
+        }
+        return outcomes;
+    }
+
+    private InstanceProcess instance(String engine, String app, int index, String input, String output) {
+        Path dir = work.resolve(app).resolve("instance-" + index);
+        return InstanceProcess.start(
+                engine, broker.bootstrapServers(), app, dir, "instance-" + index, input, output, work);
+    }
+
+    /** Every live instance runs, together they run every task, and every output partition has output. */
+    private boolean settled(List<InstanceProcess> instances, OutputTimeline timeline) {
+        int active = 0;
+        long lag = 0;
+        for (InstanceProcess instance : instances) {
+            InstanceProcess.Status status = instance.status();
+            if (!status.running()) {
+                return false;
+            }
+            active += status.active();
+            lag += Math.max(0, status.lag());
+        }
+        return active == partitions && lag <= lagLimit && timeline.allFlowing(Duration.ofSeconds(1));
+    }
+
+    /** Waits until the instances are settled and have stayed so for five seconds. */
+    private void awaitCalm(String what, List<InstanceProcess> instances, OutputTimeline timeline)
+            throws InterruptedException, TimeoutException {
+        await(what, () -> settled(instances, timeline) && timeline.allFlowing(Duration.ofSeconds(1)));
+        long calmSince = System.nanoTime();
+        await(what + " (calm for 5 s)", () -> {
+            if (!settled(instances, timeline)) {
+                return false;
+            }
+            return System.nanoTime() - calmSince > Duration.ofSeconds(5).toNanos();
+        });
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException(what + ": not within " + SETTLE);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static long replayed(List<InstanceProcess> instances) {
+        return instances.stream().mapToLong(InstanceProcess::restored).sum();
+    }
+
+    private static Outcome outcome(
+            String scenario, String engine, OutputTimeline timeline, long from, long restart, long replayed) {
+        OutputTimeline.Pause pause = timeline.longestPause(from, System.nanoTime());
+        double fromRestart = restart < 0 ? -1 : Math.max(0, (pause.endNanos() - restart) / 1e9);
+        log.info(
+                "{} {}: longest pause {} s (partition {}), {} records replayed",
+                engine,
+                scenario,
+                String.format(Locale.ROOT, "%.1f", pause.seconds()),
+                pause.partition(),
+                replayed);
+        return new Outcome(scenario, engine, pause.seconds(), fromRestart, replayed);
+    }
+
+    /** A table: one row per scenario, the engines side by side, and the ratio. */
+    String report(String command, List<Outcome> outcomes) {
+        Map<String, Map<String, Outcome>> byScenario = new LinkedHashMap<>();
+        outcomes.forEach(o -> byScenario
+                .computeIfAbsent(o.scenario(), s -> new LinkedHashMap<>())
+                .put(o.engine(), o));
+        StringBuilder text = new StringBuilder(String.format(
+                Locale.ROOT,
+                "failover: 3 instances (child JVMs), exactly-once, 1 standby, static membership, session 10 s, "
+                        + "%,d keys, %,d records/s, %d partitions%n%s%n| scenario | Weir longest pause, s | Kafka "
+                        + "Streams 4.4, s | KS / Weir | records replayed (Weir, KS) |%n|---|---|---|---|---|%n",
+                keys,
+                rate,
+                partitions,
+                command));
+        byScenario.forEach((scenario, row) -> {
+            Outcome weir = row.get("weir");
+            Outcome ks = row.get("kafka-streams");
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %s, %s |%n",
+                    scenario,
+                    seconds(weir),
+                    seconds(ks),
+                    weir == null || ks == null
+                            ? "-"
+                            : String.format(
+                                    Locale.ROOT, "%.1fx", ks.pauseSeconds() / Math.max(0.001, weir.pauseSeconds())),
+                    weir == null ? "-" : String.format(Locale.ROOT, "%,d", weir.replayed()),
+                    ks == null ? "-" : String.format(Locale.ROOT, "%,d", ks.replayed())));
+        });
+        return text.toString();
+    }
+
+    private static String seconds(@Nullable Outcome o) {
+        if (o == null) {
+            return "-";
+        }
+        return o.fromRestartSeconds() < 0
+                ? String.format(Locale.ROOT, "%.1f", o.pauseSeconds())
+                : String.format(Locale.ROOT, "%.1f (%.1f after the restart)", o.pauseSeconds(), o.fromRestartSeconds());
+    }
+
+    @Override
+    public void close() {
+        try (var files = Files.walk(work)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            log.warn("Could not delete {}", work, e);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.weir.benchmarks.failover;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A {@link FailoverInstance} in a child JVM: started, killed ({@code kill -9}) or stopped (SIGTERM, a
+ * clean close), and read: its last status line. Owns the process and the thread reading its output.
+ */
+final class InstanceProcess implements AutoCloseable {
+
+    private static final Pattern STATUS =
+            Pattern.compile("STATUS running=(\\w+) active=(\\d+) standby=(\\d+) standbyLag=(-?\\d+) restored=(\\d+)");
+
+    /** An instance's last report. */
+    record Status(boolean running, int active, int standby, long lag, long restored) {
+        static final Status NONE = new Status(false, 0, 0, -1, 0);
+    }
+
+    private final List<String> command;
+    private final Path log;
+    private final String name;
+    private volatile Process process;
+    private volatile Status status = Status.NONE;
+    /** Records restored by the earlier processes of this instance: a restarted JVM counts from zero. */
+    private final AtomicLong restoredEarlier = new AtomicLong();
+
+    private InstanceProcess(String name, List<String> command, Path log) {
+        this.name = name;
+        this.command = command;
+        this.log = log;
+        this.process = launch();
+    }
+
+    /** Starts an instance of {@code engine} for {@code app}, its state in {@code stateDir}, its log in {@code logDir}. */
+    static InstanceProcess start(
+            String engine,
+            String bootstrap,
+            String app,
+            Path stateDir,
+            String name,
+            String input,
+            String output,
+            Path logDir) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx1g");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(FailoverInstance.class.getName());
+        command.addAll(List.of(engine, bootstrap, app, stateDir.toString(), name, input, output));
+        return new InstanceProcess(name, command, logDir.resolve(name + ".log"));
+    }
+
+    private Process launch() {
+        Process p;
+        try {
+            p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start instance " + name, e);
+        }
+        status = Status.NONE;
+        Thread reader = new Thread(() -> read(p), "failover-" + name + "-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        return p;
+    }
+
+    private void read(Process p) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                Matcher m = STATUS.matcher(line);
+                if (m.find() && p == process) {
+                    status = new Status(
+                            Boolean.parseBoolean(m.group(1)),
+                            Integer.parseInt(m.group(2)),
+                            Integer.parseInt(m.group(3)),
+                            Long.parseLong(m.group(4)),
+                            Long.parseLong(m.group(5)));
+                }
+            }
+        } catch (IOException e) {
+            // The process ended: its output is closed.
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** The last status of the live process; {@link Status#NONE} when it is not running. */
+    Status status() {
+        return process.isAlive() ? status : Status.NONE;
+    }
+
+    /** Records restored by every process of this instance so far. */
+    long restored() {
+        return restoredEarlier.get() + status.restored();
+    }
+
+    /** {@code kill -9}: no close, no leave, an open transaction left behind. */
+    void kill() throws InterruptedException {
+        end(true);
+    }
+
+    /** SIGTERM: the instance closes cleanly (commits, keeps its state and, being static, its place). */
+    void stop() throws InterruptedException {
+        end(false);
+    }
+
+    private void end(boolean forcibly) throws InterruptedException {
+        Process p = process;
+        long restored = status.restored();
+        if (forcibly) {
+            p.destroyForcibly();
+        } else {
+            p.destroy();
+        }
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+        restoredEarlier.addAndGet(restored);
+        status = Status.NONE;
+    }
+
+    /** Starts the instance again on the same state directory. */
+    void restart() {
+        if (process.isAlive()) {
+            throw new IllegalStateException(name + " still runs");
+        }
+        process = launch();
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            try {
+                end(false);
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
