@@ -60,6 +60,8 @@ public final class FailoverBenchmark implements AutoCloseable {
     private final long lagLimit;
     private final List<String> engines;
     private final Path work;
+    /** The instances' logs, kept after the run (small, unlike their state). */
+    private final Path logs;
 
     FailoverBenchmark(KafkaBroker broker, Map<String, String> options) {
         this.broker = broker;
@@ -71,6 +73,7 @@ public final class FailoverBenchmark implements AutoCloseable {
                 List.of(options.getOrDefault("--engines", "weir,kafka-streams").split(",", -1));
         try {
             this.work = Files.createTempDirectory("weir-failover-");
+            this.logs = Files.createTempDirectory("weir-failover-logs-");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -121,7 +124,7 @@ public final class FailoverBenchmark implements AutoCloseable {
                 instances.add(instance(engine, app, i, input, output));
             }
             log.info("{}: two instances load {} keys", engine, keys);
-            await(engine + " loads the keys", () -> timeline.records() >= keys && settled(instances, timeline));
+            await(engine + " loads the keys", () -> timeline.records() >= keys && ready(instances));
             try (SteadyInput steady = new SteadyInput(broker.bootstrapServers(), input, keys, rate)) {
                 await(engine + " runs under steady input", () -> settled(instances, timeline));
 
@@ -135,6 +138,7 @@ public final class FailoverBenchmark implements AutoCloseable {
                 replayed = replayed(instances);
                 from = System.nanoTime();
                 victim.kill();
+                log.info("{}: killed {}; restarting it", engine, victim.name());
                 long restart = System.nanoTime();
                 victim.restart();
                 awaitCalm(engine + " recovers from kill -9 and restart", instances, timeline);
@@ -175,11 +179,16 @@ public final class FailoverBenchmark implements AutoCloseable {
     private InstanceProcess instance(String engine, String app, int index, String input, String output) {
         Path dir = work.resolve(app).resolve("instance-" + index);
         return InstanceProcess.start(
-                engine, broker.bootstrapServers(), app, dir, "instance-" + index, input, output, work);
+                engine, broker.bootstrapServers(), app, dir, "instance-" + index, input, output, logs.resolve(app));
     }
 
     /** Every live instance runs, together they run every task, and every output partition has output. */
     private boolean settled(List<InstanceProcess> instances, OutputTimeline timeline) {
+        return ready(instances) && timeline.allFlowing(Duration.ofSeconds(1));
+    }
+
+    /** Every live instance runs, together they run every task, and the standby copies are caught up. */
+    private boolean ready(List<InstanceProcess> instances) {
         int active = 0;
         long lag = 0;
         for (InstanceProcess instance : instances) {
@@ -190,13 +199,13 @@ public final class FailoverBenchmark implements AutoCloseable {
             active += status.active();
             lag += Math.max(0, status.lag());
         }
-        return active == partitions && lag <= lagLimit && timeline.allFlowing(Duration.ofSeconds(1));
+        return active == partitions && lag <= lagLimit;
     }
 
     /** Waits until the instances are settled and have stayed so for five seconds. */
     private void awaitCalm(String what, List<InstanceProcess> instances, OutputTimeline timeline)
             throws InterruptedException, TimeoutException {
-        await(what, () -> settled(instances, timeline) && timeline.allFlowing(Duration.ofSeconds(1)));
+        await(what, () -> settled(instances, timeline));
         long calmSince = System.nanoTime();
         await(what + " (calm for 5 s)", () -> {
             if (!settled(instances, timeline)) {
@@ -225,11 +234,12 @@ public final class FailoverBenchmark implements AutoCloseable {
         OutputTimeline.Pause pause = timeline.longestPause(from, System.nanoTime());
         double fromRestart = restart < 0 ? -1 : Math.max(0, (pause.endNanos() - restart) / 1e9);
         log.info(
-                "{} {}: longest pause {} s (partition {}), {} records replayed",
+                "{} {}: longest pause {} s (partition {}, output again at {}), {} records replayed",
                 engine,
                 scenario,
                 String.format(Locale.ROOT, "%.1f", pause.seconds()),
                 pause.partition(),
+                java.time.Instant.now().minusNanos(System.nanoTime() - pause.endNanos()),
                 replayed);
         return new Outcome(scenario, engine, pause.seconds(), fromRestart, replayed);
     }
@@ -279,6 +289,7 @@ public final class FailoverBenchmark implements AutoCloseable {
 
     @Override
     public void close() {
+        log.info("The instances' logs are in {}", logs);
         try (var files = Files.walk(work)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

@@ -49,6 +49,11 @@ public final class FailoverInstance {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        event("jvm started "
+                + (System.currentTimeMillis()
+                        - java.lang.management.ManagementFactory.getRuntimeMXBean()
+                                .getStartTime())
+                + " ms ago");
         String engine = args[0];
         String bootstrap = args[1];
         String app = args[2];
@@ -69,6 +74,12 @@ public final class FailoverInstance {
             System.out.println("STATUS " + running.status() + " restored=" + restored.get());
             System.out.flush();
         }
+    }
+
+    /** A timestamped line for the instance's log (the benchmark copies every line but the status). */
+    private static void event(String what) {
+        System.out.println("EVENT " + java.time.Instant.now() + " " + what);
+        System.out.flush();
     }
 
     private static Running weir(
@@ -94,6 +105,7 @@ public final class FailoverInstance {
                 restored.addAndGet(count);
             }
         });
+        streams.setStateListener((now, before) -> event("state " + now));
         streams.start();
         return new Running() {
             @Override
@@ -168,6 +180,7 @@ public final class FailoverInstance {
             @Override
             public void onRestoreEnd(TopicPartition partition, String store, long total) {}
         });
+        streams.setStateListener((now, before) -> event("state " + now));
         streams.start();
         return new Running() {
             @Override

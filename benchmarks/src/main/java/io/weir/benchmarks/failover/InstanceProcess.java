@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,11 +57,45 @@ final class InstanceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx1g");
+        command.add("-Dlogback.configurationFile=" + logConfig(logDir));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(FailoverInstance.class.getName());
         command.addAll(List.of(engine, bootstrap, app, stateDir.toString(), name, input, output));
+        try {
+            Files.createDirectories(logDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return new InstanceProcess(name, command, logDir.resolve(name + ".log"));
+    }
+
+    /**
+     * A logging configuration for the instances: Weir's and the group coordinator client's INFO lines,
+     * which tell where a restart spends its time.
+     */
+    private static Path logConfig(Path logDir) {
+        Path file = logDir.resolve("logback-instance.xml");
+        try {
+            Files.createDirectories(logDir);
+            Files.writeString(file, """
+                    <configuration>
+                      <appender name="STDERR" class="ch.qos.logback.core.ConsoleAppender">
+                        <target>System.err</target>
+                        <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{30} - %msg%n</pattern></encoder>
+                      </appender>
+                      <logger name="io.weir" level="INFO"/>
+                      <logger name="org.apache.kafka.clients.consumer.internals.ConsumerCoordinator" level="INFO"/>
+                      <logger name="org.apache.kafka.clients.consumer.internals.AbstractCoordinator" level="INFO"/>
+                      <logger name="org.apache.kafka.streams.processor.internals.StreamThread" level="INFO"/>
+                      <logger name="org.apache.kafka.clients.producer.internals.TransactionManager" level="INFO"/>
+                      <root level="WARN"><appender-ref ref="STDERR"/></root>
+                    </configuration>
+                    """);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
     }
 
     private Process launch() {
@@ -83,7 +119,10 @@ final class InstanceProcess implements AutoCloseable {
                 new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 Matcher m = STATUS.matcher(line);
-                if (m.find() && p == process) {
+                if (!m.find()) {
+                    Files.writeString(
+                            log, line + System.lineSeparator(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                } else if (p == process) {
                     status = new Status(
                             Boolean.parseBoolean(m.group(1)),
                             Integer.parseInt(m.group(2)),

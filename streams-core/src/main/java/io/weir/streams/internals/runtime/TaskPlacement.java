@@ -18,13 +18,16 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li><b>Active tasks</b>, per member (thread): each member keeps the tasks it holds up to its fair
- *       share, {@code ceil(tasks / members)}. Each remaining task goes to the least loaded member whose
- *       instance keeps a standby copy of it, if one is under its share (its state is nearly caught up),
- *       else to the least loaded member.
+ *       share, {@code ceil(tasks / members)}. The remaining tasks are placed next, those with a standby
+ *       copy in the group first: each goes to the least loaded member keeping a copy of it (its state
+ *       is nearly caught up) if that member is under its share; else to the least loaded member. (Not
+ *       over the share: a task withheld for one round of a cooperative move looks like one whose owner
+ *       left, and would go back to its old owner's copy.)
  *   <li><b>Standby copies</b>, per instance (members with one process id): up to {@code standbys} per
  *       task, each on another instance than the task's active and than each other, so that losing an
  *       instance never loses every copy. An instance that already holds the task keeps its copy; the
- *       others go to the instances with the fewest copies.
+ *       others go to the instances with the fewest copies of the same instance's tasks, then the fewest
+ *       copies: a lost instance's tasks then fail over to several instances, each within its share.
  *   <li>Within one instance, a task held by one of its threads goes to that same thread again, active or
  *       standby: two threads of one instance never open one task's state directory at once.
  * </ul>
@@ -54,6 +57,8 @@ final class TaskPlacement {
             Map<TaskId, String> activeProcess = new HashMap<>();
             active.forEach((member, tasks) -> tasks.forEach(t -> activeProcess.put(t, processOf.get(member))));
             Map<String, Integer> copiesOfProcess = new HashMap<>();
+            // Per keeping instance, per active instance: the copies it keeps of that instance's tasks.
+            Map<String, Map<String, Integer>> copiesFrom = new HashMap<>();
             Map<String, Integer> load = new HashMap<>();
             active.forEach((member, tasks) -> load.put(member, tasks.size()));
             for (TaskId task : all) {
@@ -65,6 +70,9 @@ final class TaskPlacement {
                             .distinct()
                             .filter(p -> !used.contains(p))
                             .min(Comparator.<String>comparingInt(p -> holders.containsKey(p) ? 0 : 1)
+                                    .thenComparingInt(p -> copiesFrom
+                                            .getOrDefault(p, Map.of())
+                                            .getOrDefault(activeProcess.get(task), 0))
                                     .thenComparingInt(p -> copiesOfProcess.getOrDefault(p, 0))
                                     .thenComparing(p -> p))
                             .orElse(null);
@@ -73,6 +81,9 @@ final class TaskPlacement {
                     }
                     used.add(process);
                     copiesOfProcess.merge(process, 1, Integer::sum);
+                    copiesFrom
+                            .computeIfAbsent(process, k -> new HashMap<>())
+                            .merge(activeProcess.get(task), 1, Integer::sum);
                     String member = holders.get(process);
                     if (member == null) {
                         member = processOf.entrySet().stream()
@@ -110,10 +121,14 @@ final class TaskPlacement {
         Comparator<String> leastLoaded = Comparator.<String>comparingInt(
                         m -> tasksOf.getOrDefault(m, Set.of()).size())
                 .thenComparing(m -> m);
-        for (TaskId task : all) {
-            if (placed.contains(task)) {
-                continue;
-            }
+        // Tasks with a standby copy first, while their keepers still have room.
+        List<TaskId> unplaced = all.stream()
+                .filter(t -> !placed.contains(t))
+                .sorted(Comparator.comparing((TaskId t) -> members.values().stream()
+                                .noneMatch(sub -> sub.standbys().contains(t)))
+                        .thenComparing(t -> t))
+                .toList();
+        for (TaskId task : unplaced) {
             Map<String, String> holders = holder.getOrDefault(task, Map.of());
             List<String> allowed = tasksOf.keySet().stream()
                     .filter(m -> {

@@ -96,6 +96,37 @@ class TaskPlacementTest {
     }
 
     @Test
+    void theCopiesOfOneInstancesTasksGoToDifferentInstances() {
+        Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
+                "a", member("A", Set.of(t(0), t(1)), Set.of()),
+                "b", member("B", Set.of(t(2), t(3)), Set.of()),
+                "c", member("C", Set.of(t(4), t(5)), Set.of())));
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(6), members, 1);
+        for (String owner : Set.of("a", "b", "c")) {
+            Set<String> keepers = new TreeSet<>();
+            p.active()
+                    .get(owner)
+                    .forEach(task -> p.standbys().forEach((m, copies) -> {
+                        if (copies.contains(task)) {
+                            keepers.add(m);
+                        }
+                    }));
+            assertEquals(2, keepers.size(), "the copies of " + owner + "'s two tasks on two instances: " + p);
+        }
+    }
+
+    @Test
+    void aNewInstanceGetsItsShareEvenWithoutCopies() {
+        // a and b each run three tasks and keep copies of the other's; c joins with nothing.
+        Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
+                "a", member("A", Set.of(t(0), t(1), t(2)), Set.of(t(3), t(4), t(5))),
+                "b", member("B", Set.of(t(3), t(4), t(5)), Set.of(t(0), t(1), t(2))),
+                "c", fresh("C")));
+        TaskPlacement.Placement p = TaskPlacement.place(tasks(6), members, 1);
+        assertEquals(2, p.active().get("c").size(), "scaling out moves tasks to the new instance: " + p);
+    }
+
+    @Test
     void tasksStayWithTheirOwnersAndCopiesWithTheirKeepers() {
         Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
                 "a", member("A", Set.of(t(0), t(1)), Set.of(t(2), t(3))),
