@@ -81,7 +81,11 @@ class CountsServiceTest {
             }
             await().atMost(Duration.ofSeconds(90))
                     .untilAsserted(() -> assertEquals(expected, countsFrom(instances.get(0), expected)));
-            assertEquals(expected, countsFrom(instances.get(1), expected), "the same from another instance");
+            // Cooperative rebalances may still move a task between the instances as they start: a word
+            // whose task is moving answers 503 until it runs again.
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertEquals(
+                            expected, countsFrom(instances.get(1), expected), "the same from another instance"));
             assertEquals(404, get(instances.get(2), "never-seen").status());
 
             instances.remove(2).leave();
