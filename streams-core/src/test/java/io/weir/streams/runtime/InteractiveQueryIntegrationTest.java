@@ -61,7 +61,7 @@ class InteractiveQueryIntegrationTest {
     private static final long WINDOW = 10_000;
 
     /** Counts per key into the table store "counts". */
-    private static Topology counts(String input) {
+    static Topology counts(String input) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
                 .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))

@@ -4,14 +4,9 @@ import io.weir.streams.CloseOptions;
 import io.weir.streams.HostInfo;
 import io.weir.streams.KeyMetadata;
 import io.weir.streams.RestoreListener;
-import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
-import io.weir.streams.Topology;
 import io.weir.streams.WeirStreams;
-import io.weir.streams.dsl.Consumed;
-import io.weir.streams.dsl.Grouped;
-import io.weir.streams.dsl.Materialized;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
@@ -50,14 +45,6 @@ class StandbyIntegrationTest {
     private static final int PARTITIONS = 2;
     private static final int KEYS = 2_000;
 
-    private static Topology counts(String input) {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
-                .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))
-                .count(Materialized.as("counts"));
-        return builder.build();
-    }
-
     /** An instance with one standby copy per task, counting the changelog records its restores replay. */
     private static final class Instance implements AutoCloseable {
         final WeirStreams streams;
@@ -67,7 +54,7 @@ class StandbyIntegrationTest {
             Map<String, Object> config = WindowedCountApp.config(broker, app, dir);
             config.put(StreamsConfig.NUM_STANDBY_REPLICAS, standbys);
             config.put(StreamsConfig.APPLICATION_SERVER, "localhost:" + port);
-            streams = new WeirStreams(counts(app + "-in"), config);
+            streams = new WeirStreams(InteractiveQueryIntegrationTest.counts(app + "-in"), config);
             streams.setRestoreListener(new RestoreListener() {
                 @Override
                 public void onBatchRestored(TopicPartition changelog, String store, long position, long count) {
