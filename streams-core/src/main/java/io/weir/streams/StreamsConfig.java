@@ -41,6 +41,9 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String APPLICATION_SERVER = "application.server";
     public static final String GROUP_INSTANCE_ID = "group.instance.id";
     public static final String NUM_STANDBY_REPLICAS = "num.standby.replicas";
+    public static final String MAX_WARMUP_REPLICAS = "max.warmup.replicas";
+    public static final String ACCEPTABLE_RECOVERY_LAG = "acceptable.recovery.lag";
+    public static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
 
     public static final String EXACTLY_ONCE = "exactly_once";
     /** Kafka Streams' name for {@link #EXACTLY_ONCE}, accepted so that its configurations carry over. */
@@ -158,6 +161,36 @@ public final class StreamsConfig extends AbstractConfig {
                             + "instance than the task's (as far as there are other instances). When the task moves, "
                             + "it goes to an instance with a copy, which replays only what its copy had not read yet. "
                             + "A copy costs the disk (or memory) of the state, and a changelog reader.")
+            .define(
+                    ACCEPTABLE_RECOVERY_LAG,
+                    ConfigDef.Type.LONG,
+                    10_000L,
+                    ConfigDef.Range.atLeast(0),
+                    ConfigDef.Importance.LOW,
+                    "Changelog records an instance's copy of a task's state may miss and still count as caught up. "
+                            + "A stateful task becomes active only on a caught-up instance while there is one: when the "
+                            + "balance wants it on another instance (scaling out, or the copy's keeper is full), it stays "
+                            + "where it is and the other instance warms up a copy first (max.warmup.replicas). Larger: "
+                            + "tasks move sooner, with a longer restore before they run.")
+            .define(
+                    MAX_WARMUP_REPLICAS,
+                    ConfigDef.Type.INT,
+                    2,
+                    ConfigDef.Range.atLeast(1),
+                    ConfigDef.Importance.LOW,
+                    "Warm-up copies in the whole group at once: copies, beyond num.standby.replicas, that an instance "
+                            + "keeps of a task it is to take over once caught up. Each reads a changelog, so this bounds "
+                            + "the extra load on the brokers while tasks move; the other moves wait for the next ones.")
+            .define(
+                    PROBING_REBALANCE_INTERVAL_MS,
+                    ConfigDef.Type.LONG,
+                    600_000L,
+                    ConfigDef.Range.atLeast(5_000),
+                    ConfigDef.Importance.LOW,
+                    "How long an instance with warm-up copies waits before asking for a new assignment when none "
+                            + "of them has caught up. An instance asks at once when one catches up (within "
+                            + "acceptable.recovery.lag), so this only bounds how stale the leader's view of a slow "
+                            + "warm-up gets.")
             .define(
                     GROUP_INSTANCE_ID,
                     ConfigDef.Type.STRING,
@@ -294,6 +327,18 @@ public final class StreamsConfig extends AbstractConfig {
 
     public int standbyReplicas() {
         return getInt(NUM_STANDBY_REPLICAS);
+    }
+
+    public int maxWarmupReplicas() {
+        return getInt(MAX_WARMUP_REPLICAS);
+    }
+
+    public long acceptableRecoveryLag() {
+        return getLong(ACCEPTABLE_RECOVERY_LAG);
+    }
+
+    public long probingRebalanceIntervalMs() {
+        return getLong(PROBING_REBALANCE_INTERVAL_MS);
     }
 
     public long repartitionPurgeIntervalMs() {

@@ -87,6 +87,32 @@ class StreamsConfigTest {
     }
 
     @Test
+    void warmupSettingsHaveKafkaStreamsDefaultsAndOutOfRangeValuesAreRefused() {
+        StreamsConfig defaults = new StreamsConfig(minimal());
+        assertEquals(2, defaults.maxWarmupReplicas());
+        assertEquals(10_000L, defaults.acceptableRecoveryLag());
+        assertEquals(600_000L, defaults.probingRebalanceIntervalMs());
+        Map<String, Object> set = minimal();
+        set.put(StreamsConfig.MAX_WARMUP_REPLICAS, 4);
+        set.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG, 0L);
+        set.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS, 30_000L);
+        StreamsConfig read = new StreamsConfig(set);
+        assertEquals(4, read.maxWarmupReplicas());
+        assertEquals(0L, read.acceptableRecoveryLag());
+        assertEquals(30_000L, read.probingRebalanceIntervalMs());
+        for (Map.Entry<String, Object> bad : Map.<String, Object>of(
+                        StreamsConfig.MAX_WARMUP_REPLICAS, 0,
+                        StreamsConfig.ACCEPTABLE_RECOVERY_LAG, -1L,
+                        StreamsConfig.PROBING_REBALANCE_INTERVAL_MS, 10L)
+                .entrySet()) {
+            Map<String, Object> config = minimal();
+            config.put(bad.getKey(), bad.getValue());
+            ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(config));
+            assertTrue(e.getMessage().contains(bad.getKey()), e.getMessage());
+        }
+    }
+
+    @Test
     void membershipIsStaticByDefaultPerProcessAndAThreadLevelInstanceIdIsRefused() {
         StreamsConfig defaults = new StreamsConfig(minimal());
         assertEquals(

@@ -35,9 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Standby replicas on a real broker under exactly-once: a copy of each task is kept on the other
- * instance, follows the changelog, and when the active's instance leaves, takes over replaying only
- * what it had not read.
+ * Standby and warm-up replicas on a real broker under exactly-once: a copy of each task is kept on the
+ * other instance, follows the changelog, and when the active's instance leaves, takes over replaying only
+ * what it had not read; a new instance warms up copies before it takes tasks over.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class StandbyIntegrationTest {
@@ -51,8 +51,12 @@ class StandbyIntegrationTest {
         final AtomicLong restored = new AtomicLong();
 
         Instance(KafkaBroker broker, String app, Path dir, int port, int standbys) {
+            this(broker, app, dir, port, Map.of(StreamsConfig.NUM_STANDBY_REPLICAS, standbys));
+        }
+
+        Instance(KafkaBroker broker, String app, Path dir, int port, Map<String, Object> settings) {
             Map<String, Object> config = WindowedCountApp.config(broker, app, dir);
-            config.put(StreamsConfig.NUM_STANDBY_REPLICAS, standbys);
+            config.putAll(settings);
             config.put(StreamsConfig.APPLICATION_SERVER, "localhost:" + port);
             streams = new WeirStreams(InteractiveQueryIntegrationTest.counts(app + "-in"), config);
             streams.setRestoreListener(new RestoreListener() {
@@ -151,6 +155,37 @@ class StandbyIntegrationTest {
                     a.restored.get() - restoredBefore < 10,
                     "the takeover replayed " + (a.restored.get() - restoredBefore) + " records");
             assertTrue(a.standbys().isEmpty(), "no other instance is left to hold a copy for");
+        }
+    }
+
+    @Test
+    void aNewInstanceTakesItsShareOnlyOnceItsWarmupCopiesCaughtUp(
+            KafkaBroker broker, @TempDir Path first, @TempDir Path second) {
+        broker.createTopic("warmup-in", PARTITIONS);
+        Map<String, Long> expected = produce(broker, "warmup-in", 3 * KEYS);
+        // No standbys: the new instance has nothing of the tasks' state until it warms up copies.
+        Map<String, Object> settings =
+                Map.of(StreamsConfig.NUM_STANDBY_REPLICAS, 0, StreamsConfig.ACCEPTABLE_RECOVERY_LAG, 10L);
+        try (Instance a = new Instance(broker, "warmup", first, 7211, settings)) {
+            ReadOnlyKeyValueStore<String, Long> onA = a.streams.store("counts", QueryableStoreType.keyValueStore());
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                    .untilAsserted(() -> assertEquals(expected, all(onA)));
+            try (Instance b = new Instance(broker, "warmup", second, 7212, settings)) {
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> a.active().size() == 1 && b.active().size() == 1);
+                // Each task's changelog holds about KEYS / PARTITIONS records; the warm-up had read them.
+                assertTrue(b.restored.get() <= 10, "the new owner replayed " + b.restored.get() + " records");
+                ReadOnlyKeyValueStore<String, Long> onB = b.streams.store("counts", QueryableStoreType.keyValueStore());
+                await().atMost(Duration.ofSeconds(30))
+                        .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                        .untilAsserted(() -> {
+                            Map<String, Long> both = new TreeMap<>(all(onA));
+                            both.putAll(all(onB));
+                            assertEquals(expected, both);
+                        });
+                assertTrue(b.standbys().isEmpty(), "the warm-up became the task: " + b.standbys());
+            }
         }
     }
 }

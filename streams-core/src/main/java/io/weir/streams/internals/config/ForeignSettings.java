@@ -18,8 +18,8 @@ public final class ForeignSettings {
     private ForeignSettings() {}
 
     private static final String SERVING =
-            "not implemented yet (warm-up replicas and rack-aware placement): Weir places standby copies with "
-                    + "num.standby.replicas";
+            "not implemented yet (rack-aware placement, pluggable assignors): Weir places standby and warm-up "
+                    + "copies with num.standby.replicas, max.warmup.replicas and acceptable.recovery.lag";
     private static final String SERDES =
             "Weir has no default serdes: give them where the data is read or written (Consumed.with, "
                     + "Produced.with, Grouped.with, Materialized.withKeySerde/withValueSerde); settings for them go with the "
@@ -30,9 +30,6 @@ public final class ForeignSettings {
 
     /** Kafka Streams settings Weir refuses, with what to do instead. */
     private static final Map<String, String> REFUSED = Map.ofEntries(
-            Map.entry("acceptable.recovery.lag", SERVING),
-            Map.entry("max.warmup.replicas", SERVING),
-            Map.entry("probing.rebalance.interval.ms", SERVING),
             Map.entry(
                     "default.interactive.query.isolation.level",
                     "Weir's queries read committed state only, always (see WeirStreams.store)"),

@@ -1,18 +1,24 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
+import io.weir.streams.StreamsConfig;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What one stream thread shares with the {@link WeirPartitionAssignor} its consumer instantiates:
- * the topology, the tasks and standbys the thread holds (sent in its subscription, for stickiness),
- * and the result of the last assignment. Handed over through the consumer's config under {@link
- * #CONFIG_KEY}. Written by the thread and by the assignor, which the consumer calls on the same thread.
+ * the topology, the tasks and copies the thread holds with their lags (sent in its subscription, for
+ * stickiness and to place tasks where their state is caught up), and the result of the last
+ * assignment, including when to ask for the next one: at once when a task was withheld, and when a
+ * warm-up copy has caught up (or, failing that, after {@code probing.rebalance.interval.ms}). Handed over
+ * through the consumer's config under {@link #CONFIG_KEY}. Written by the thread and by the assignor,
+ * which the consumer calls on the same thread.
  */
 public final class AssignorContext {
 
@@ -23,11 +29,15 @@ public final class AssignorContext {
     private final @Nullable HostInfo endpoint;
     private final ClusterMetadata cluster;
     private final String processId;
-    private final int standbyReplicas;
+    private final PlacementSettings placement;
+    private final long probingIntervalMs;
     private volatile Set<TaskId> ownedTasks = Set.of();
-    private volatile Set<TaskId> ownedStandbys = Set.of();
+    private volatile Supplier<Map<TaskId, Long>> standbyLags = Map::of;
     private volatile Set<TaskId> assignedTasks = Set.of();
     private volatile Set<TaskId> assignedStandbys = Set.of();
+    private volatile Set<TaskId> warmups = Set.of();
+    private volatile long assignedAtMs;
+    private volatile boolean probed;
     private volatile @Nullable String error;
     private volatile boolean rebalancing;
     private volatile boolean rejoinRequested;
@@ -37,8 +47,7 @@ public final class AssignorContext {
      * @param endpoint this instance's {@code application.server}, sent in its subscription, or null
      * @param cluster where the tasks of every instance, from each assignment, are kept for routing
      * @param processId the instance's id: standby copies go to other instances than their active task
-     * @param standbyReplicas standby copies per task ({@code num.standby.replicas}), as far as there are
-     *     other instances
+     * @param config the settings of task placement ({@code num.standby.replicas}, warm-ups) and probing
      */
     public AssignorContext(
             TopologySpec topology,
@@ -46,13 +55,14 @@ public final class AssignorContext {
             @Nullable HostInfo endpoint,
             ClusterMetadata cluster,
             String processId,
-            int standbyReplicas) {
+            StreamsConfig config) {
         this.topology = topology;
         this.applicationId = applicationId;
         this.endpoint = endpoint;
         this.cluster = cluster;
         this.processId = processId;
-        this.standbyReplicas = standbyReplicas;
+        this.placement = PlacementSettings.of(config);
+        this.probingIntervalMs = config.probingRebalanceIntervalMs();
     }
 
     @Nullable
@@ -72,22 +82,29 @@ public final class AssignorContext {
         return processId;
     }
 
-    int standbyReplicas() {
-        return standbyReplicas;
+    PlacementSettings placement() {
+        return placement;
     }
 
     Set<TaskId> ownedTasks() {
         return ownedTasks;
     }
 
-    Set<TaskId> ownedStandbys() {
-        return ownedStandbys;
+    Map<TaskId, Long> standbyLags() {
+        return standbyLags.get();
     }
 
-    /** What the thread holds now, said in its next subscription: its running and restoring tasks, its standbys. */
-    public void owned(Set<TaskId> tasks, Set<TaskId> standbys) {
+    /** What the thread runs now, said in its next subscription: its running and restoring tasks. */
+    public void owned(Set<TaskId> tasks) {
         this.ownedTasks = Set.copyOf(tasks);
-        this.ownedStandbys = Set.copyOf(standbys);
+    }
+
+    /**
+     * Where the next subscription reads the thread's copies from, each with the changelog records it has
+     * not read yet; called on the thread polling the consumer.
+     */
+    public void standbyLags(Supplier<Map<TaskId, Long>> lags) {
+        this.standbyLags = lags;
     }
 
     public Set<TaskId> assignedTasks() {
@@ -121,6 +138,9 @@ public final class AssignorContext {
         this.rebalancing = false;
         this.assignedTasks = Set.copyOf(assignment.tasks());
         this.assignedStandbys = Set.copyOf(assignment.standbys());
+        this.warmups = Set.copyOf(assignment.warmups());
+        this.assignedAtMs = System.currentTimeMillis();
+        this.probed = false;
         this.error = assignment.error();
         this.rejoinRequested = assignment.rejoin();
         cluster.hosts(assignment.hosts());
@@ -134,6 +154,35 @@ public final class AssignorContext {
         boolean requested = rejoinRequested;
         rejoinRequested = false;
         return requested;
+    }
+
+    /**
+     * Why this member should ask for a new assignment now, to let a task move to its warm-up copy here, or
+     * null: once per assignment with warm-ups, as soon as one of them misses no more than {@code
+     * acceptable.recovery.lag} records (the leader then sees it caught up), or when {@code
+     * probing.rebalance.interval.ms} has passed without that.
+     *
+     * @param lags this thread's copies, each with the changelog records it has not read yet; read only
+     *     while warm-ups wait
+     */
+    public @Nullable String takeProbeReason(Supplier<Map<TaskId, Long>> lags, long nowMs) {
+        if (warmups.isEmpty() || probed) {
+            return null;
+        }
+        Map<TaskId, Long> behindOf = lags.get();
+        String reason = null;
+        for (TaskId task : warmups) {
+            Long behind = behindOf.get(task);
+            if (behind != null && behind <= placement.acceptableRecoveryLag()) {
+                reason = "the warm-up copy of task " + task + " caught up";
+                break;
+            }
+        }
+        if (reason == null && nowMs - assignedAtMs >= probingIntervalMs) {
+            reason = "probing: the warm-up copies " + warmups + " are not caught up after " + probingIntervalMs + " ms";
+        }
+        probed = reason != null;
+        return reason;
     }
 
     /** Why the group leader could not assign tasks (a missing topic, unequal partition counts), or null. */

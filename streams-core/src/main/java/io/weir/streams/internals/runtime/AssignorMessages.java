@@ -11,54 +11,73 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The user data of Weir's group protocol, version 3. A member's subscription: {@code [version][active
- * tasks][standby tasks][endpoint][process id]}: the tasks it runs and the standby copies it keeps, its
- * {@code application.server}, and the id of its instance (threads of one instance share it). The
- * assignment of a member: {@code [version][active tasks][standby tasks][error][rejoin: byte][host
- * count][(endpoint, active tasks, standby tasks)...]}: its tasks, why there are none if the leader could
- * not assign, whether to rejoin at once (a task was withheld until its old owner lets go), and every
- * instance's endpoint with its tasks, so that each instance can route queries. Tasks are {@code
- * [count: int][(sub-topology: int, partition: int)...]}; strings are {@code [length: int, -1 for
- * none][UTF-8]}.
+ * The user data of Weir's group protocol, version 4. A member's subscription: {@code [version][active
+ * tasks][standby copies with lags][endpoint][process id]}: the tasks it runs, the standby copies it keeps
+ * with the changelog records each has not read yet ({@code [count: int][(sub-topology: int, partition:
+ * int, lag: long)...]}, {@link Long#MAX_VALUE} when not known yet), its {@code application.server}, and
+ * the id of its instance (threads of one instance share it). The assignment of a member: {@code
+ * [version][active tasks][standby tasks][warm-up tasks][error][rejoin: byte][host count][(endpoint, active
+ * tasks, standby tasks)...]}: its tasks, its copies (the warm-ups among them: copies of tasks it is to run
+ * once caught up), why there are none if the leader could not assign, whether to rejoin at once (a task
+ * was withheld until its old owner lets go), and every instance's endpoint with its tasks, so that each
+ * instance can route queries. Tasks are {@code [count: int][(sub-topology: int, partition: int)...]};
+ * strings are {@code [length: int, -1 for none][UTF-8]}.
  */
 final class AssignorMessages {
 
-    private static final short VERSION = 3;
+    private static final short VERSION = 4;
 
     private AssignorMessages() {}
 
-    /** What a member says when it joins; {@code process}: its instance's id, empty when unknown. */
+    /**
+     * What a member says when it joins: {@code standbyLags}: its standby copies, each with the changelog
+     * records it has not read yet; {@code process}: its instance's id, empty when unknown.
+     */
     record Subscription(
             Set<TaskId> owned,
-            Set<TaskId> standbys,
+            Map<TaskId, Long> standbyLags,
             @Nullable HostInfo endpoint,
-            String process) {}
+            String process) {
 
-    /** What a member is given; {@code hosts}: every instance with an endpoint, and its tasks. */
+        /** The tasks this member keeps standby copies of. */
+        Set<TaskId> standbys() {
+            return standbyLags.keySet();
+        }
+    }
+
+    /**
+     * What a member is given: {@code standbys}: the copies to keep, {@code warmups} among them;
+     * {@code hosts}: every instance with an endpoint, and its tasks.
+     */
     record Assignment(
             Set<TaskId> tasks,
             Set<TaskId> standbys,
+            Set<TaskId> warmups,
             @Nullable String error,
             Map<HostInfo, HostTasks> hosts,
             boolean rejoin) {
         Assignment(Set<TaskId> tasks, @Nullable String error, Map<HostInfo, HostTasks> hosts) {
-            this(tasks, Set.of(), error, hosts, false);
+            this(tasks, Set.of(), Set.of(), error, hosts, false);
         }
     }
 
     static ByteBuffer subscription(
-            Set<TaskId> owned, Set<TaskId> standbys, @Nullable HostInfo endpoint, String process) {
+            Set<TaskId> owned, Map<TaskId, Long> standbyLags, @Nullable HostInfo endpoint, String process) {
         ByteBuffer buffer = ByteBuffer.allocate(tasksSize(owned)
-                + tasksSize(standbys)
+                + 4
+                + standbyLags.size() * 16
                 + 2
                 + stringSize(endpoint == null ? null : endpoint.toString())
                 + stringSize(process));
         buffer.putShort(VERSION);
         putTasks(buffer, owned);
-        putTasks(buffer, standbys);
+        buffer.putInt(standbyLags.size());
+        standbyLags.forEach(
+                (t, lag) -> buffer.putInt(t.subtopology()).putInt(t.partition()).putLong(lag));
         putString(buffer, endpoint == null ? null : endpoint.toString());
         putString(buffer, process);
         return buffer.flip();
@@ -66,11 +85,15 @@ final class AssignorMessages {
 
     static Subscription subscription(@Nullable ByteBuffer data) {
         if (data == null || data.remaining() == 0) {
-            return new Subscription(Set.of(), Set.of(), null, "");
+            return new Subscription(Set.of(), Map.of(), null, "");
         }
         ByteBuffer buffer = versioned(data);
         Set<TaskId> owned = tasks(buffer);
-        Set<TaskId> standbys = tasks(buffer);
+        int copies = buffer.getInt();
+        Map<TaskId, Long> standbys = new TreeMap<>();
+        for (int i = 0; i < copies; i++) {
+            standbys.put(new TaskId(buffer.getInt(), buffer.getInt()), buffer.getLong());
+        }
         String endpoint = string(buffer);
         String process = string(buffer);
         return new Subscription(
@@ -78,7 +101,13 @@ final class AssignorMessages {
     }
 
     static ByteBuffer assignment(Assignment a) {
-        int size = 2 + tasksSize(a.tasks()) + tasksSize(a.standbys()) + stringSize(a.error()) + 1 + 4;
+        int size = 2
+                + tasksSize(a.tasks())
+                + tasksSize(a.standbys())
+                + tasksSize(a.warmups())
+                + stringSize(a.error())
+                + 1
+                + 4;
         for (Map.Entry<HostInfo, HostTasks> host : a.hosts().entrySet()) {
             size += stringSize(host.getKey().toString())
                     + tasksSize(host.getValue().active())
@@ -88,6 +117,7 @@ final class AssignorMessages {
         buffer.putShort(VERSION);
         putTasks(buffer, a.tasks());
         putTasks(buffer, a.standbys());
+        putTasks(buffer, a.warmups());
         putString(buffer, a.error());
         buffer.put((byte) (a.rejoin() ? 1 : 0));
         buffer.putInt(a.hosts().size());
@@ -106,6 +136,7 @@ final class AssignorMessages {
         ByteBuffer buffer = versioned(data);
         Set<TaskId> tasks = tasks(buffer);
         Set<TaskId> standbys = tasks(buffer);
+        Set<TaskId> warmups = tasks(buffer);
         String error = string(buffer);
         boolean rejoin = buffer.get() != 0;
         int hostCount = buffer.getInt();
@@ -115,7 +146,7 @@ final class AssignorMessages {
             Set<TaskId> active = tasks(buffer);
             hosts.put(host, new HostTasks(active, tasks(buffer)));
         }
-        return new Assignment(tasks, standbys, error, hosts, rejoin);
+        return new Assignment(tasks, standbys, warmups, error, hosts, rejoin);
     }
 
     private static int tasksSize(Set<TaskId> tasks) {

@@ -49,6 +49,10 @@ final class StandbyTasks implements AutoCloseable {
     private final Map<TaskId, TaskStores> copies = new TreeMap<>();
     /** Each followed changelog partition, and the store it feeds. */
     private final Map<TopicPartition, BytesStore> followed = new HashMap<>();
+    /** Each copy's followed changelog partitions. */
+    private final Map<TaskId, Set<TopicPartition>> partitionsOf = new TreeMap<>();
+    /** Records each followed partition misses, as of the last step (or of the copy's start). */
+    private final Map<TopicPartition, Long> partitionLag = new HashMap<>();
     /** Records the copies still miss, as of the last step; read by other threads. */
     private volatile long lag;
 
@@ -73,6 +77,7 @@ final class StandbyTasks implements AutoCloseable {
         }
         copies.put(id, stores);
         ids = Set.copyOf(copies.keySet());
+        partitionsOf.put(id, Set.copyOf(mine.keySet()));
         if (mine.isEmpty()) {
             return;
         }
@@ -104,6 +109,7 @@ final class StandbyTasks implements AutoCloseable {
             } else {
                 c.seek(tp, offset);
             }
+            partitionLag.put(tp, end - (offset == null ? start : offset));
         });
     }
 
@@ -130,8 +136,11 @@ final class StandbyTasks implements AutoCloseable {
                 write.putMetadata(StoreRestorer.OFFSET_KEY, StoreRestorer.offsetBytes(c.position(tp)));
                 f.getValue().write(write);
             }
-            OptionalLong partitionLag = c.currentLag(tp);
-            behind += partitionLag.orElse(0);
+            OptionalLong current = c.currentLag(tp);
+            if (current.isPresent()) {
+                partitionLag.put(tp, current.getAsLong());
+            }
+            behind += partitionLag.getOrDefault(tp, 0L);
         }
         lag = behind;
     }
@@ -163,8 +172,11 @@ final class StandbyTasks implements AutoCloseable {
 
     private void unfollow(TaskStores stores, TaskId id) {
         for (String name : stores.names()) {
-            followed.remove(new TopicPartition(stores.spec(name).changelogTopic(applicationId), id.partition()));
+            TopicPartition tp = new TopicPartition(stores.spec(name).changelogTopic(applicationId), id.partition());
+            followed.remove(tp);
+            partitionLag.remove(tp);
         }
+        partitionsOf.remove(id);
         ids = Set.copyOf(copies.keySet());
         if (consumer != null) {
             consumer.assign(followed.keySet());
@@ -174,6 +186,20 @@ final class StandbyTasks implements AutoCloseable {
     /** The tasks this thread keeps copies of; callable from any thread. */
     Set<TaskId> ids() {
         return ids;
+    }
+
+    /**
+     * Each copy with the changelog records it has not read yet, as of the last step (0 for a copy with no
+     * changelog to follow).
+     */
+    Map<TaskId, Long> lags() {
+        Map<TaskId, Long> out = new TreeMap<>();
+        partitionsOf.forEach((id, partitions) -> out.put(
+                id,
+                partitions.stream()
+                        .mapToLong(tp -> partitionLag.getOrDefault(tp, 0L))
+                        .sum()));
+        return out;
     }
 
     /** Changelog records the copies have not read yet, as of the last step; callable from any thread. */

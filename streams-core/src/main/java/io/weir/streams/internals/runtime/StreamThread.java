@@ -157,12 +157,7 @@ final class StreamThread extends Thread {
         this.onFailure = onFailure;
         this.exactlyOnce = config.exactlyOnce();
         this.assignor = new AssignorContext(
-                topology,
-                applicationId,
-                config.applicationServer().orElse(null),
-                cluster,
-                processId,
-                config.standbyReplicas());
+                topology, applicationId, config.applicationServer().orElse(null), cluster, processId, config);
         assignor.onRebalanceStart(() -> listener.onRebalancing(this));
         Set<String> topics = new HashSet<>();
         topology.sources().forEach(s -> topics.add(s.topic(applicationId)));
@@ -235,6 +230,7 @@ final class StreamThread extends Thread {
                 () -> collector,
                 offsetReset,
                 metrics);
+        assignor.standbyLags(tasks::standbyLags);
     }
 
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
@@ -302,6 +298,11 @@ final class StreamThread extends Thread {
                 }
                 tasks.stepStandbys();
                 long now = System.currentTimeMillis();
+                String probe = assignor.takeProbeReason(tasks::standbyLags, now);
+                if (probe != null) {
+                    log.info("Thread {} asks for a new assignment: {}", getName(), probe);
+                    consumer.enforceRebalance(probe);
+                }
                 for (TopicPartition tp : records.partitions()) {
                     StreamTask task = tasks.taskOf(tp);
                     List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
@@ -490,7 +491,7 @@ final class StreamThread extends Thread {
 
     /** Tells the assignor what this thread holds, for its next subscription. */
     private void publishOwned() {
-        assignor.owned(tasks.owned(), tasks.standbyIds());
+        assignor.owned(tasks.owned());
     }
 
     private void closeTasks() {

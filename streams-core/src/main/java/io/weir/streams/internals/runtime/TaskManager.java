@@ -327,6 +327,11 @@ final class TaskManager implements AutoCloseable {
         return standbys.ids();
     }
 
+    /** Each standby copy with the changelog records it has not read yet. */
+    Map<TaskId, Long> standbyLags() {
+        return standbys.lags();
+    }
+
     /** Changelog records the standby copies have not read yet; callable from any thread. */
     long standbyLag() {
         return standbys.lag();

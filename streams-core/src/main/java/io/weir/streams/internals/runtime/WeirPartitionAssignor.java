@@ -27,10 +27,12 @@ import java.util.TreeSet;
  * tasks, not partitions: a task (sub-topology, partition number) gets that partition of every topic
  * its sub-topology reads, so co-partitioned topics meet in one task.
  *
- * <p>Sticky and balanced, with standby copies on other instances: {@link TaskPlacement} decides, from
- * the tasks and standbys each member reports holding (its subscription carries them). A task therefore
- * stays where its local state is whenever the balance allows, and a task that must move goes where a
- * standby copy is. Every member's assignment also lists each instance's {@code application.server} with its
+ * <p>Sticky and balanced, with standby copies on other instances, and a task active only where its
+ * state is caught up: {@link TaskPlacement} decides, from the tasks and copies each member reports
+ * holding and how far behind each copy is (its subscription carries them). A task therefore stays where
+ * its local state is whenever the balance allows, a task that must move goes where a copy is, and a task
+ * the balance wants on an instance without a caught-up copy stays where it is while a warm-up copy there
+ * catches up. Every member's assignment also lists each instance's {@code application.server} with its
  * tasks ({@link AssignorMessages}), so that any instance can route a query about a key. When tasks
  * cannot be formed (a source topic is missing, co-partitioned topics differ in
  * partition count) every member receives no task and the reason, and fails with it.
@@ -71,7 +73,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
     public ByteBuffer subscriptionUserData(Set<String> topics) {
         context.rebalanceStarted();
         return AssignorMessages.subscription(
-                context.ownedTasks(), context.ownedStandbys(), context.endpoint(), context.processId());
+                context.ownedTasks(), context.standbyLags(), context.endpoint(), context.processId());
     }
 
     @Override
@@ -103,7 +105,14 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                 all.add(new TaskId(sub, p));
             }
         });
-        TaskPlacement.Placement placement = TaskPlacement.place(all, members, context.standbyReplicas());
+        Set<Integer> stateful = new TreeSet<>();
+        for (SubtopologySpec sub : topology.subtopologies()) {
+            if (topology.storesOf(sub).stream().anyMatch(s -> s.logged() && s.source() == null)) {
+                stateful.add(sub.id());
+            }
+        }
+        TaskPlacement.Placement placement =
+                TaskPlacement.place(all, members, context.placement(), t -> stateful.contains(t.subtopology()));
         Map<String, Set<TaskId>> tasksOf = placement.active();
         boolean withheld = withholdOwnedElsewhere(tasksOf, owners(groupSubscription), topology, app);
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
@@ -127,13 +136,17 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
             for (TaskId task : tasks) {
                 partitions.addAll(inputPartitions(topology, app, task));
             }
-            Set<TaskId> standbys = placement.standbys().getOrDefault(member, Set.of());
             out.put(
                     member,
                     new Assignment(
                             partitions,
-                            AssignorMessages.assignment(
-                                    new AssignorMessages.Assignment(tasks, standbys, null, hosts, withheld))));
+                            AssignorMessages.assignment(new AssignorMessages.Assignment(
+                                    tasks,
+                                    placement.standbys().getOrDefault(member, Set.of()),
+                                    placement.warmups().getOrDefault(member, Set.of()),
+                                    null,
+                                    hosts,
+                                    withheld))));
         });
         return new GroupAssignment(out);
     }

@@ -20,24 +20,26 @@ class AssignorMessagesTest {
     private static final TaskId T1 = new TaskId(1, 2);
 
     @Test
-    void aSubscriptionCarriesTheTasksTheStandbysTheEndpointAndTheProcess() {
+    void aSubscriptionCarriesTheTasksTheStandbysWithTheirLagsTheEndpointAndTheProcess() {
         AssignorMessages.Subscription read = AssignorMessages.subscription(
-                AssignorMessages.subscription(Set.of(T0), Set.of(T1), new HostInfo("host-a", 8080), "process-1"));
+                AssignorMessages.subscription(Set.of(T0), Map.of(T1, 42L), new HostInfo("host-a", 8080), "process-1"));
         assertEquals(
-                new AssignorMessages.Subscription(Set.of(T0), Set.of(T1), new HostInfo("host-a", 8080), "process-1"),
+                new AssignorMessages.Subscription(
+                        Set.of(T0), Map.of(T1, 42L), new HostInfo("host-a", 8080), "process-1"),
                 read);
     }
 
     @Test
-    void anAssignmentCarriesTasksStandbysHostsAndTheRequestToRejoin() {
+    void anAssignmentCarriesTasksStandbysWarmupsHostsAndTheRequestToRejoin() {
         Map<HostInfo, HostTasks> hosts = Map.of(
                 new HostInfo("host-a", 1), new HostTasks(Set.of(T0), Set.of(T1)),
                 new HostInfo("host-b", 2), new HostTasks(Set.of(T1), Set.of(T0)));
         AssignorMessages.Assignment written =
-                new AssignorMessages.Assignment(Set.of(T0), Set.of(T1), null, hosts, true);
+                new AssignorMessages.Assignment(Set.of(T0), Set.of(T1), Set.of(T1), null, hosts, true);
         AssignorMessages.Assignment read = AssignorMessages.assignment(AssignorMessages.assignment(written));
         assertEquals(written, read);
         assertTrue(read.rejoin());
+        assertEquals(Set.of(T1), read.warmups());
         AssignorMessages.Assignment failed = AssignorMessages.assignment(
                 AssignorMessages.assignment(new AssignorMessages.Assignment(Set.of(), "no topic", Map.of())));
         assertEquals("no topic", failed.error());
@@ -48,6 +50,6 @@ class AssignorMessagesTest {
     void anotherVersionIsRefusedNamingBoth() {
         ByteBuffer old = ByteBuffer.allocate(2).putShort((short) 2).flip();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> AssignorMessages.subscription(old));
-        assertTrue(e.getMessage().contains("version 2 is not 3"), e.getMessage());
+        assertTrue(e.getMessage().contains("version 2 is not 4"), e.getMessage());
     }
 }

@@ -24,8 +24,28 @@ class TaskPlacementTest {
         return all;
     }
 
+    private static final long ACCEPTABLE_LAG = 10;
+
+    /** A member whose copies are all caught up. */
     private static AssignorMessages.Subscription member(String process, Set<TaskId> owned, Set<TaskId> standbys) {
-        return new AssignorMessages.Subscription(owned, standbys, null, process);
+        Map<TaskId, Long> lags = new TreeMap<>();
+        standbys.forEach(t -> lags.put(t, 0L));
+        return lagging(process, owned, lags);
+    }
+
+    private static AssignorMessages.Subscription lagging(String process, Set<TaskId> owned, Map<TaskId, Long> copies) {
+        return new AssignorMessages.Subscription(owned, copies, null, process);
+    }
+
+    /** Every task stateful, two warm-ups at most. */
+    private static TaskPlacement.Placement place(
+            Set<TaskId> all, Map<String, AssignorMessages.Subscription> members, int standbys) {
+        return place(all, members, standbys, 2);
+    }
+
+    private static TaskPlacement.Placement place(
+            Set<TaskId> all, Map<String, AssignorMessages.Subscription> members, int standbys, int warmups) {
+        return TaskPlacement.place(all, members, new PlacementSettings(standbys, warmups, ACCEPTABLE_LAG), t -> true);
     }
 
     private static AssignorMessages.Subscription fresh(String process) {
@@ -46,7 +66,7 @@ class TaskPlacementTest {
     @Test
     void everyTaskIsActiveOnExactlyOneMemberAndTheLoadIsBalanced() {
         Map<String, AssignorMessages.Subscription> members = Map.of("a", fresh("A"), "b", fresh("B"), "c", fresh("C"));
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(7), members, 0);
+        TaskPlacement.Placement p = place(tasks(7), members, 0);
         Set<TaskId> seen = new HashSet<>();
         p.active().values().forEach(ts -> ts.forEach(t -> assertTrue(seen.add(t), "twice: " + t)));
         assertEquals(tasks(7), seen);
@@ -58,7 +78,7 @@ class TaskPlacementTest {
     void aStandbyIsNeverOnTheInstanceOfItsActiveNorTwiceOnOneInstance() {
         Map<String, AssignorMessages.Subscription> members =
                 new TreeMap<>(Map.of("a1", fresh("A"), "a2", fresh("A"), "b1", fresh("B"), "c1", fresh("C")));
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(8), members, 2);
+        TaskPlacement.Placement p = place(tasks(8), members, 2);
         Map<String, String> processOf = processes(members);
         for (TaskId task : tasks(8)) {
             String activeProcess = p.active().entrySet().stream()
@@ -79,9 +99,9 @@ class TaskPlacementTest {
 
     @Test
     void withFewerOtherInstancesThanReplicasEachTaskGetsAsManyCopiesAsThereAreOtherInstances() {
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(4), Map.of("a", fresh("A"), "b", fresh("B")), 3);
+        TaskPlacement.Placement p = place(tasks(4), Map.of("a", fresh("A"), "b", fresh("B")), 3);
         assertEquals(4, p.standbys().values().stream().mapToInt(Set::size).sum());
-        TaskPlacement.Placement alone = TaskPlacement.place(tasks(4), Map.of("a", fresh("A")), 1);
+        TaskPlacement.Placement alone = place(tasks(4), Map.of("a", fresh("A")), 1);
         assertTrue(alone.standbys().get("a").isEmpty());
     }
 
@@ -91,7 +111,7 @@ class TaskPlacementTest {
         Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
                 "a", member("A", Set.of(t(1), t(2)), Set.of()),
                 "b", member("B", Set.of(t(3)), Set.of(t(0)))));
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(4), members, 1);
+        TaskPlacement.Placement p = place(tasks(4), members, 1);
         assertTrue(p.active().get("b").contains(t(0)), p.toString());
     }
 
@@ -101,7 +121,7 @@ class TaskPlacementTest {
                 "a", member("A", Set.of(t(0), t(1)), Set.of()),
                 "b", member("B", Set.of(t(2), t(3)), Set.of()),
                 "c", member("C", Set.of(t(4), t(5)), Set.of())));
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(6), members, 1);
+        TaskPlacement.Placement p = place(tasks(6), members, 1);
         for (String owner : Set.of("a", "b", "c")) {
             Set<String> keepers = new TreeSet<>();
             p.active()
@@ -115,15 +135,72 @@ class TaskPlacementTest {
         }
     }
 
-    @Test
-    void aNewInstanceGetsItsShareEvenWithoutCopies() {
-        // a and b each run three tasks and keep copies of the other's; c joins with nothing.
-        Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
+    /** a and b each run three tasks and keep copies of the other's; c joins with nothing. */
+    private static Map<String, AssignorMessages.Subscription> scaleOut(AssignorMessages.Subscription c) {
+        return new TreeMap<>(Map.of(
                 "a", member("A", Set.of(t(0), t(1), t(2)), Set.of(t(3), t(4), t(5))),
                 "b", member("B", Set.of(t(3), t(4), t(5)), Set.of(t(0), t(1), t(2))),
-                "c", fresh("C")));
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(6), members, 1);
-        assertEquals(2, p.active().get("c").size(), "scaling out moves tasks to the new instance: " + p);
+                "c", c));
+    }
+
+    @Test
+    void aNewInstanceWarmsUpCopiesOfItsShareWhileTheTasksStayWhereTheirStateIs() {
+        TaskPlacement.Placement p = place(tasks(6), scaleOut(fresh("C")), 1);
+        assertEquals(Set.of(t(0), t(1), t(2)), p.active().get("a"), p.toString());
+        assertEquals(Set.of(t(3), t(4), t(5)), p.active().get("b"), p.toString());
+        assertEquals(Set.of(t(2), t(5)), p.warmups().get("c"), "c warms up its share: " + p);
+        assertTrue(p.standbys().get("c").containsAll(p.warmups().get("c")), "a warm-up is a copy to keep");
+    }
+
+    @Test
+    void aWarmupThatCaughtUpTakesItsTask() {
+        TaskPlacement.Placement p = place(tasks(6), scaleOut(lagging("C", Set.of(), Map.of(t(2), 5L, t(5), 3L))), 1);
+        assertEquals(Set.of(t(2), t(5)), p.active().get("c"), p.toString());
+        assertTrue(p.warmups().values().stream().allMatch(Set::isEmpty), "nothing left to warm up: " + p);
+    }
+
+    @Test
+    void aWarmupStillBehindKeepsWarmingUp() {
+        TaskPlacement.Placement p = place(tasks(6), scaleOut(lagging("C", Set.of(), Map.of(t(2), 500L, t(5), 3L))), 1);
+        assertEquals(Set.of(t(5)), p.active().get("c"), p.toString());
+        assertEquals(Set.of(t(2)), p.warmups().get("c"), p.toString());
+        assertTrue(p.active().get("a").contains(t(2)), p.toString());
+    }
+
+    @Test
+    void warmupsInTheGroupAreLimitedByMaxWarmupReplicas() {
+        TaskPlacement.Placement p = place(tasks(6), scaleOut(fresh("C")), 1, 1);
+        assertEquals(1, p.warmups().values().stream().mapToInt(Set::size).sum(), p.toString());
+        assertEquals(6, p.active().get("a").size() + p.active().get("b").size(), "no task moves unwarmed: " + p);
+    }
+
+    @Test
+    void tasksWithoutStateMoveAtOnce() {
+        TaskPlacement.Placement p = TaskPlacement.place(
+                tasks(6), scaleOut(fresh("C")), new PlacementSettings(1, 2, ACCEPTABLE_LAG), t -> false);
+        assertEquals(2, p.active().get("c").size(), "scaling out moves stateless tasks to the new instance: " + p);
+        assertTrue(p.warmups().values().stream().allMatch(Set::isEmpty), p.toString());
+    }
+
+    @Test
+    void aLostTaskGoesWhereItsStateIsCaughtUpEvenOverThatInstancesShare() {
+        // c ran tasks 4 and 5 and died; a keeps both copies and is at its share of three, b is not.
+        Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
+                "a", member("A", Set.of(t(0), t(1), t(2)), Set.of(t(4), t(5))),
+                "b", member("B", Set.of(t(3)), Set.of())));
+        TaskPlacement.Placement p = place(tasks(6), members, 1);
+        assertEquals(Set.of(t(0), t(1), t(2), t(4), t(5)), p.active().get("a"), "no full restore: " + p);
+        assertEquals(Set.of(t(4), t(5)), p.warmups().get("b"), "b warms up to take its share: " + p);
+    }
+
+    @Test
+    void aTaskNoInstanceIsCaughtUpOnGoesWhereTheBalancePutsIt() {
+        // a keeps a copy of task 1 far behind and is at its share; nobody runs task 1.
+        Map<String, AssignorMessages.Subscription> members =
+                new TreeMap<>(Map.of("a", lagging("A", Set.of(t(0)), Map.of(t(1), 1_000_000L)), "b", fresh("B")));
+        TaskPlacement.Placement p = place(tasks(2), members, 0);
+        assertEquals(Set.of(t(1)), p.active().get("b"), p.toString());
+        assertTrue(p.warmups().values().stream().allMatch(Set::isEmpty), p.toString());
     }
 
     @Test
@@ -131,7 +208,7 @@ class TaskPlacementTest {
         Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
                 "a", member("A", Set.of(t(0), t(1)), Set.of(t(2), t(3))),
                 "b", member("B", Set.of(t(2), t(3)), Set.of(t(0), t(1)))));
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(4), members, 1);
+        TaskPlacement.Placement p = place(tasks(4), members, 1);
         assertEquals(Set.of(t(0), t(1)), p.active().get("a"));
         assertEquals(Set.of(t(2), t(3)), p.active().get("b"));
         assertEquals(Set.of(t(2), t(3)), p.standbys().get("a"));
@@ -144,7 +221,7 @@ class TaskPlacementTest {
         Map<String, AssignorMessages.Subscription> members = new TreeMap<>(Map.of(
                 "a1", member("A", Set.of(), Set.of()),
                 "a2", member("A", Set.of(t(1)), Set.of(t(0)))));
-        TaskPlacement.Placement p = TaskPlacement.place(tasks(2), members, 0);
+        TaskPlacement.Placement p = place(tasks(2), members, 0);
         assertTrue(p.active().get("a2").contains(t(0)), "not opened by a second thread at once: " + p);
     }
 }

@@ -1,0 +1,81 @@
+package io.weir.streams.internals.runtime;
+
+import io.weir.streams.StreamsBuilder;
+import io.weir.streams.StreamsConfig;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.query.ClusterMetadata;
+import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TopologyAccess;
+import io.weir.streams.serde.Serdes;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** When a member with warm-up copies asks for a new assignment ({@link AssignorContext#takeProbeReason}). */
+class AssignorContextTest {
+
+    private static final TaskId WARM = new TaskId(0, 1);
+    private static final long INTERVAL_MS = 60_000;
+
+    private static AssignorContext context() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).to("out");
+        Map<String, Object> config = new HashMap<>();
+        config.put(StreamsConfig.APPLICATION_ID, "probe");
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS, "localhost:9092");
+        config.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG, 100L);
+        config.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS, INTERVAL_MS);
+        return new AssignorContext(
+                TopologyAccess.spec(builder.build()),
+                "probe",
+                null,
+                new ClusterMetadata(),
+                "process",
+                new StreamsConfig(config));
+    }
+
+    private static void assignWarmup(AssignorContext context) {
+        context.assigned(new AssignorMessages.Assignment(
+                Set.of(new TaskId(0, 0)), Set.of(WARM), Set.of(WARM), null, Map.of(), false));
+    }
+
+    @Test
+    void aMemberAsksOnceAsSoonAsAWarmupIsWithinTheAcceptableLag() {
+        AssignorContext context = context();
+        assignWarmup(context);
+        long now = System.currentTimeMillis();
+        assertNull(context.takeProbeReason(() -> Map.of(WARM, 101L), now), "still behind");
+        String reason = context.takeProbeReason(() -> Map.of(WARM, 100L), now);
+        assertNotNull(reason);
+        assertTrue(reason.contains("caught up"), reason);
+        assertNull(context.takeProbeReason(() -> Map.of(WARM, 0L), now), "once per assignment");
+        assignWarmup(context);
+        assertNotNull(context.takeProbeReason(() -> Map.of(WARM, 0L), now), "again after the next assignment");
+    }
+
+    @Test
+    void aMemberWhoseWarmupStaysBehindAsksAfterTheProbingInterval() {
+        AssignorContext context = context();
+        assignWarmup(context);
+        long now = System.currentTimeMillis();
+        assertNull(context.takeProbeReason(() -> Map.of(WARM, 5_000L), now + INTERVAL_MS / 2));
+        String reason = context.takeProbeReason(() -> Map.of(WARM, 5_000L), now + INTERVAL_MS + 1);
+        assertNotNull(reason);
+        assertTrue(reason.startsWith("probing"), reason);
+    }
+
+    @Test
+    void aMemberWithoutWarmupsNeverAsks() {
+        AssignorContext context = context();
+        context.assigned(new AssignorMessages.Assignment(Set.of(WARM), null, Map.of()));
+        assertEquals(
+                null, context.takeProbeReason(() -> Map.of(WARM, 0L), System.currentTimeMillis() + 10 * INTERVAL_MS));
+    }
+}
