@@ -3,7 +3,6 @@ package io.weir.benchmarks.failover;
 import io.weir.benchmarks.joins.JoinBenchmark;
 import io.weir.benchmarks.runtime.StandaloneBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +19,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * Failover on a real broker: three instances of a count per key (a store of {@code --keys} keys, a
@@ -40,24 +41,37 @@ import java.util.function.BooleanSupplier;
  *       one runs again.
  * </ol>
  *
- * Before each fault every instance runs, every output partition has output, and the standby copies
- * are caught up. Also reported: the changelog records the instances replayed during the scenario.
+ * Before each fault, and before a scenario ends, every instance runs its share of the tasks, every
+ * output partition has output, and the standby copies are caught up; a scenario's pause is measured
+ * over all of that, so a task that moves later (after a warm-up) counts. Also reported: how long until
+ * then ("balanced after"), and the changelog records the instances replayed during the scenario. With
+ * {@code --runs n} all of it runs n times, the engines taking turns, and the report gives medians.
  */
 public final class FailoverBenchmark implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FailoverBenchmark.class);
     private static final Duration SETTLE = Duration.ofMinutes(10);
-    private static final List<String> OPTIONS =
-            List.of("--keys", "--rate", "--partitions", "--engines", "--bootstrap", "--broker-script", "--lag-limit");
+    private static final List<String> OPTIONS = List.of(
+            "--keys", "--rate", "--partitions", "--engines", "--bootstrap", "--broker-script", "--lag-limit", "--runs");
 
-    /** One scenario's outcome for one engine. */
-    record Outcome(String scenario, String engine, double pauseSeconds, double fromRestartSeconds, long replayed) {}
+    /**
+     * One scenario's outcome for one engine: the longest output pause, the same from the restart (or -1),
+     * how long until the instances ran again with every task, balanced, and the changelog records replayed.
+     */
+    record Outcome(
+            String scenario,
+            String engine,
+            double pauseSeconds,
+            double fromRestartSeconds,
+            double balancedSeconds,
+            long replayed) {}
 
     private final KafkaBroker broker;
     private final int keys;
     private final int rate;
     private final int partitions;
     private final long lagLimit;
+    private final int runs;
     private final List<String> engines;
     private final Path work;
     /** The instances' logs, kept after the run (small, unlike their state). */
@@ -69,6 +83,7 @@ public final class FailoverBenchmark implements AutoCloseable {
         this.rate = Integer.parseInt(options.getOrDefault("--rate", "3000"));
         this.partitions = Integer.parseInt(options.getOrDefault("--partitions", "6"));
         this.lagLimit = Long.parseLong(options.getOrDefault("--lag-limit", "5000"));
+        this.runs = Integer.parseInt(options.getOrDefault("--runs", "1"));
         this.engines =
                 List.of(options.getOrDefault("--engines", "weir,kafka-streams").split(",", -1));
         try {
@@ -101,11 +116,13 @@ public final class FailoverBenchmark implements AutoCloseable {
         return JoinBenchmark.options(args, OPTIONS);
     }
 
-    /** Every scenario on every engine. */
+    /** Every scenario on every engine, {@code --runs} times, the engines taking turns. */
     List<Outcome> run() throws InterruptedException, TimeoutException {
         List<Outcome> all = new ArrayList<>();
-        for (String engine : engines) {
-            all.addAll(runEngine(engine.trim()));
+        for (int r = 0; r < runs; r++) {
+            for (String engine : engines) {
+                all.addAll(runEngine(engine.trim()));
+            }
         }
         return all;
     }
@@ -131,8 +148,8 @@ public final class FailoverBenchmark implements AutoCloseable {
                 long replayed = replayed(instances);
                 long from = System.nanoTime();
                 instances.add(instance(engine, app, 2, input, output));
-                awaitCalm(engine + " scales out", instances, timeline);
-                outcomes.add(outcome("scale-out", engine, timeline, from, -1, replayed(instances) - replayed));
+                long calm = awaitCalm(engine + " scales out", instances, timeline);
+                outcomes.add(outcome("scale-out", engine, timeline, from, -1, calm, replayed(instances) - replayed));
 
                 InstanceProcess victim = instances.get(0);
                 replayed = replayed(instances);
@@ -141,8 +158,9 @@ public final class FailoverBenchmark implements AutoCloseable {
                 log.info("{}: killed {}; restarting it", engine, victim.name());
                 long restart = System.nanoTime();
                 victim.restart();
-                awaitCalm(engine + " recovers from kill -9 and restart", instances, timeline);
-                outcomes.add(outcome("kill-restart", engine, timeline, from, restart, replayed(instances) - replayed));
+                calm = awaitCalm(engine + " recovers from kill -9 and restart", instances, timeline);
+                outcomes.add(
+                        outcome("kill-restart", engine, timeline, from, restart, calm, replayed(instances) - replayed));
 
                 victim = instances.get(1);
                 replayed = replayed(instances);
@@ -150,8 +168,8 @@ public final class FailoverBenchmark implements AutoCloseable {
                 victim.kill();
                 List<InstanceProcess> survivors = new ArrayList<>(instances);
                 survivors.remove(victim);
-                awaitCalm(engine + " recovers from kill -9", survivors, timeline);
-                outcomes.add(outcome("kill", engine, timeline, from, -1, replayed(instances) - replayed));
+                calm = awaitCalm(engine + " recovers from kill -9", survivors, timeline);
+                outcomes.add(outcome("kill", engine, timeline, from, -1, calm, replayed(instances) - replayed));
                 victim.restart();
                 awaitCalm(engine + " takes the killed instance back", instances, timeline);
 
@@ -164,8 +182,8 @@ public final class FailoverBenchmark implements AutoCloseable {
                             engine + " restarts " + instance.name(),
                             () -> instance.status().running());
                 }
-                awaitCalm(engine + " finishes the rolling restart", instances, timeline);
-                outcomes.add(outcome("rolling", engine, timeline, from, -1, replayed(instances) - replayed));
+                calm = awaitCalm(engine + " finishes the rolling restart", instances, timeline);
+                outcomes.add(outcome("rolling", engine, timeline, from, -1, calm, replayed(instances) - replayed));
                 steady.check();
             }
         } finally {
@@ -187,13 +205,16 @@ public final class FailoverBenchmark implements AutoCloseable {
         return ready(instances) && timeline.allFlowing(Duration.ofSeconds(1));
     }
 
-    /** Every live instance runs, together they run every task, and the standby copies are caught up. */
+    /**
+     * Every live instance runs its share of the tasks (at least {@code partitions / instances}), together
+     * they run every task, and the standby copies are caught up.
+     */
     private boolean ready(List<InstanceProcess> instances) {
         int active = 0;
         long lag = 0;
         for (InstanceProcess instance : instances) {
             InstanceProcess.Status status = instance.status();
-            if (!status.running()) {
+            if (!status.running() || status.active() < partitions / instances.size()) {
                 return false;
             }
             active += status.active();
@@ -202,17 +223,25 @@ public final class FailoverBenchmark implements AutoCloseable {
         return active == partitions && lag <= lagLimit;
     }
 
-    /** Waits until the instances are settled and have stayed so for five seconds. */
-    private void awaitCalm(String what, List<InstanceProcess> instances, OutputTimeline timeline)
+    /**
+     * Waits until the instances are settled and have stayed so for five seconds.
+     *
+     * @return when they last became settled ({@link System#nanoTime()})
+     */
+    private long awaitCalm(String what, List<InstanceProcess> instances, OutputTimeline timeline)
             throws InterruptedException, TimeoutException {
-        await(what, () -> settled(instances, timeline));
-        long calmSince = System.nanoTime();
+        long[] calmSince = {-1};
         await(what + " (calm for 5 s)", () -> {
             if (!settled(instances, timeline)) {
+                calmSince[0] = -1;
                 return false;
             }
-            return System.nanoTime() - calmSince > Duration.ofSeconds(5).toNanos();
+            if (calmSince[0] < 0) {
+                calmSince[0] = System.nanoTime();
+            }
+            return System.nanoTime() - calmSince[0] > Duration.ofSeconds(5).toNanos();
         });
+        return calmSince[0];
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException, TimeoutException {
@@ -230,7 +259,13 @@ public final class FailoverBenchmark implements AutoCloseable {
     }
 
     private static Outcome outcome(
-            String scenario, String engine, OutputTimeline timeline, long from, long restart, long replayed) {
+            String scenario,
+            String engine,
+            OutputTimeline timeline,
+            long from,
+            long restart,
+            long calm,
+            long replayed) {
         OutputTimeline.Pause pause = timeline.longestPause(from, System.nanoTime());
         double fromRestart = restart < 0 ? -1 : Math.max(0, (pause.endNanos() - restart) / 1e9);
         log.info(
@@ -241,50 +276,83 @@ public final class FailoverBenchmark implements AutoCloseable {
                 pause.partition(),
                 java.time.Instant.now().minusNanos(System.nanoTime() - pause.endNanos()),
                 replayed);
-        return new Outcome(scenario, engine, pause.seconds(), fromRestart, replayed);
+        return new Outcome(scenario, engine, pause.seconds(), fromRestart, (calm - from) / 1e9, replayed);
     }
 
-    /** A table: one row per scenario, the engines side by side, and the ratio. */
+    /**
+     * A table: one row per scenario, the engines side by side (medians over the runs), and the ratio of
+     * the median pauses.
+     */
     String report(String command, List<Outcome> outcomes) {
-        Map<String, Map<String, Outcome>> byScenario = new LinkedHashMap<>();
+        Map<String, Map<String, List<Outcome>>> byScenario = new LinkedHashMap<>();
         outcomes.forEach(o -> byScenario
                 .computeIfAbsent(o.scenario(), s -> new LinkedHashMap<>())
-                .put(o.engine(), o));
+                .computeIfAbsent(o.engine(), e -> new ArrayList<>())
+                .add(o));
         StringBuilder text = new StringBuilder(String.format(
                 Locale.ROOT,
                 "failover: 3 instances (child JVMs), exactly-once, 1 standby, static membership, session 10 s, "
-                        + "%,d keys, %,d records/s, %d partitions%n%s%n| scenario | Weir longest pause, s | Kafka "
-                        + "Streams 4.4, s | KS / Weir | records replayed (Weir, KS) |%n|---|---|---|---|---|%n",
+                        + "%,d keys, %,d records/s, %d partitions; medians of %d run(s)%n%s%n"
+                        + "| scenario | Weir longest pause, s | Kafka Streams 4.4, s | KS / Weir | balanced after, s "
+                        + "(Weir, KS) | records replayed (Weir, KS) |%n|---|---|---|---|---|---|%n",
                 keys,
                 rate,
                 partitions,
+                runs,
                 command));
         byScenario.forEach((scenario, row) -> {
-            Outcome weir = row.get("weir");
-            Outcome ks = row.get("kafka-streams");
+            List<Outcome> weir = row.getOrDefault("weir", List.of());
+            List<Outcome> ks = row.getOrDefault("kafka-streams", List.of());
             text.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s | %s | %s, %s |%n",
+                    "| %s | %s | %s | %s | %s, %s | %s, %s |%n",
                     scenario,
-                    seconds(weir),
-                    seconds(ks),
-                    weir == null || ks == null
+                    pause(weir),
+                    pause(ks),
+                    weir.isEmpty() || ks.isEmpty()
                             ? "-"
                             : String.format(
-                                    Locale.ROOT, "%.1fx", ks.pauseSeconds() / Math.max(0.001, weir.pauseSeconds())),
-                    weir == null ? "-" : String.format(Locale.ROOT, "%,d", weir.replayed()),
-                    ks == null ? "-" : String.format(Locale.ROOT, "%,d", ks.replayed())));
+                                    Locale.ROOT,
+                                    "%.1fx",
+                                    median(ks, Outcome::pauseSeconds)
+                                            / Math.max(0.001, median(weir, Outcome::pauseSeconds))),
+                    number(weir, Outcome::balancedSeconds, "%.1f"),
+                    number(ks, Outcome::balancedSeconds, "%.1f"),
+                    number(weir, o -> o.replayed(), "%,.0f"),
+                    number(ks, o -> o.replayed(), "%,.0f")));
         });
         return text.toString();
     }
 
-    private static String seconds(@Nullable Outcome o) {
-        if (o == null) {
+    private static double median(List<Outcome> runs, ToDoubleFunction<Outcome> value) {
+        double[] sorted = runs.stream().mapToDouble(value).sorted().toArray();
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static String number(List<Outcome> runs, ToDoubleFunction<Outcome> value, String format) {
+        return runs.isEmpty() ? "-" : String.format(Locale.ROOT, format, median(runs, value));
+    }
+
+    /** The median pause, with the median from the restart where there is one, and every run's pause. */
+    private static String pause(List<Outcome> runs) {
+        if (runs.isEmpty()) {
             return "-";
         }
-        return o.fromRestartSeconds() < 0
-                ? String.format(Locale.ROOT, "%.1f", o.pauseSeconds())
-                : String.format(Locale.ROOT, "%.1f (%.1f after the restart)", o.pauseSeconds(), o.fromRestartSeconds());
+        String each = runs.size() == 1
+                ? ""
+                : runs.stream()
+                        .map(o -> String.format(Locale.ROOT, "%.1f", o.pauseSeconds()))
+                        .collect(Collectors.joining(" ", " [", "]"));
+        double fromRestart = median(runs, Outcome::fromRestartSeconds);
+        return fromRestart < 0
+                ? String.format(Locale.ROOT, "%.1f%s", median(runs, Outcome::pauseSeconds), each)
+                : String.format(
+                        Locale.ROOT,
+                        "%.1f (%.1f after the restart)%s",
+                        median(runs, Outcome::pauseSeconds),
+                        fromRestart,
+                        each);
     }
 
     @Override
