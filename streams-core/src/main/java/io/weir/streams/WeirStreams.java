@@ -8,6 +8,8 @@ import io.weir.streams.internals.runtime.StreamThreads;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
+import io.weir.streams.state.StoreLag;
+import io.weir.streams.state.StoreQuery;
 import io.weir.streams.state.StoreUnavailableException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
@@ -228,9 +230,31 @@ public final class WeirStreams implements AutoCloseable {
      *     of the kind {@code type} asks for
      */
     public <T> T store(String name, QueryableStoreType<T> type) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(type, "type");
-        return serving.store(name, type);
+        return store(StoreQuery.of(name, type));
+    }
+
+    /**
+     * A read-only view of a store as {@link #store(String, QueryableStoreType)} gives it, from the copies
+     * {@code query} chooses: with {@link StoreQuery#withStaleReads stale reads}, the standby copies this
+     * instance keeps answer too, for the partitions whose active task runs elsewhere (behind by their lag:
+     * {@link #localStoreLags()}).
+     *
+     * @throws IllegalArgumentException if the topology has no queryable store of that name, or it is not of
+     *     the kind the query's type asks for
+     */
+    public <T> T store(StoreQuery<T> query) {
+        Objects.requireNonNull(query, "query");
+        return serving.store(query);
+    }
+
+    /**
+     * How far behind each readable copy of a queryable store on this instance is: by store name, by
+     * partition. An active task's copy (running, not restoring) has lag 0, a standby copy the changelog
+     * records it has not read yet as of its thread's last poll. Tells a stale read how stale it may be.
+     * Thread-safe.
+     */
+    public Map<String, Map<Integer, StoreLag>> localStoreLags() {
+        return serving.local().lags();
     }
 
     /**

@@ -10,6 +10,8 @@ import io.weir.streams.WeirStreams;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
+import io.weir.streams.state.StoreLag;
+import io.weir.streams.state.StoreQuery;
 import io.weir.streams.state.StoreUnavailableException;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
@@ -114,7 +116,7 @@ class StandbyIntegrationTest {
     }
 
     @Test
-    void aStandbyOnTheOtherInstanceTakesOverReplayingOnlyWhatItHadNotRead(
+    void aStandbyOnTheOtherInstanceAnswersStaleReadsAndTakesOverReplayingOnlyWhatItHadNotRead(
             KafkaBroker broker, @TempDir Path first, @TempDir Path second) {
         broker.createTopic("standby-in", PARTITIONS);
         Map<String, Long> expected = produce(broker, "standby-in", 3 * KEYS);
@@ -135,6 +137,17 @@ class StandbyIntegrationTest {
                         assertEquals(expected, both);
                     });
             await().atMost(Duration.ofSeconds(30)).until(() -> a.standbyLag() == 0 && b.standbyLag() == 0);
+            // Stale reads: a's standby copy answers for b's partition, at the lag a states.
+            ReadOnlyKeyValueStore<String, Long> staleOnA =
+                    a.streams.store(StoreQuery.of("counts", QueryableStoreType.<String, Long>keyValueStore())
+                            .withStaleReads(true));
+            assertEquals(expected, all(staleOnA), "the active and the standby copy together hold every key");
+            assertTrue(all(onA).size() < expected.size(), "without stale reads, only a's active partition");
+            Map<Integer, StoreLag> lags = a.streams.localStoreLags().get("counts");
+            assertEquals(
+                    Set.of(new StoreLag(false, 0), new StoreLag(true, 0)),
+                    Set.copyOf(lags.values()),
+                    "one active copy and one caught-up standby copy: " + lags);
             KeyMetadata metadata = a.streams
                     .metadataForKey("counts", "k1", Serdes.String().serializer())
                     .orElseThrow();

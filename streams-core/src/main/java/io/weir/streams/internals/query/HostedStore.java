@@ -7,10 +7,12 @@ import io.weir.streams.state.StoreUnavailableException.Reason;
 
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
- * One task's copy of a queryable store, as queries see it: its committed state, the {@link BytesStore}
- * under the task's write-back cache, which receives a commit's writes only once the commit succeeded.
+ * One task's copy of a queryable store, as queries see it: an active task's committed state, the {@link
+ * BytesStore} under the task's write-back cache, which receives a commit's writes only once the commit
+ * succeeded; or a standby copy, what it read of the changelogs ({@code read_committed}).
  *
  * <p>Thread safety: queries read on their own threads, under the read lock; the task's thread marks the
  * store ready once restored and, before it closes the store, takes the write lock, so no query reads a
@@ -22,14 +24,28 @@ final class HostedStore {
     private final String name;
     private final TaskId task;
     private final BytesStore store;
+    private final boolean standby;
+    private final LongSupplier lag;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile boolean restoring = true;
     private boolean closed;
 
-    HostedStore(String name, TaskId task, BytesStore store) {
+    /** @param lag the changelog records the copy has not read yet; 0 for an active task's */
+    HostedStore(String name, TaskId task, BytesStore store, boolean standby, LongSupplier lag) {
         this.name = name;
         this.task = task;
         this.store = store;
+        this.standby = standby;
+        this.lag = lag;
+    }
+
+    /** Whether this is a standby copy, read by stale reads only. */
+    boolean standby() {
+        return standby;
+    }
+
+    long lag() {
+        return lag.getAsLong();
     }
 
     String name() {

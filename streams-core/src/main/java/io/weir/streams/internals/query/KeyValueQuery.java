@@ -7,7 +7,6 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
 import java.util.function.BiConsumer;
-import java.util.function.BooleanSupplier;
 
 /**
  * A query of a key-value store over every copy this instance holds (one per task, each a partition of
@@ -26,10 +25,9 @@ public final class KeyValueQuery<K, V> implements ReadOnlyKeyValueStore<K, V> {
     private final KeyValueView<K, V> view;
     private final StoreCopies copies;
 
-    /** @param stopped whether the application has stopped or failed, so that no store will come back */
-    public KeyValueQuery(KeyValueView<K, V> view, LocalStores local, BooleanSupplier stopped) {
+    KeyValueQuery(KeyValueView<K, V> view, StoreCopies copies) {
         this.view = view;
-        this.copies = new StoreCopies(view.store(), local, stopped);
+        this.copies = copies;
     }
 
     @Override

@@ -4,8 +4,6 @@ import io.weir.streams.internals.table.TableRowCodec;
 import io.weir.streams.state.QueryableStoreType;
 import org.apache.kafka.common.serialization.Serde;
 
-import java.util.function.BooleanSupplier;
-
 /**
  * How the bytes of a queryable key-value store read as the user's keys and values: keys through the
  * key serde, with the store's name as the topic (as they were written); values through the value serde,
@@ -36,8 +34,8 @@ public record KeyValueView<K, V>(String store, Serde<K> keySerde, ValueReader<V>
     }
 
     @Override
-    public KeyValueQuery<K, V> query(LocalStores local, BooleanSupplier stopped) {
-        return new KeyValueQuery<>(this, local, stopped);
+    public KeyValueQuery<K, V> query(StoreCopies copies) {
+        return new KeyValueQuery<>(this, copies);
     }
 
     byte[] key(K key) {

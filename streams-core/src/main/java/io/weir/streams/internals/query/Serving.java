@@ -8,6 +8,7 @@ import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
+import io.weir.streams.state.StoreQuery;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Utils;
@@ -51,11 +52,13 @@ public final class Serving {
     }
 
     /**
-     * A view of store {@code name}: see {@code WeirStreams.store}. Refuses a name that is not a queryable
-     * store, listing those there are with their kinds, and a type that is not the store's, naming the
-     * type to ask for.
+     * A view of store {@code query.storeName()}: see {@code WeirStreams.store}. Refuses a name that is not
+     * a queryable store, listing those there are with their kinds, and a type that is not the store's,
+     * naming the type to ask for.
      */
-    public <T> T store(String name, QueryableStoreType<T> type) {
+    public <T> T store(StoreQuery<T> query) {
+        String name = query.storeName();
+        QueryableStoreType<T> type = query.type();
         StoreSpec spec = topology.stores().get(name);
         StoreView view = spec == null ? null : spec.queryable();
         if (view == null) {
@@ -75,8 +78,8 @@ public final class Serving {
         }
         // The view's kind is the one the caller asked for, and its type parameters the caller's to choose.
         @SuppressWarnings("unchecked")
-        T query = (T) view.query(local, stopped);
-        return query;
+        T answer = (T) view.query(new StoreCopies(name, local, stopped, query.staleReads()));
+        return answer;
     }
 
     /** Where {@code key} of store {@code name} lives: see {@code WeirStreams.metadataForKey}. */

@@ -37,11 +37,21 @@ final class StoreCopies {
     private final String store;
     private final LocalStores local;
     private final BooleanSupplier stopped;
+    private final boolean staleReads;
 
-    StoreCopies(String store, LocalStores local, BooleanSupplier stopped) {
+    /**
+     * @param stopped whether the application has stopped or failed, so that no copy will come back
+     * @param staleReads whether standby copies are read too
+     */
+    StoreCopies(String store, LocalStores local, BooleanSupplier stopped, boolean staleReads) {
         this.store = store;
         this.local = local;
         this.stopped = stopped;
+        this.staleReads = staleReads;
+    }
+
+    String store() {
+        return store;
     }
 
     /** The value stored under {@code key} in the copy that holds it, or null when no copy does. */
@@ -146,13 +156,15 @@ final class StoreCopies {
                     Reason.NOT_RUNNING,
                     "Store '" + store + "' cannot be queried: the application is not running");
         }
-        List<HostedStore> copies = local.hosted(store);
+        List<HostedStore> copies = local.hosted(store, staleReads);
         if (copies.isEmpty()) {
             throw new StoreUnavailableException(
                     store,
                     Reason.NOT_LOCAL,
-                    "No task of this instance holds store '" + store + "' now (it may be rebalancing, or "
-                            + "other instances hold all of it); try again, or ask the instance that holds the key");
+                    "No task of this instance holds store '" + store + "' now"
+                            + (staleReads ? ", nor a standby copy" : "")
+                            + " (it may be rebalancing, or other instances hold all of it); try again, or ask the "
+                            + "instance that holds the key");
         }
         return copies;
     }

@@ -2,8 +2,6 @@ package io.weir.streams.internals.query;
 
 import io.weir.streams.state.QueryableStoreType;
 
-import java.util.function.BooleanSupplier;
-
 /**
  * How queries read one queryable store: the kind of view it gives ({@link #type()}) and how its bytes
  * read as the user's keys, windows and values. A {@code StoreSpec} carries one for each store users may
@@ -20,10 +18,6 @@ public sealed interface StoreView permits KeyValueView, WindowView {
     /** The call that gives {@link #type()}, for errors that tell the caller what to ask for. */
     String typeCall();
 
-    /**
-     * A view of the store over the copies in {@code local}, of the kind {@link #type()} names.
-     *
-     * @param stopped whether the application has stopped or failed, so that no copy will come back
-     */
-    Object query(LocalStores local, BooleanSupplier stopped);
+    /** A view of the store over {@code copies}, of the kind {@link #type()} names. */
+    Object query(StoreCopies copies);
 }

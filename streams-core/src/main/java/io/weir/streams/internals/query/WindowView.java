@@ -7,8 +7,6 @@ import io.weir.streams.internals.window.WindowStateCodec;
 import io.weir.streams.state.QueryableStoreType;
 import org.apache.kafka.common.serialization.Serde;
 
-import java.util.function.BooleanSupplier;
-
 /**
  * How the bytes of a queryable store in the window-store layout ({@link WindowKeys}: {@code [end][start][key
  * bytes]}) read as the user's keys, windows and values: keys through the key serde, with the store's
@@ -71,8 +69,8 @@ public record WindowView<K, V>(
     }
 
     @Override
-    public Object query(LocalStores local, BooleanSupplier stopped) {
-        WindowScan<K, V> scan = new WindowScan<>(this, new StoreCopies(store, local, stopped));
+    public Object query(StoreCopies copies) {
+        WindowScan<K, V> scan = new WindowScan<>(this, copies);
         return kind == Kind.SESSIONS ? new SessionQuery<>(scan) : new WindowQuery<>(scan);
     }
 

@@ -5,10 +5,13 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
+import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -31,6 +34,8 @@ public final class AssignorContext {
     private final String processId;
     private final PlacementSettings placement;
     private final long probingIntervalMs;
+    private volatile Function<Collection<TopicPartition>, Map<TopicPartition, Long>> changelogSizes =
+            partitions -> Map.of();
     private volatile Set<TaskId> ownedTasks = Set.of();
     private volatile Supplier<Map<TaskId, Long>> standbyLags = Map::of;
     private volatile Set<TaskId> assignedTasks = Set.of();
@@ -84,6 +89,16 @@ public final class AssignorContext {
 
     PlacementSettings placement() {
         return placement;
+    }
+
+    /** Where the leader reads the changelogs' sizes: how far behind an instance without a copy is. */
+    void changelogSizes(ChangelogSizes sizes) {
+        this.changelogSizes = sizes::of;
+    }
+
+    /** The records of each changelog partition in {@code partitions} that could be read; see {@link ChangelogSizes}. */
+    Map<TopicPartition, Long> changelogSizes(Collection<TopicPartition> partitions) {
+        return changelogSizes.apply(partitions);
     }
 
     Set<TaskId> ownedTasks() {

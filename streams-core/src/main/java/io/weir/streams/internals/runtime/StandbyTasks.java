@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -29,8 +30,9 @@ import java.util.function.Supplier;
  * stores, kept up to date from their changelogs with a consumer of their own ({@code read_committed},
  * so a copy never holds what a later abort takes back). Each batch read goes to its store in one write
  * with the changelog offset it reaches ({@link StoreRestorer#OFFSET_KEY}), as a restore would leave
- * it. When the task becomes active here, its stores are handed over as they are ({@link #promote}): the
- * restore then replays only the changelog the copy had not read yet, its lag.
+ * it. Stale reads may read a copy's queryable stores meanwhile. When the task becomes active here, its
+ * stores are handed over as they are ({@link #promote}): the restore then replays only the changelog the
+ * copy had not read yet, its lag.
  *
  * <p>A source table's store is not followed: its changelog is the input topic, which the active task
  * reads up to its committed offset only; it is restored when the task becomes active.
@@ -51,8 +53,11 @@ final class StandbyTasks implements AutoCloseable {
     private final Map<TopicPartition, BytesStore> followed = new HashMap<>();
     /** Each copy's followed changelog partitions. */
     private final Map<TaskId, Set<TopicPartition>> partitionsOf = new TreeMap<>();
-    /** Records each followed partition misses, as of the last step (or of the copy's start). */
-    private final Map<TopicPartition, Long> partitionLag = new HashMap<>();
+    /**
+     * Records each followed partition misses, as of the last step (or of the copy's start); read by query
+     * threads.
+     */
+    private final Map<TopicPartition, Long> partitionLag = new ConcurrentHashMap<>();
     /** Records the copies still miss, as of the last step; read by other threads. */
     private volatile long lag;
 
@@ -69,7 +74,7 @@ final class StandbyTasks implements AutoCloseable {
         Map<TopicPartition, BytesStore> mine = new HashMap<>();
         for (String name : stores.names()) {
             StoreSpec spec = stores.spec(name);
-            if (spec.logged() && spec.source() == null) {
+            if (spec.ownChangelog()) {
                 mine.put(
                         new TopicPartition(spec.changelogTopic(applicationId), id.partition()),
                         stores.cache(name).store());
@@ -200,6 +205,14 @@ final class StandbyTasks implements AutoCloseable {
                         .mapToLong(tp -> partitionLag.getOrDefault(tp, 0L))
                         .sum()));
         return out;
+    }
+
+    /**
+     * Records the copy reading changelog {@code partition} has not read yet, as of the last step; {@link
+     * Long#MAX_VALUE} before it is followed. Callable from any thread.
+     */
+    long lag(TopicPartition partition) {
+        return partitionLag.getOrDefault(partition, Long.MAX_VALUE);
     }
 
     /** Changelog records the copies have not read yet, as of the last step; callable from any thread. */

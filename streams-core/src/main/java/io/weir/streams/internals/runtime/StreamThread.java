@@ -94,6 +94,11 @@ final class StreamThread extends Thread {
     static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
     /** Members learn of a rebalance from a heartbeat: a short interval makes rebalances quick. */
     static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
+    /**
+     * How long the group leader waits for the changelogs' sizes while it assigns (the whole group waits
+     * meanwhile); without them, tasks go only to instances with a caught-up copy.
+     */
+    private static final Duration CHANGELOG_SIZES_TIMEOUT = Duration.ofSeconds(5);
 
     /** What the instance learns from its threads. */
     interface Listener {
@@ -200,6 +205,7 @@ final class StreamThread extends Thread {
         Map<String, Object> adminConfig = config.clientConfig(StreamsConfig.ADMIN_PREFIX);
         adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, name + "-admin");
         this.admin = Admin.create(adminConfig);
+        assignor.changelogSizes(new ChangelogSizes(admin, CHANGELOG_SIZES_TIMEOUT));
         this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
         this.changelogTopics = topology.stores().values().stream()
                 .filter(StoreSpec::ownChangelog)

@@ -8,6 +8,7 @@ import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -213,14 +214,26 @@ final class TaskManager implements AutoCloseable {
         log.info("Thread {} restores the state of tasks {}", threadName, restoring.keySet());
     }
 
-    /** @param queryable whether queries may read them once restored (an active task's, not a standby copy's) */
-    private TaskStores openStores(TaskId id, boolean queryable) {
+    /**
+     * @param active whether for an active task (queries read its stores once restored) or a standby copy
+     *     (stale reads read them, with the copy's lag)
+     */
+    private TaskStores openStores(TaskId id, boolean active) {
         return new TaskStores(
                 topology.storesOf(topology.subtopologies().get(id.subtopology())),
                 config.stateDir().resolve(applicationId).resolve(id.toString()),
                 config.cacheMaxBytesPerTask(),
                 globals,
-                queryable ? localStores.forTask(id) : null);
+                active
+                        ? localStores.forTask(id)
+                        : localStores.forStandby(
+                                id,
+                                topology.storesOf(topology.subtopologies().get(id.subtopology())).stream()
+                                        .filter(StoreSpec::ownChangelog)
+                                        .map(StoreSpec::name)
+                                        .collect(Collectors.toSet()),
+                                store -> standbys.lag(new TopicPartition(
+                                        topology.store(store).changelogTopic(applicationId), id.partition()))));
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * Where the group's tasks, their standby copies and their warm-up copies go: the decision of {@link
@@ -25,9 +25,9 @@ import java.util.function.Predicate;
  *       member under its share keeping the most caught-up copy of it, else to the least loaded member.
  *       (Not over the share: a task withheld for one round of a cooperative move looks like one whose
  *       owner left, and would go back to its old owner's copy.)
- *   <li><b>Only where the state is caught up</b> (KIP-441): a stateful task placed on an instance whose
- *       copy misses more than {@code acceptable.recovery.lag} records, while another instance's copy does
- *       not, stays active on the caught-up instance (its owner if it has one, else the least behind), even
+ *   <li><b>Only where the state is caught up</b> (KIP-441): a task placed on an instance that would
+ *       replay more than {@code acceptable.recovery.lag} records (its copy's lag, or without a copy the
+ *       whole changelog), while another instance would not, stays active on the caught-up instance (its owner if it has one, else the least behind), even
  *       over its share; the instance the balance chose gets a <b>warm-up</b> copy, up to {@code
  *       max.warmup.replicas} in the group. The warm-up's member asks for a new assignment once it is caught
  *       up, and the task then moves, replaying only the copy's lag. If no instance is caught up the task
@@ -53,7 +53,7 @@ final class TaskPlacement {
     private final Set<TaskId> all;
     private final Map<String, AssignorMessages.Subscription> members;
     private final PlacementSettings settings;
-    private final Predicate<TaskId> stateful;
+    private final ToLongFunction<TaskId> restoreRecords;
     private final Map<String, String> processOf = new TreeMap<>();
     /** Per task, per instance: the thread that holds it now (active or copy). */
     private final Map<TaskId, Map<String, String>> holder = new HashMap<>();
@@ -64,11 +64,11 @@ final class TaskPlacement {
             Set<TaskId> all,
             Map<String, AssignorMessages.Subscription> members,
             PlacementSettings settings,
-            Predicate<TaskId> stateful) {
+            ToLongFunction<TaskId> restoreRecords) {
         this.all = all;
         this.members = members;
         this.settings = settings;
-        this.stateful = stateful;
+        this.restoreRecords = restoreRecords;
         members.forEach((member, s) -> processOf.put(member, s.process().isEmpty() ? member : s.process()));
         members.forEach((member, s) -> {
             String process = process(member);
@@ -92,15 +92,16 @@ final class TaskPlacement {
     }
 
     /**
-     * @param stateful whether a task has state a copy can warm up (a changelogged store); any instance
-     *     is caught up on the others
+     * @param restoreRecords the changelog records a restore of a task from nothing reads: 0 for a task
+     *     without changelogs, {@link Long#MAX_VALUE} when not known. An instance without a copy is behind
+     *     by that much.
      */
     static Placement place(
             Set<TaskId> all,
             Map<String, AssignorMessages.Subscription> members,
             PlacementSettings settings,
-            Predicate<TaskId> stateful) {
-        return new TaskPlacement(all, members, settings, stateful).place();
+            ToLongFunction<TaskId> restoreRecords) {
+        return new TaskPlacement(all, members, settings, restoreRecords).place();
     }
 
     private Placement place() {
@@ -118,19 +119,24 @@ final class TaskPlacement {
         return out;
     }
 
+    /** Records the instance {@code process} would replay to run {@code task}: its copy's lag, or a full restore. */
+    private long behind(TaskId task, String process) {
+        long full = restoreRecords.applyAsLong(task);
+        return Math.min(full, lag.getOrDefault(task, Map.of()).getOrDefault(process, full));
+    }
+
     private boolean caughtUp(TaskId task, String process) {
-        return !stateful.test(task)
-                || lag.getOrDefault(task, Map.of()).getOrDefault(process, Long.MAX_VALUE)
-                        <= settings.acceptableRecoveryLag();
+        return behind(task, process) <= settings.acceptableRecoveryLag();
     }
 
     private boolean caughtUpElsewhere(TaskId task, String process) {
-        return lag.getOrDefault(task, Map.of()).keySet().stream()
-                .anyMatch(p -> !p.equals(process) && caughtUp(task, p));
+        return restoreRecords.applyAsLong(task) <= settings.acceptableRecoveryLag()
+                || lag.getOrDefault(task, Map.of()).keySet().stream()
+                        .anyMatch(p -> !p.equals(process) && caughtUp(task, p));
     }
 
     private long lagOn(TaskId task, String member) {
-        return lag.getOrDefault(task, Map.of()).getOrDefault(process(member), Long.MAX_VALUE);
+        return behind(task, process(member));
     }
 
     /** Sticky and balanced, ignoring how far behind copies are except to choose among them. */

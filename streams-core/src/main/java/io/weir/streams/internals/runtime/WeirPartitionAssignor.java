@@ -4,6 +4,7 @@ import io.weir.streams.HostInfo;
 import io.weir.streams.internals.query.HostTasks;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.SourceSpec;
+import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -105,14 +106,21 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                 all.add(new TaskId(sub, p));
             }
         });
-        Set<Integer> stateful = new TreeSet<>();
-        for (SubtopologySpec sub : topology.subtopologies()) {
-            if (topology.storesOf(sub).stream().anyMatch(s -> s.logged() && s.source() == null)) {
-                stateful.add(sub.id());
+        Map<TaskId, List<TopicPartition>> changelogs = new HashMap<>();
+        all.forEach(task -> changelogs.put(task, changelogPartitions(topology, app, task)));
+        Map<TopicPartition, Long> sizes = context.changelogSizes(
+                changelogs.values().stream().flatMap(List::stream).toList());
+        TaskPlacement.Placement placement = TaskPlacement.place(all, members, context.placement(), task -> {
+            long records = 0;
+            for (TopicPartition tp : changelogs.getOrDefault(task, List.of())) {
+                Long size = sizes.get(tp);
+                if (size == null) {
+                    return Long.MAX_VALUE;
+                }
+                records += size;
             }
-        }
-        TaskPlacement.Placement placement =
-                TaskPlacement.place(all, members, context.placement(), t -> stateful.contains(t.subtopology()));
+            return records;
+        });
         Map<String, Set<TaskId>> tasksOf = placement.active();
         boolean withheld = withholdOwnedElsewhere(tasksOf, owners(groupSubscription), topology, app);
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
@@ -187,6 +195,20 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                             .anyMatch(owner -> owner != null && !owner.equals(member)));
         }
         return withheld;
+    }
+
+    /**
+     * The changelogs a standby or warm-up copy of {@code task} follows: its stores' own (not a source
+     * table's, whose changelog is its input topic).
+     */
+    static List<TopicPartition> changelogPartitions(TopologySpec topology, String app, TaskId task) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (StoreSpec store : topology.storesOf(topology.subtopologies().get(task.subtopology()))) {
+            if (store.ownChangelog()) {
+                partitions.add(new TopicPartition(store.changelogTopic(app), task.partition()));
+            }
+        }
+        return partitions;
     }
 
     static List<TopicPartition> inputPartitions(TopologySpec topology, String app, TaskId task) {

@@ -67,12 +67,13 @@ public final class TaskStores implements AutoCloseable {
     }
 
     /**
-     * Offers the queryable stores to queries from now on (not yet readable): for stores opened without
-     * hosting, a standby copy that becomes the active task.
+     * Offers the queryable stores to queries through {@code where} from now on, withdrawing them from
+     * where they were offered until now (waiting for the reads under way): a standby copy that becomes
+     * the active task.
      */
     public void hostIn(StoreHosting where) {
         if (hosting != null) {
-            throw new IllegalStateException("The stores are already offered to queries");
+            hosting.close();
         }
         hosting = where;
         offer(where);

@@ -4,6 +4,7 @@ import io.weir.streams.internals.state.InMemoryBytesStore;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.serde.Serdes;
+import io.weir.streams.state.StoreLag;
 import io.weir.streams.state.StoreUnavailableException;
 import io.weir.streams.state.StoreUnavailableException.Reason;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,8 +35,8 @@ class KeyValueQueryTest {
 
     private final LocalStores local = new LocalStores();
     private final AtomicBoolean stopped = new AtomicBoolean();
-    private final KeyValueQuery<String, String> query =
-            new KeyValueQuery<>(KeyValueView.plain("s", Serdes.String(), Serdes.String()), local, stopped::get);
+    private final KeyValueQuery<String, String> query = KeyValueView.plain("s", Serdes.String(), Serdes.String())
+            .query(new StoreCopies("s", local, stopped::get, false));
 
     private static InMemoryBytesStore storeWith(String... keys) {
         InMemoryBytesStore store = InMemoryBytesStore.create("s");
@@ -139,6 +142,38 @@ class KeyValueQueryTest {
         assertEquals(
                 Reason.NOT_LOCAL,
                 assertThrows(StoreUnavailableException.class, () -> query.get("a"))
+                        .reason());
+    }
+
+    @Test
+    void aStandbyCopyIsReadOnlyByStaleReadsAtOnceAndAnActiveCopyOfTheSameTaskWins() {
+        KeyValueQuery<String, String> stale = KeyValueView.plain("s", Serdes.String(), Serdes.String())
+                .query(new StoreCopies("s", local, stopped::get, true));
+        LocalStores.TaskHosting copy = local.forStandby(new TaskId(0, 1), Set.of("s"), name -> 7);
+        copy.host("s", storeWith("b"));
+        assertEquals(
+                Reason.NOT_LOCAL,
+                assertThrows(StoreUnavailableException.class, () -> query.get("b"))
+                        .reason());
+        assertEquals("v-b", stale.get("b"), "a copy needs no restore to be read");
+        assertEquals(Map.of("s", Map.of(1, new StoreLag(true, 7))), local.lags());
+        LocalStores.TaskHosting active = local.forTask(new TaskId(0, 1));
+        active.host("s", storeWith("c"));
+        active.ready();
+        assertNull(stale.get("b"), "the active copy answers for its task");
+        assertEquals("v-c", stale.get("c"));
+        copy.close();
+        assertEquals(Map.of("s", Map.of(1, new StoreLag(false, 0))), local.lags());
+    }
+
+    @Test
+    void aStandbyCopyOffersOnlyTheStoresItFollows() {
+        KeyValueQuery<String, String> stale = KeyValueView.plain("s", Serdes.String(), Serdes.String())
+                .query(new StoreCopies("s", local, stopped::get, true));
+        local.forStandby(new TaskId(0, 0), Set.of("other"), name -> 0).host("s", storeWith("a"));
+        assertEquals(
+                Reason.NOT_LOCAL,
+                assertThrows(StoreUnavailableException.class, () -> stale.get("a"))
                         .reason());
     }
 }

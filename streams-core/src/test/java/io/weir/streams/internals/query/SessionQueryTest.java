@@ -11,6 +11,7 @@ import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.ReadOnlySessionStore;
+import io.weir.streams.state.StoreQuery;
 import io.weir.streams.state.StoreUnavailableException;
 import io.weir.streams.state.StoreUnavailableException.Reason;
 import io.weir.streams.time.WatermarkStrategy;
@@ -74,7 +75,7 @@ class SessionQueryTest {
     }
 
     private ReadOnlySessionStore<String, Long> store() {
-        return serving.store("sessions", QueryableStoreType.sessionStore());
+        return serving.store(StoreQuery.of("sessions", QueryableStoreType.sessionStore()));
     }
 
     private List<String> fetch(String key) {
@@ -152,14 +153,15 @@ class SessionQueryTest {
     @Test
     void aSessionStoreIsReadOnlyAsASessionStoreAndItsIndexNotAtAll() {
         IllegalArgumentException asWindows = assertThrows(
-                IllegalArgumentException.class, () -> serving.store("sessions", QueryableStoreType.windowStore()));
+                IllegalArgumentException.class,
+                () -> serving.store(StoreQuery.of("sessions", QueryableStoreType.windowStore())));
         assertTrue(
                 asWindows.getMessage().contains("'sessions' is a session store, not a window store"),
                 asWindows.getMessage());
         assertTrue(asWindows.getMessage().contains("QueryableStoreType.sessionStore()"), asWindows.getMessage());
         IllegalArgumentException index = assertThrows(
                 IllegalArgumentException.class,
-                () -> serving.store("sessions-sessions", QueryableStoreType.sessionStore()));
+                () -> serving.store(StoreQuery.of("sessions-sessions", QueryableStoreType.sessionStore())));
         assertTrue(index.getMessage().contains("internal store"), index.getMessage());
         assertTrue(index.getMessage().contains("[sessions (session store)]"), index.getMessage());
     }

@@ -19,6 +19,7 @@ import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.ReadOnlyWindowStore;
+import io.weir.streams.state.StoreQuery;
 import io.weir.streams.state.StoreUnavailableException;
 import io.weir.streams.state.StoreUnavailableException.Reason;
 import io.weir.streams.time.WatermarkStrategy;
@@ -112,7 +113,8 @@ class WindowQueryTest {
         task.pipe("in", "a", "x", 15_000);
         task.pipe("in", "b", "x", 3_000);
         task.commit();
-        ReadOnlyWindowStore<String, Long> store = serving.store("counts", QueryableStoreType.windowStore());
+        ReadOnlyWindowStore<String, Long> store =
+                serving.store(StoreQuery.of("counts", QueryableStoreType.windowStore()));
         assertEquals(2L, store.fetch("a", 0));
         assertEquals(1L, store.fetch("a", 10_000));
         assertEquals(1L, store.fetch("b", 0));
@@ -132,7 +134,8 @@ class WindowQueryTest {
         task.pipe("in", "a", "x", 7_000); // [0, 10 s) and [5 s, 15 s)
         task.pipe("in", "a", "x", 12_000); // [5 s, 15 s) and [10 s, 20 s)
         task.commit();
-        ReadOnlyWindowStore<String, Long> store = serving.store("counts", QueryableStoreType.windowStore());
+        ReadOnlyWindowStore<String, Long> store =
+                serving.store(StoreQuery.of("counts", QueryableStoreType.windowStore()));
         assertEquals(
                 List.of("a@[-5000, 5000)=1", "a@[0, 10000)=2", "a@[5000, 15000)=2", "a@[10000, 20000)=1"),
                 fetch(store, "a", Long.MIN_VALUE, Long.MAX_VALUE));
@@ -154,7 +157,8 @@ class WindowQueryTest {
         second.pipe("in", "b", "x", 22_000);
         first.commit();
         second.commit();
-        ReadOnlyWindowStore<String, Long> store = serving.store("counts", QueryableStoreType.windowStore());
+        ReadOnlyWindowStore<String, Long> store =
+                serving.store(StoreQuery.of("counts", QueryableStoreType.windowStore()));
         List<String> all = new ArrayList<>();
         store.forEach((w, count) -> all.add(format(w, count)));
         assertEquals(List.of("b@[0, 10000)=1", "c@[0, 10000)=1", "a@[10000, 20000)=2", "b@[20000, 30000)=1"), all);
@@ -173,7 +177,8 @@ class WindowQueryTest {
         task.commit();
         task.pipe("in", "a", "x", 2_000);
         task.pipe("in", "a", "x", 11_000);
-        ReadOnlyWindowStore<String, Long> store = serving.store("counts", QueryableStoreType.windowStore());
+        ReadOnlyWindowStore<String, Long> store =
+                serving.store(StoreQuery.of("counts", QueryableStoreType.windowStore()));
         assertEquals(1L, store.fetch("a", 0), "the second record waits in the cache for its commit");
         assertEquals(List.of("a@[0, 10000)=1"), fetch(store, "a", 0, 10_000));
         task.commit();
@@ -191,7 +196,8 @@ class WindowQueryTest {
         restoring.pipe("in", "b", "x", 1_000);
         ready.commit();
         restoring.commit();
-        ReadOnlyWindowStore<String, Long> store = serving.store("counts", QueryableStoreType.windowStore());
+        ReadOnlyWindowStore<String, Long> store =
+                serving.store(StoreQuery.of("counts", QueryableStoreType.windowStore()));
         assertEquals(1L, store.fetch("a", 0));
         assertEquals(List.of("a@[0, 10000)=1"), fetch(store, "a", 0, 0));
         assertEquals(
@@ -233,7 +239,8 @@ class WindowQueryTest {
             task.pipe("in", "a", "x", 20_000);
             task.pipe("in", "a", "x", 21_000);
             task.commit();
-            ReadOnlyWindowStore<String, Long> store = serving.store("counts", QueryableStoreType.windowStore());
+            ReadOnlyWindowStore<String, Long> store =
+                    serving.store(StoreQuery.of("counts", QueryableStoreType.windowStore()));
             assertEquals(2L, store.fetch("a", start), windows.toString());
             List<Long> found = new ArrayList<>();
             store.fetch("a", start, start, (w, count) -> found.add(w.window().start()));
@@ -273,7 +280,8 @@ class WindowQueryTest {
         task.pipe("in", "a", "second", 1_001);
         task.pipe("in", "b", "other", 1_000);
         task.commit();
-        ReadOnlyWindowStore<String, String> store = serving.store("recent", QueryableStoreType.windowStore());
+        ReadOnlyWindowStore<String, String> store =
+                serving.store(StoreQuery.of("recent", QueryableStoreType.windowStore()));
         assertEquals("first", store.fetch("a", 1_000));
         assertEquals("second", store.fetch("a", 1_001));
         assertNull(store.fetch("a", 999));
@@ -289,11 +297,13 @@ class WindowQueryTest {
     void aWindowStoreAskedForAsAnotherKindIsRefusedNamingItsKind() {
         Serving serving = serving(tumbling());
         IllegalArgumentException e = assertThrows(
-                IllegalArgumentException.class, () -> serving.store("counts", QueryableStoreType.keyValueStore()));
+                IllegalArgumentException.class,
+                () -> serving.store(StoreQuery.of("counts", QueryableStoreType.keyValueStore())));
         assertTrue(e.getMessage().contains("'counts' is a window store, not a key-value store"), e.getMessage());
         assertTrue(e.getMessage().contains("QueryableStoreType.windowStore()"), e.getMessage());
         IllegalArgumentException unknown = assertThrows(
-                IllegalArgumentException.class, () -> serving.store("count", QueryableStoreType.windowStore()));
+                IllegalArgumentException.class,
+                () -> serving.store(StoreQuery.of("count", QueryableStoreType.windowStore())));
         assertTrue(unknown.getMessage().contains("[counts (window store)]"), unknown.getMessage());
     }
 }

@@ -37,7 +37,7 @@ class TaskPlacementTest {
         return new AssignorMessages.Subscription(owned, copies, null, process);
     }
 
-    /** Every task stateful, two warm-ups at most. */
+    /** Every task's changelog larger than the acceptable lag, two warm-ups at most. */
     private static TaskPlacement.Placement place(
             Set<TaskId> all, Map<String, AssignorMessages.Subscription> members, int standbys) {
         return place(all, members, standbys, 2);
@@ -45,7 +45,8 @@ class TaskPlacementTest {
 
     private static TaskPlacement.Placement place(
             Set<TaskId> all, Map<String, AssignorMessages.Subscription> members, int standbys, int warmups) {
-        return TaskPlacement.place(all, members, new PlacementSettings(standbys, warmups, ACCEPTABLE_LAG), t -> true);
+        return TaskPlacement.place(
+                all, members, new PlacementSettings(standbys, warmups, ACCEPTABLE_LAG), t -> Long.MAX_VALUE);
     }
 
     private static AssignorMessages.Subscription fresh(String process) {
@@ -175,11 +176,13 @@ class TaskPlacementTest {
     }
 
     @Test
-    void tasksWithoutStateMoveAtOnce() {
-        TaskPlacement.Placement p = TaskPlacement.place(
-                tasks(6), scaleOut(fresh("C")), new PlacementSettings(1, 2, ACCEPTABLE_LAG), t -> false);
-        assertEquals(2, p.active().get("c").size(), "scaling out moves stateless tasks to the new instance: " + p);
-        assertTrue(p.warmups().values().stream().allMatch(Set::isEmpty), p.toString());
+    void tasksWhoseWholeChangelogIsWithinTheAcceptableLagMoveAtOnce() {
+        for (long restore : new long[] {0, ACCEPTABLE_LAG}) {
+            TaskPlacement.Placement p = TaskPlacement.place(
+                    tasks(6), scaleOut(fresh("C")), new PlacementSettings(1, 2, ACCEPTABLE_LAG), t -> restore);
+            assertEquals(2, p.active().get("c").size(), "scaling out moves small tasks at once: " + p);
+            assertTrue(p.warmups().values().stream().allMatch(Set::isEmpty), p.toString());
+        }
     }
 
     @Test

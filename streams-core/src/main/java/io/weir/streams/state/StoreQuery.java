@@ -1,0 +1,62 @@
+package io.weir.streams.state;
+
+import java.util.Objects;
+
+/**
+ * Which store {@code WeirStreams.store(query)} reads, and from which of this instance's copies: by
+ * default only the active tasks' (committed state, as up to date as the instance's output); {@link
+ * #withStaleReads(boolean) withStaleReads(true)} also reads the standby copies this instance keeps,
+ * which may be behind (their lag is in {@code WeirStreams.localStoreLags()}). Immutable.
+ *
+ * @param <T> the view the query gets, from its {@link QueryableStoreType}
+ */
+public final class StoreQuery<T> {
+
+    private final String storeName;
+    private final QueryableStoreType<T> type;
+    private final boolean staleReads;
+
+    private StoreQuery(String storeName, QueryableStoreType<T> type, boolean staleReads) {
+        this.storeName = Objects.requireNonNull(storeName, "storeName");
+        this.type = Objects.requireNonNull(type, "type");
+        this.staleReads = staleReads;
+    }
+
+    /** A query of store {@code storeName}, of the kind {@code type} names, reading the active copies only. */
+    public static <T> StoreQuery<T> of(String storeName, QueryableStoreType<T> type) {
+        return new StoreQuery<>(storeName, type, false);
+    }
+
+    /**
+     * The same query, also reading (or not) the standby copies this instance keeps
+     * ({@code num.standby.replicas}).
+     *
+     * <p>A standby copy holds what it has read of the task's changelogs, committed transactions only
+     * ({@code read_committed}): it never shows a value an abort takes back, but it is behind the active
+     * task by its lag, and a read may see part of one commit's writes (a copy applies the changelog in
+     * batches that need not end where a transaction does). A key whose active task runs here is read
+     * from the active copy. Use it to keep answering, slightly stale, while the active instance is down
+     * or moving; compare the lag with what the answer may be behind.
+     */
+    public StoreQuery<T> withStaleReads(boolean staleReads) {
+        return new StoreQuery<>(storeName, type, staleReads);
+    }
+
+    public String storeName() {
+        return storeName;
+    }
+
+    public QueryableStoreType<T> type() {
+        return type;
+    }
+
+    /** Whether standby copies are read too. */
+    public boolean staleReads() {
+        return staleReads;
+    }
+
+    @Override
+    public String toString() {
+        return "StoreQuery[" + storeName + ", " + type + (staleReads ? ", stale reads" : "") + "]";
+    }
+}
