@@ -1,5 +1,6 @@
 package io.weir.streams;
 
+import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.internals.query.Serving;
 import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
@@ -272,6 +273,21 @@ public final class WeirStreams implements AutoCloseable {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(keySerializer, "keySerializer");
         return serving.metadataForKey(name, key, keySerializer);
+    }
+
+    /**
+     * Which instance holds {@code key} of store {@code name} now, as {@link #metadataForKey(String, Object,
+     * Serializer)} says, for a store whose input was written with {@code partitioner} ({@code
+     * Produced.withPartitioner}) rather than Kafka's default partitioner. It is asked with the store's
+     * input topic, the key and a null value.
+     *
+     * @throws IllegalArgumentException if the topology has no store {@code name}, or the partitioner
+     *     returns a partition outside the input's
+     */
+    public <K> Optional<KeyMetadata> metadataForKey(String name, K key, StreamPartitioner<? super K, ?> partitioner) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(partitioner, "partitioner");
+        return serving.metadataForKey(name, key, partitioner);
     }
 
     /**

@@ -1,13 +1,20 @@
 package io.weir.streams.dsl;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Chooses the partition a sink writes a record to ({@link Produced#withPartitioner}), in place of
  * Kafka's default (murmur2 of the serialized key). A partitioner that throws, or returns a partition
- * outside {@code [0, numPartitions)}, fails as user code ({@code ProcessingError}).
+ * outside {@code [0, numPartitions)}, fails as user code ({@code ProcessingError}). Also given to {@code
+ * WeirStreams.metadataForKey} to find where a store's key lives when the store's input was written with
+ * it: it must then choose by the key alone.
  */
 @FunctionalInterface
 public interface StreamPartitioner<K, V> {
 
-    /** The partition of {@code topic}, which has {@code numPartitions}, for this record. */
-    int partition(String topic, K key, V value, int numPartitions);
+    /**
+     * The partition of {@code topic}, which has {@code numPartitions}, for this record; {@code value} is
+     * null when {@code WeirStreams.metadataForKey} asks about a key.
+     */
+    int partition(String topic, K key, @Nullable V value, int numPartitions);
 }

@@ -3,6 +3,7 @@ package io.weir.streams.internals.query;
 import io.weir.streams.HostInfo;
 import io.weir.streams.InstanceMetadata;
 import io.weir.streams.KeyMetadata;
+import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
@@ -21,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.ToIntBiFunction;
 import java.util.stream.Stream;
 
 /**
@@ -84,17 +86,41 @@ public final class Serving {
 
     /** Where {@code key} of store {@code name} lives: see {@code WeirStreams.metadataForKey}. */
     public <K> Optional<KeyMetadata> metadataForKey(String name, K key, Serializer<K> keySerializer) {
+        return metadataForKey(name, (topic, partitions) -> {
+            byte[] bytes = keySerializer.serialize(topic, key);
+            if (bytes == null) {
+                throw new IllegalArgumentException(
+                        "The key of store '" + name + "' serialized to null: it has no partition");
+            }
+            return Utils.toPositive(Utils.murmur2(bytes)) % partitions;
+        });
+    }
+
+    /**
+     * Where {@code key} of store {@code name} lives when the store's input is partitioned by {@code
+     * partitioner}: see {@code WeirStreams.metadataForKey}.
+     */
+    public <K> Optional<KeyMetadata> metadataForKey(String name, K key, StreamPartitioner<? super K, ?> partitioner) {
+        return metadataForKey(name, (topic, partitions) -> {
+            int partition = partitioner.partition(topic, key, null, partitions);
+            if (partition < 0 || partition >= partitions) {
+                throw new IllegalArgumentException("The partitioner put the key of store '" + name + "' in partition "
+                        + partition + ", outside [0, " + partitions + ")");
+            }
+            return partition;
+        });
+    }
+
+    /** @param partitionOf the partition of the key in the store's input topic, given it and its partition count */
+    private Optional<KeyMetadata> metadataForKey(String name, ToIntBiFunction<String, Integer> partitionOf) {
         int subtopology = subtopologyOf(name);
         Integer partitions = cluster.taskCounts().get(subtopology);
         if (partitions == null) {
             return Optional.empty();
         }
-        byte[] bytes = keySerializer.serialize(name, key);
-        if (bytes == null) {
-            throw new IllegalArgumentException(
-                    "The key of store '" + name + "' serialized to null: it has no partition");
-        }
-        int partition = Utils.toPositive(Utils.murmur2(bytes)) % partitions;
+        String input =
+                topology.subtopologies().get(subtopology).sources().get(0).topic(applicationId);
+        int partition = partitionOf.applyAsInt(input, partitions);
         TaskId task = new TaskId(subtopology, partition);
         Set<HostInfo> standbys = new TreeSet<>(Comparator.comparing(HostInfo::toString));
         cluster.hosts().forEach((host, tasks) -> {
