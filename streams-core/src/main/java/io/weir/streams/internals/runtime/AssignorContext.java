@@ -9,6 +9,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -27,6 +28,13 @@ public final class AssignorContext {
 
     public static final String CONFIG_KEY = "weir.internal.assignor.context";
 
+    /**
+     * How long a member waits before it asks again because the same warm-up caught up: the leader should
+     * have moved the task the first time, so a second ask means the lag it saw was higher, and asking at
+     * every assignment would keep the group rebalancing.
+     */
+    static final long REPEAT_PROBE_BACKOFF_MS = 10_000;
+
     private final TopologySpec topology;
     private final String applicationId;
     private final @Nullable HostInfo endpoint;
@@ -43,6 +51,9 @@ public final class AssignorContext {
     private volatile Set<TaskId> warmups = Set.of();
     private volatile long assignedAtMs;
     private volatile boolean probed;
+    /** When this member last asked because each warm-up caught up; used by the polling thread only. */
+    private final Map<TaskId, Long> probedAt = new HashMap<>();
+
     private volatile @Nullable String error;
     private volatile boolean rebalancing;
     private volatile boolean rejoinRequested;
@@ -174,8 +185,9 @@ public final class AssignorContext {
     /**
      * Why this member should ask for a new assignment now, to let a task move to its warm-up copy here, or
      * null: once per assignment with warm-ups, as soon as one of them misses no more than {@code
-     * acceptable.recovery.lag} records (the leader then sees it caught up), or when {@code
-     * probing.rebalance.interval.ms} has passed without that.
+     * acceptable.recovery.lag} records (the leader then sees it caught up; not again for the same task
+     * within {@link #REPEAT_PROBE_BACKOFF_MS}), or when {@code probing.rebalance.interval.ms} has passed
+     * without that.
      *
      * @param lags this thread's copies, each with the changelog records it has not read yet; read only
      *     while warm-ups wait
@@ -188,7 +200,11 @@ public final class AssignorContext {
         String reason = null;
         for (TaskId task : warmups) {
             Long behind = behindOf.get(task);
-            if (behind != null && behind <= placement.acceptableRecoveryLag()) {
+            Long asked = probedAt.get(task);
+            if (behind != null
+                    && behind <= placement.acceptableRecoveryLag()
+                    && (asked == null || nowMs - asked >= REPEAT_PROBE_BACKOFF_MS)) {
+                probedAt.put(task, nowMs);
                 reason = "the warm-up copy of task " + task + " caught up";
                 break;
             }

@@ -116,6 +116,8 @@ final class StandbyTasks implements AutoCloseable {
             }
             partitionLag.put(tp, end - (offset == null ? start : offset));
         });
+        // Before the next step: a reader of the lag must never see a copy that read nothing as caught up.
+        lag = partitionLag.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**

@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -122,7 +123,8 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
             return records;
         });
         Map<String, Set<TaskId>> tasksOf = placement.active();
-        boolean withheld = withholdOwnedElsewhere(tasksOf, owners(groupSubscription), topology, app);
+        boolean withheld =
+                withholdOwnedElsewhere(tasksOf, placement.standbys(), owners(groupSubscription), topology, app);
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
         Map<HostInfo, Set<TaskId>> activeOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
         Map<HostInfo, Set<TaskId>> standbysOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
@@ -181,18 +183,34 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
 
     /**
      * Removes from each member the tasks another member still owns: they move in the next rebalance.
+     * A withheld task with state stays a standby copy of its new owner meanwhile: the copy or warm-up it
+     * has (the reason it was chosen) is kept, not dropped and read again.
      *
+     * @param standbysOf each member's standby copies, to which withheld tasks are added
      * @return whether any task was withheld, so that every member must rejoin at once
      */
     static boolean withholdOwnedElsewhere(
-            Map<String, Set<TaskId>> tasksOf, Map<TopicPartition, String> owners, TopologySpec topology, String app) {
+            Map<String, Set<TaskId>> tasksOf,
+            Map<String, Set<TaskId>> standbysOf,
+            Map<TopicPartition, String> owners,
+            TopologySpec topology,
+            String app) {
         boolean withheld = false;
         for (Map.Entry<String, Set<TaskId>> e : tasksOf.entrySet()) {
             String member = e.getKey();
-            withheld |= e.getValue()
-                    .removeIf(task -> inputPartitions(topology, app, task).stream()
-                            .map(owners::get)
-                            .anyMatch(owner -> owner != null && !owner.equals(member)));
+            for (Iterator<TaskId> it = e.getValue().iterator(); it.hasNext(); ) {
+                TaskId task = it.next();
+                boolean ownedElsewhere = inputPartitions(topology, app, task).stream()
+                        .map(owners::get)
+                        .anyMatch(owner -> owner != null && !owner.equals(member));
+                if (ownedElsewhere) {
+                    it.remove();
+                    withheld = true;
+                    if (!changelogPartitions(topology, app, task).isEmpty()) {
+                        standbysOf.computeIfAbsent(member, m -> new TreeSet<>()).add(task);
+                    }
+                }
+            }
         }
         return withheld;
     }

@@ -47,7 +47,7 @@ class AssignorContextTest {
     }
 
     @Test
-    void aMemberAsksOnceAsSoonAsAWarmupIsWithinTheAcceptableLag() {
+    void aMemberAsksOnceAsSoonAsAWarmupIsWithinTheAcceptableLagAndNotAgainAtOnce() {
         AssignorContext context = context();
         assignWarmup(context);
         long now = System.currentTimeMillis();
@@ -57,7 +57,12 @@ class AssignorContextTest {
         assertTrue(reason.contains("caught up"), reason);
         assertNull(context.takeProbeReason(() -> Map.of(WARM, 0L), now), "once per assignment");
         assignWarmup(context);
-        assertNotNull(context.takeProbeReason(() -> Map.of(WARM, 0L), now), "again after the next assignment");
+        assertNull(
+                context.takeProbeReason(() -> Map.of(WARM, 0L), now + 1),
+                "not at once again for the same warm-up: the group would keep rebalancing");
+        assertNotNull(
+                context.takeProbeReason(() -> Map.of(WARM, 0L), now + AssignorContext.REPEAT_PROBE_BACKOFF_MS),
+                "again after the back-off");
     }
 
     @Test
