@@ -109,6 +109,22 @@ class StandbyIntegrationTest {
         return expected;
     }
 
+    /** Waits until the two instances' stores together hold {@code expected}. */
+    private static void awaitBoth(
+            Map<String, Long> expected,
+            ReadOnlyKeyValueStore<String, Long> onA,
+            ReadOnlyKeyValueStore<String, Long> onB) {
+        await().atMost(Duration.ofSeconds(60))
+                .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                .untilAsserted(() -> {
+                    Map<String, Long> both = new TreeMap<>(all(onA));
+                    both.putAll(all(onB));
+                    assertTrue(
+                            expected.equals(both),
+                            both.size() + " keys of " + expected.size() + ", or a count differs");
+                });
+    }
+
     private static Map<String, Long> all(ReadOnlyKeyValueStore<String, Long> store) {
         Map<String, Long> out = new TreeMap<>();
         store.forEach(out::put);
@@ -129,13 +145,7 @@ class StandbyIntegrationTest {
                             && b.standbys().equals(a.active()));
             ReadOnlyKeyValueStore<String, Long> onA = a.streams.store("counts", QueryableStoreType.keyValueStore());
             ReadOnlyKeyValueStore<String, Long> onB = b.streams.store("counts", QueryableStoreType.keyValueStore());
-            await().atMost(Duration.ofSeconds(60))
-                    .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
-                    .untilAsserted(() -> {
-                        Map<String, Long> both = new TreeMap<>(all(onA));
-                        both.putAll(all(onB));
-                        assertEquals(expected, both);
-                    });
+            awaitBoth(expected, onA, onB);
             await().atMost(Duration.ofSeconds(30)).until(() -> a.standbyLag() == 0 && b.standbyLag() == 0);
             // Stale reads: a's standby copy answers for b's partition, at the lag a states.
             ReadOnlyKeyValueStore<String, Long> staleOnA =
@@ -194,13 +204,7 @@ class StandbyIntegrationTest {
                 // Each task's changelog holds about KEYS / PARTITIONS records; the warm-up had read them.
                 assertTrue(b.restored.get() <= 10, "the new owner replayed " + b.restored.get() + " records");
                 ReadOnlyKeyValueStore<String, Long> onB = b.streams.store("counts", QueryableStoreType.keyValueStore());
-                await().atMost(Duration.ofSeconds(30))
-                        .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
-                        .untilAsserted(() -> {
-                            Map<String, Long> both = new TreeMap<>(all(onA));
-                            both.putAll(all(onB));
-                            assertEquals(expected, both);
-                        });
+                awaitBoth(expected, onA, onB);
                 assertTrue(b.standbys().isEmpty(), "the warm-up became the task: " + b.standbys());
             }
         }
