@@ -172,12 +172,10 @@ final class StoreRestorer implements AutoCloseable {
                 logged.put(new TopicPartition(spec.changelogTopic(applicationId), task.partition()), name);
             }
         }
-        List<TopicPartition> assignment = new ArrayList<>(changelogs.keySet());
-        assignment.addAll(logged.keySet());
-        // Partitions that stay assigned keep their positions.
-        consumer.assign(assignment);
         Map<TopicPartition, Long> ends = consumer.endOffsets(logged.keySet());
         Map<TopicPartition, Long> starts = consumer.beginningOffsets(logged.keySet());
+        Map<TopicPartition, @Nullable Long> from = new HashMap<>();
+        Map<TopicPartition, Long> until = new HashMap<>();
         logged.forEach((tp, name) -> {
             BytesStore store = stores.cache(name).store();
             byte[] stored = store.metadata(OFFSET_KEY);
@@ -204,25 +202,38 @@ final class StoreRestorer implements AutoCloseable {
                 store.write(new StoreBatch().deleteRange(null, null).putMetadata(OFFSET_KEY, null));
                 offset = null;
             }
+            if (offset != null && nothingLeft(offset, end, source == null)) {
+                return;
+            }
+            from.put(tp, offset);
+            until.put(tp, end);
+        });
+        List<TopicPartition> assignment = new ArrayList<>(changelogs.keySet());
+        assignment.addAll(from.keySet());
+        // Partitions that stay assigned keep their positions.
+        consumer.assign(assignment);
+        from.forEach((tp, offset) -> {
+            String name = Objects.requireNonNull(logged.get(tp));
             if (offset == null) {
                 consumer.seekToBeginning(List.of(tp));
             } else {
                 consumer.seek(tp, offset);
             }
+            SourceSpec source = stores.spec(name).source();
             Changelog c = new Changelog(
                     task,
                     tp,
                     name,
-                    store,
+                    stores.cache(name).store(),
                     consumer.position(tp),
-                    end,
+                    Objects.requireNonNull(until.get(tp)),
                     source == null ? null : new SourceRows<>(source.consumed()));
             if (offset == null) {
                 c.chunk = new ArrayList<>();
             }
             changelogs.put(tp, c);
         });
-        pending.put(task, new HashSet<>(logged.keySet()));
+        pending.put(task, new HashSet<>(from.keySet()));
     }
 
     /**
@@ -233,6 +244,17 @@ final class StoreRestorer implements AutoCloseable {
      */
     static boolean missedRecords(long stored, long start, long end, boolean exactlyOnce) {
         return stored > end || start > stored + (exactlyOnce ? 1 : 0);
+    }
+
+    /**
+     * Whether a store that holds its changelog up to {@code stored} has nothing left to read before
+     * {@code end}, so that the restore need not read the changelog at all (a restart after a clean close
+     * or a standby copy caught up). Under exactly-once the record before the end of a changelog of the
+     * store's own is a transaction's commit or abort marker (a transaction's records all lie below the
+     * last stable offset, with their marker), so a store one short of the end lacks only that marker.
+     */
+    private boolean nothingLeft(long stored, long end, boolean ownChangelog) {
+        return stored >= end - (exactlyOnce && ownChangelog ? 1 : 0);
     }
 
     /** Whether any registered task is still restoring. */
