@@ -187,16 +187,13 @@ public final class AssignorContext {
      * null: once per assignment with warm-ups, as soon as one of them misses no more than {@code
      * acceptable.recovery.lag} records (the leader then sees it caught up; not again for the same task
      * within {@link #REPEAT_PROBE_BACKOFF_MS}), or when {@code probing.rebalance.interval.ms} has passed
-     * without that.
-     *
-     * @param lags this thread's copies, each with the changelog records it has not read yet; read only
-     *     while warm-ups wait
+     * without that. The warm-ups' lags are read from {@link #standbyLags(Supplier)}, only while they wait.
      */
-    public @Nullable String takeProbeReason(Supplier<Map<TaskId, Long>> lags, long nowMs) {
+    public @Nullable String takeProbeReason(long nowMs) {
         if (warmups.isEmpty() || probed) {
             return null;
         }
-        Map<TaskId, Long> behindOf = lags.get();
+        Map<TaskId, Long> behindOf = standbyLags.get();
         String reason = null;
         for (TaskId task : warmups) {
             Long behind = behindOf.get(task);

@@ -304,7 +304,7 @@ final class StreamThread extends Thread {
                 }
                 tasks.stepStandbys();
                 long now = System.currentTimeMillis();
-                String probe = assignor.takeProbeReason(tasks::standbyLags, now);
+                String probe = assignor.takeProbeReason(now);
                 if (probe != null) {
                     log.info("Thread {} asks for a new assignment: {}", getName(), probe);
                     consumer.enforceRebalance(probe);

@@ -7,6 +7,7 @@ import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.serde.Serdes;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -46,23 +47,27 @@ class AssignorContextTest {
                 Set.of(new TaskId(0, 0)), Set.of(WARM), Set.of(WARM), null, Map.of(), false));
     }
 
+    /** Asks {@code context} whether to probe now, its warm-up {@code lag} records behind. */
+    private static @Nullable String probe(AssignorContext context, long lag, long nowMs) {
+        context.standbyLags(() -> Map.of(WARM, lag));
+        return context.takeProbeReason(nowMs);
+    }
+
     @Test
     void aMemberAsksOnceAsSoonAsAWarmupIsWithinTheAcceptableLagAndNotAgainAtOnce() {
         AssignorContext context = context();
         assignWarmup(context);
         long now = System.currentTimeMillis();
-        assertNull(context.takeProbeReason(() -> Map.of(WARM, 101L), now), "still behind");
-        String reason = context.takeProbeReason(() -> Map.of(WARM, 100L), now);
+        assertNull(probe(context, 101L, now), "still behind");
+        String reason = probe(context, 100L, now);
         assertNotNull(reason);
         assertTrue(reason.contains("caught up"), reason);
-        assertNull(context.takeProbeReason(() -> Map.of(WARM, 0L), now), "once per assignment");
+        assertNull(probe(context, 0L, now), "once per assignment");
         assignWarmup(context);
         assertNull(
-                context.takeProbeReason(() -> Map.of(WARM, 0L), now + 1),
+                probe(context, 0L, now + 1),
                 "not at once again for the same warm-up: the group would keep rebalancing");
-        assertNotNull(
-                context.takeProbeReason(() -> Map.of(WARM, 0L), now + AssignorContext.REPEAT_PROBE_BACKOFF_MS),
-                "again after the back-off");
+        assertNotNull(probe(context, 0L, now + AssignorContext.REPEAT_PROBE_BACKOFF_MS), "again after the back-off");
     }
 
     @Test
@@ -70,8 +75,8 @@ class AssignorContextTest {
         AssignorContext context = context();
         assignWarmup(context);
         long now = System.currentTimeMillis();
-        assertNull(context.takeProbeReason(() -> Map.of(WARM, 5_000L), now + INTERVAL_MS / 2));
-        String reason = context.takeProbeReason(() -> Map.of(WARM, 5_000L), now + INTERVAL_MS + 1);
+        assertNull(probe(context, 5_000L, now + INTERVAL_MS / 2));
+        String reason = probe(context, 5_000L, now + INTERVAL_MS + 1);
         assertNotNull(reason);
         assertTrue(reason.startsWith("probing"), reason);
     }
@@ -80,7 +85,6 @@ class AssignorContextTest {
     void aMemberWithoutWarmupsNeverAsks() {
         AssignorContext context = context();
         context.assigned(new AssignorMessages.Assignment(Set.of(WARM), null, Map.of()));
-        assertEquals(
-                null, context.takeProbeReason(() -> Map.of(WARM, 0L), System.currentTimeMillis() + 10 * INTERVAL_MS));
+        assertEquals(null, probe(context, 0L, System.currentTimeMillis() + 10 * INTERVAL_MS));
     }
 }
