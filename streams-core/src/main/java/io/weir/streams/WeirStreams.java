@@ -6,6 +6,7 @@ import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
+import io.weir.streams.internals.state.PreopenedStores;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
@@ -73,6 +74,7 @@ public final class WeirStreams implements AutoCloseable {
     private @Nullable GlobalTables globals;
     private @Nullable Thread starter;
     private final Serving serving;
+    private final PreopenedStores preopened;
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
@@ -84,6 +86,10 @@ public final class WeirStreams implements AutoCloseable {
         this.topology.idlenessWarnings().forEach(log::warn);
         this.topology.configureSerdes(this.config.serdeConfig());
         this.serving = new Serving(this.topology, this.config.applicationId(), this::stopping);
+        this.preopened = new PreopenedStores(
+                this.config.stateDir().resolve(this.config.applicationId()),
+                this.topology,
+                "weir-" + this.config.applicationId() + "-store-opener");
     }
 
     public void setStateListener(StateListener listener) {
@@ -113,6 +119,7 @@ public final class WeirStreams implements AutoCloseable {
             throw new IllegalStateException("start() was already called (state " + state + ")");
         }
         transition(State.REBALANCING);
+        preopened.begin();
         starter = new Thread(this::prepareAndRun, "weir-" + config.applicationId() + "-start");
         starter.setDaemon(true);
         starter.start();
@@ -167,6 +174,7 @@ public final class WeirStreams implements AutoCloseable {
                     this::fail,
                     global == null ? Map.of() : global.stores(),
                     serving.local(),
+                    preopened,
                     serving.cluster());
             threads.start();
         }
@@ -206,6 +214,10 @@ public final class WeirStreams implements AutoCloseable {
             state = next;
         }
         log.info("Weir application {}: {} -> {}", config.applicationId(), old, next);
+        if (next == State.RUNNING) {
+            // Every thread took its tasks: the stores found at start that none took are not needed.
+            preopened.release();
+        }
         for (StateListener l : listeners) {
             l.onChange(next, old);
         }
@@ -375,6 +387,8 @@ public final class WeirStreams implements AutoCloseable {
             // After the stream threads: their tasks read the global stores until they close.
             g.close(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         }
+        // After the stream threads: they may still be taking stores from it.
+        stopped &= preopened.close(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         if (before != State.ERROR) {
             transition(State.NOT_RUNNING);
         }

@@ -7,6 +7,7 @@ import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
+import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
@@ -151,6 +152,7 @@ final class StreamThread extends Thread {
             RestoreListener restoreListener,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
+            StoreOpener storeOpener,
             ClusterMetadata cluster,
             Listener listener,
             Consumer<Throwable> onFailure) {
@@ -226,6 +228,7 @@ final class StreamThread extends Thread {
                 taskCounts,
                 globals,
                 localStores,
+                storeOpener,
                 consumer,
                 new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce),
                 new StandbyTasks(

@@ -10,6 +10,7 @@ import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
+import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -48,6 +49,7 @@ public final class StreamThreads {
     private final Consumer<Throwable> fatal;
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
+    private final StoreOpener storeOpener;
     private final ClusterMetadata cluster;
     private final List<StreamThread> threads = new ArrayList<>();
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
@@ -66,9 +68,11 @@ public final class StreamThreads {
             Consumer<Throwable> fatal,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
+            StoreOpener storeOpener,
             ClusterMetadata cluster) {
         this.globals = globals;
         this.localStores = localStores;
+        this.storeOpener = storeOpener;
         this.cluster = cluster;
         this.config = config;
         this.topology = topology;
@@ -108,6 +112,7 @@ public final class StreamThreads {
                 restoreListener,
                 globals,
                 localStores,
+                storeOpener,
                 cluster,
                 new StreamThread.Listener() {
                     @Override

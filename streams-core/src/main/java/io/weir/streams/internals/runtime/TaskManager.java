@@ -4,6 +4,7 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.query.LocalStores;
+import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
@@ -53,6 +54,7 @@ final class TaskManager implements AutoCloseable {
     private final Map<Integer, Integer> taskCounts;
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
+    private final StoreOpener storeOpener;
     private final Consumer<byte[], byte[]> consumer;
     private final StoreRestorer restorer;
     private final StandbyTasks standbys;
@@ -72,6 +74,7 @@ final class TaskManager implements AutoCloseable {
     private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {}
 
     /**
+     * @param storeOpener opens the tasks' RocksDB stores
      * @param collector the thread's current record collector (a new one comes with a new producer)
      * @param metrics   each task's metrics, kept across the task's closes and reopenings
      */
@@ -82,6 +85,7 @@ final class TaskManager implements AutoCloseable {
             Map<Integer, Integer> taskCounts,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
+            StoreOpener storeOpener,
             Consumer<byte[], byte[]> consumer,
             StoreRestorer restorer,
             StandbyTasks standbys,
@@ -95,6 +99,7 @@ final class TaskManager implements AutoCloseable {
         this.taskCounts = taskCounts;
         this.globals = globals;
         this.localStores = localStores;
+        this.storeOpener = storeOpener;
         this.consumer = consumer;
         this.restorer = restorer;
         this.standbys = standbys;
@@ -233,7 +238,8 @@ final class TaskManager implements AutoCloseable {
                                         .map(StoreSpec::name)
                                         .collect(Collectors.toSet()),
                                 store -> standbys.lag(new TopicPartition(
-                                        topology.store(store).changelogTopic(applicationId), id.partition()))));
+                                        topology.store(store).changelogTopic(applicationId), id.partition()))),
+                storeOpener);
     }
 
     /**

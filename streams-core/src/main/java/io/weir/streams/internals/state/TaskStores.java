@@ -33,26 +33,28 @@ public final class TaskStores implements AutoCloseable {
     /** @param globals the instance's global tables by store name, which this task reads and does not own */
     public TaskStores(
             Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes, Map<String, GlobalStore<?, ?>> globals) {
-        this(stores, taskDir, cacheMaxBytes, globals, null);
+        this(stores, taskDir, cacheMaxBytes, globals, null, StoreOpener.DIRECT);
     }
 
     /**
      * @param hosting where this task's queryable stores are offered to queries ({@link #ready()} makes
      *     them readable, {@link #close()} withdraws them first), or null for stores no query reads
+     * @param opener  what opens the RocksDB stores (perhaps opened already: {@link PreopenedStores})
      */
     public TaskStores(
             Collection<StoreSpec> stores,
             Path taskDir,
             long cacheMaxBytes,
             Map<String, GlobalStore<?, ?>> globals,
-            @Nullable StoreHosting hosting) {
+            @Nullable StoreHosting hosting,
+            StoreOpener opener) {
         this.globals = globals;
         this.hosting = hosting;
         this.budget = new CacheBudget(cacheMaxBytes);
         try {
             for (StoreSpec spec : stores) {
                 BytesStore store = spec.type() == StoreType.ROCKSDB
-                        ? RocksDbBytesStore.open(spec.name(), taskDir.resolve(spec.name()))
+                        ? opener.open(spec.name(), taskDir.resolve(spec.name()))
                         : InMemoryBytesStore.create(spec.name());
                 caches.put(spec.name(), new WriteBackCache(store, spec.type() == StoreType.ROCKSDB, budget));
                 specs.put(spec.name(), spec);

@@ -4,6 +4,7 @@ import io.weir.streams.Topology;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.state.StoreHosting;
+import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
@@ -82,7 +83,8 @@ public final class TaskHarness implements AutoCloseable {
                 id,
                 "app",
                 sub,
-                new TaskStores(stores, stateDir.resolve(id.toString()), 1024 * 1024, Map.of(), hosting),
+                new TaskStores(
+                        stores, stateDir.resolve(id.toString()), 1024 * 1024, Map.of(), hosting, StoreOpener.DIRECT),
                 collector,
                 new TaskMetrics(),
                 now,
