@@ -37,8 +37,9 @@ import java.util.stream.Collectors;
  *       directory (a crash-looping pod); also timed from the restart.
  *   <li>{@code kill}: {@code kill -9} of one instance, no restart: the others take its tasks once its
  *       session times out. Then it restarts, untimed.
- *   <li>{@code rolling}: each instance in turn closes cleanly (SIGTERM) and restarts, once the previous
- *       one runs again.
+ *   <li>{@code rolling}: each instance in turn closes cleanly (SIGTERM), leaving the group (its tasks
+ *       move to their standby copies), and restarts, once the previous one runs again; its tasks come
+ *       back to it once it caught up.
  * </ol>
  *
  * Before each fault, and before a scenario ends, every instance runs its share of the tasks, every

@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * exactly-once, with one standby copy per task, a 10 s session timeout and static membership, in Weir
  * or in Kafka Streams. Prints one status line per second on stdout, {@code STATUS running=<bool>
  * active=<n> standby=<n> standbyLag=<records> restored=<records>}, for the benchmark to wait on; closes
- * cleanly on SIGTERM (a rolling restart), and not at all on SIGKILL.
+ * cleanly on SIGTERM (a rolling restart), leaving the group so that its tasks move to their standby
+ * copies at once instead of waiting for it to come back, and not at all on SIGKILL.
  *
  * <p>Arguments: {@code weir|kafka-streams bootstrap applicationId stateDir instanceName input output}.
  */
@@ -122,7 +123,8 @@ public final class FailoverInstance {
 
             @Override
             public void close() {
-                streams.close(Duration.ofSeconds(60));
+                streams.close(io.weir.streams.CloseOptions.within(Duration.ofSeconds(60))
+                        .withLeaveGroup(true));
             }
         };
     }
@@ -211,7 +213,9 @@ public final class FailoverInstance {
 
             @Override
             public void close() {
-                streams.close(Duration.ofSeconds(60));
+                streams.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+                                org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(Duration.ofSeconds(60)));
             }
         };
     }
