@@ -12,6 +12,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -46,6 +48,12 @@ public final class AssignorContext {
             partitions -> Map.of();
     private volatile Set<TaskId> ownedTasks = Set.of();
     private volatile Supplier<Map<TaskId, Long>> standbyLags = Map::of;
+    private volatile Supplier<Map<TaskId, Long>> stateOnDisk = Map::of;
+    private volatile @Nullable String transactionalId;
+    private volatile Consumer<Set<String>> fencer = ids -> {};
+    /** The transactional ids of the members of the last generation this member was assigned in. */
+    private volatile Set<String> roster = Set.of();
+
     private volatile Set<TaskId> assignedTasks = Set.of();
     private volatile Set<TaskId> assignedStandbys = Set.of();
     private volatile Set<TaskId> warmups = Set.of();
@@ -116,8 +124,14 @@ public final class AssignorContext {
         return ownedTasks;
     }
 
-    Map<TaskId, Long> standbyLags() {
-        return standbyLags.get();
+    /**
+     * The copies the next subscription reports, each with the changelog records it has not read yet: the
+     * thread's standby copies, and the instance's state on disk that no thread holds.
+     */
+    Map<TaskId, Long> copyLags() {
+        Map<TaskId, Long> copies = new HashMap<>(stateOnDisk.get());
+        copies.putAll(standbyLags.get());
+        return copies;
     }
 
     /** What the thread runs now, said in its next subscription: its running and restoring tasks. */
@@ -131,6 +145,43 @@ public final class AssignorContext {
      */
     public void standbyLags(Supplier<Map<TaskId, Long>> lags) {
         this.standbyLags = lags;
+    }
+
+    /**
+     * Where the next subscription reads the state the instance has on disk for tasks no thread holds,
+     * with its lag (see {@link StateOnDisk}); called on the thread polling the consumer, when it joins.
+     */
+    void stateOnDisk(Supplier<Map<TaskId, Long>> lags) {
+        this.stateOnDisk = lags;
+    }
+
+    /**
+     * Under exactly-once: this member's producer's transactional id, said in its subscriptions, and how,
+     * when it leads a rebalance, it aborts the transactions of the members that left (a {@link
+     * TransactionFencer}).
+     */
+    void transactions(String id, Consumer<Set<String>> abortTransactionsOf) {
+        this.transactionalId = id;
+        this.fencer = abortTransactionsOf;
+    }
+
+    @Nullable
+    String transactionalId() {
+        return transactionalId;
+    }
+
+    /**
+     * As the leader of a rebalance whose members have the transactional ids {@code current}: aborts the
+     * open transactions of the last generation's members that are gone (see {@link TransactionFencer}),
+     * before their tasks go to others, so that the new owners read committed offsets and changelogs at
+     * once.
+     */
+    void fenceDeparted(Set<String> current) {
+        Set<String> gone = new TreeSet<>(roster);
+        gone.removeAll(current);
+        if (!gone.isEmpty()) {
+            fencer.accept(gone);
+        }
     }
 
     public Set<TaskId> assignedTasks() {
@@ -169,6 +220,7 @@ public final class AssignorContext {
         this.probed = false;
         this.error = assignment.error();
         this.rejoinRequested = assignment.rejoin();
+        this.roster = Set.copyOf(assignment.roster());
         cluster.hosts(assignment.hosts());
     }
 

@@ -15,21 +15,24 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The user data of Weir's group protocol, version 4. A member's subscription: {@code [version][active
- * tasks][standby copies with lags][endpoint][process id]}: the tasks it runs, the standby copies it keeps
- * with the changelog records each has not read yet ({@code [count: int][(sub-topology: int, partition:
- * int, lag: long)...]}, {@link Long#MAX_VALUE} when not known yet), its {@code application.server}, and
- * the id of its instance (threads of one instance share it). The assignment of a member: {@code
+ * The user data of Weir's group protocol, version 5. A member's subscription: {@code [version][active
+ * tasks][standby copies with lags][endpoint][process id][transactional id]}: the tasks it runs, the copies
+ * it keeps (standbys, and state on disk no thread holds) with the changelog records each has not read yet
+ * ({@code [count: int][(sub-topology: int, partition: int, lag: long)...]}, {@link Long#MAX_VALUE} when not
+ * known yet), its {@code application.server}, the id of its instance (threads of one instance share it),
+ * and its producer's transactional id (none without exactly-once). The assignment of a member: {@code
  * [version][active tasks][standby tasks][warm-up tasks][error][rejoin: byte][host count][(endpoint, active
- * tasks, standby tasks)...]}: its tasks, its copies (the warm-ups among them: copies of tasks it is to run
- * once caught up), why there are none if the leader could not assign, whether to rejoin at once (a task
- * was withheld until its old owner lets go), and every instance's endpoint with its tasks, so that each
- * instance can route queries. Tasks are {@code [count: int][(sub-topology: int, partition: int)...]};
+ * tasks, standby tasks)...][roster]}: its tasks, its copies (the warm-ups among them: copies of tasks it is
+ * to run once caught up), why there are none if the leader could not assign, whether to rejoin at once (a
+ * task was withheld until its old owner lets go), every instance's endpoint with its tasks, so that each
+ * instance can route queries, and the transactional ids of the generation's members ({@code [count:
+ * int][string...]}), so that whichever member leads the next rebalance knows whose transactions to abort
+ * if they are gone. Tasks are {@code [count: int][(sub-topology: int, partition: int)...]};
  * strings are {@code [length: int, -1 for none][UTF-8]}.
  */
 final class AssignorMessages {
 
-    private static final short VERSION = 4;
+    private static final short VERSION = 5;
 
     private AssignorMessages() {}
 
@@ -41,7 +44,12 @@ final class AssignorMessages {
             Set<TaskId> owned,
             Map<TaskId, Long> standbyLags,
             @Nullable HostInfo endpoint,
-            String process) {
+            String process,
+            @Nullable String transactionalId) {
+
+        Subscription(Set<TaskId> owned, Map<TaskId, Long> standbyLags, @Nullable HostInfo endpoint, String process) {
+            this(owned, standbyLags, endpoint, process, null);
+        }
 
         /** The tasks this member keeps standby copies of. */
         Set<TaskId> standbys() {
@@ -51,7 +59,8 @@ final class AssignorMessages {
 
     /**
      * What a member is given: {@code standbys}: the copies to keep, {@code warmups} among them;
-     * {@code hosts}: every instance with an endpoint, and its tasks.
+     * {@code hosts}: every instance with an endpoint, and its tasks; {@code roster}: the transactional ids
+     * of the generation's members.
      */
     record Assignment(
             Set<TaskId> tasks,
@@ -59,27 +68,32 @@ final class AssignorMessages {
             Set<TaskId> warmups,
             @Nullable String error,
             Map<HostInfo, HostTasks> hosts,
-            boolean rejoin) {
+            boolean rejoin,
+            Set<String> roster) {
         Assignment(Set<TaskId> tasks, @Nullable String error, Map<HostInfo, HostTasks> hosts) {
-            this(tasks, Set.of(), Set.of(), error, hosts, false);
+            this(tasks, Set.of(), Set.of(), error, hosts, false, Set.of());
         }
     }
 
-    static ByteBuffer subscription(
-            Set<TaskId> owned, Map<TaskId, Long> standbyLags, @Nullable HostInfo endpoint, String process) {
+    static ByteBuffer subscription(Subscription s) {
+        Set<TaskId> owned = s.owned();
+        Map<TaskId, Long> standbyLags = s.standbyLags();
+        HostInfo endpoint = s.endpoint();
         ByteBuffer buffer = ByteBuffer.allocate(tasksSize(owned)
                 + 4
                 + standbyLags.size() * 16
                 + 2
                 + stringSize(endpoint == null ? null : endpoint.toString())
-                + stringSize(process));
+                + stringSize(s.process())
+                + stringSize(s.transactionalId()));
         buffer.putShort(VERSION);
         putTasks(buffer, owned);
         buffer.putInt(standbyLags.size());
         standbyLags.forEach(
                 (t, lag) -> buffer.putInt(t.subtopology()).putInt(t.partition()).putLong(lag));
         putString(buffer, endpoint == null ? null : endpoint.toString());
-        putString(buffer, process);
+        putString(buffer, s.process());
+        putString(buffer, s.transactionalId());
         return buffer.flip();
     }
 
@@ -96,8 +110,13 @@ final class AssignorMessages {
         }
         String endpoint = string(buffer);
         String process = string(buffer);
+        String transactionalId = string(buffer);
         return new Subscription(
-                owned, standbys, endpoint == null ? null : HostInfo.parse(endpoint), process == null ? "" : process);
+                owned,
+                standbys,
+                endpoint == null ? null : HostInfo.parse(endpoint),
+                process == null ? "" : process,
+                transactionalId);
     }
 
     static ByteBuffer assignment(Assignment a) {
@@ -107,11 +126,15 @@ final class AssignorMessages {
                 + tasksSize(a.warmups())
                 + stringSize(a.error())
                 + 1
+                + 4
                 + 4;
         for (Map.Entry<HostInfo, HostTasks> host : a.hosts().entrySet()) {
             size += stringSize(host.getKey().toString())
                     + tasksSize(host.getValue().active())
                     + tasksSize(host.getValue().standbys());
+        }
+        for (String id : a.roster()) {
+            size += stringSize(id);
         }
         ByteBuffer buffer = ByteBuffer.allocate(size);
         buffer.putShort(VERSION);
@@ -126,6 +149,8 @@ final class AssignorMessages {
             putTasks(buffer, hostTasks.active());
             putTasks(buffer, hostTasks.standbys());
         });
+        buffer.putInt(a.roster().size());
+        a.roster().forEach(id -> putString(buffer, id));
         return buffer.flip();
     }
 
@@ -146,7 +171,12 @@ final class AssignorMessages {
             Set<TaskId> active = tasks(buffer);
             hosts.put(host, new HostTasks(active, tasks(buffer)));
         }
-        return new Assignment(tasks, standbys, warmups, error, hosts, rejoin);
+        int members = buffer.getInt();
+        Set<String> roster = new TreeSet<>();
+        for (int i = 0; i < members; i++) {
+            roster.add(Objects.requireNonNull(string(buffer), "a transactional id"));
+        }
+        return new Assignment(tasks, standbys, warmups, error, hosts, rejoin, roster);
     }
 
     private static int tasksSize(Set<TaskId> tasks) {

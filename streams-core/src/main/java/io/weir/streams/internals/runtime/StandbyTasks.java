@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.internals.state.BytesStore;
+import io.weir.streams.internals.state.ChangelogOffset;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.TaskId;
@@ -13,7 +14,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * The standby copies one stream thread keeps ({@code num.standby.replicas}): for each, the task's
  * stores, kept up to date from their changelogs with a consumer of their own ({@code read_committed},
  * so a copy never holds what a later abort takes back). Each batch read goes to its store in one write
- * with the changelog offset it reaches ({@link StoreRestorer#OFFSET_KEY}), as a restore would leave
+ * with the changelog offset it reaches ({@link ChangelogOffset}), as a restore would leave
  * it. Stale reads may read a copy's queryable stores meanwhile. When the task becomes active here, its
  * stores are handed over as they are ({@link #promote}): the restore then replays only the changelog the
  * copy had not read yet, its lag.
@@ -92,8 +92,7 @@ final class StandbyTasks implements AutoCloseable {
         Map<TopicPartition, Long> starts = c.beginningOffsets(mine.keySet());
         Map<TopicPartition, Long> ends = c.endOffsets(mine.keySet());
         mine.forEach((tp, store) -> {
-            byte[] stored = store.metadata(StoreRestorer.OFFSET_KEY);
-            Long offset = stored == null ? null : ByteBuffer.wrap(stored).getLong();
+            Long offset = ChangelogOffset.of(store);
             long start = Objects.requireNonNull(starts.get(tp));
             long end = Objects.requireNonNull(ends.get(tp));
             if (offset != null && StoreRestorer.missedRecords(offset, start, end, exactlyOnce)) {
@@ -106,7 +105,7 @@ final class StandbyTasks implements AutoCloseable {
                         offset,
                         start,
                         end);
-                store.write(new StoreBatch().deleteRange(null, null).putMetadata(StoreRestorer.OFFSET_KEY, null));
+                store.write(new StoreBatch().deleteRange(null, null).putMetadata(ChangelogOffset.KEY, null));
                 offset = null;
             }
             if (offset == null) {
@@ -140,7 +139,7 @@ final class StandbyTasks implements AutoCloseable {
                 for (ConsumerRecord<byte[], byte[]> r : batch) {
                     write.put(r.key(), r.value());
                 }
-                write.putMetadata(StoreRestorer.OFFSET_KEY, StoreRestorer.offsetBytes(c.position(tp)));
+                write.putMetadata(ChangelogOffset.KEY, ChangelogOffset.bytes(c.position(tp)));
                 f.getValue().write(write);
             }
             OptionalLong current = c.currentLag(tp);

@@ -2,6 +2,7 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.RestoreListener;
 import io.weir.streams.internals.state.BytesStore;
+import io.weir.streams.internals.state.ChangelogOffset;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.table.SourceRows;
@@ -17,7 +18,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -66,9 +66,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * parts it drives, the stores' {@code restore} and {@code ingest}, live in the stores.
  */
 final class StoreRestorer implements AutoCloseable {
-
-    /** Store metadata key: the next changelog offset the store's contents do not yet include. */
-    static final String OFFSET_KEY = "changelog-offset";
 
     private static final Logger log = LoggerFactory.getLogger(StoreRestorer.class);
     private static final Duration STALL_LIMIT = Duration.ofMinutes(5);
@@ -150,10 +147,6 @@ final class StoreRestorer implements AutoCloseable {
         this.writerName = threadName + "-restore-writer";
     }
 
-    static byte[] offsetBytes(long offset) {
-        return ByteBuffer.allocate(8).putLong(offset).array();
-    }
-
     /**
      * Starts restoring a task's logged stores: positions each changelog after what its store holds
      * and reads where the changelog ends now; a source table's store reads its topic up to the offset
@@ -178,8 +171,7 @@ final class StoreRestorer implements AutoCloseable {
         Map<TopicPartition, Long> until = new HashMap<>();
         logged.forEach((tp, name) -> {
             BytesStore store = stores.cache(name).store();
-            byte[] stored = store.metadata(OFFSET_KEY);
-            Long offset = stored == null ? null : ByteBuffer.wrap(stored).getLong();
+            Long offset = ChangelogOffset.of(store);
             SourceSpec source = stores.spec(name).source();
             // The consumer answers for every partition asked about.
             long start = Objects.requireNonNull(starts.get(tp));
@@ -199,7 +191,7 @@ final class StoreRestorer implements AutoCloseable {
                         offset,
                         start,
                         end);
-                store.write(new StoreBatch().deleteRange(null, null).putMetadata(OFFSET_KEY, null));
+                store.write(new StoreBatch().deleteRange(null, null).putMetadata(ChangelogOffset.KEY, null));
                 offset = null;
             }
             if (offset != null && nothingLeft(offset, end, source == null)) {
@@ -307,7 +299,8 @@ final class StoreRestorer implements AutoCloseable {
                 }
                 submit(c, position, 0, true, () -> {
                     if (position != c.from) {
-                        c.target.restore(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
+                        c.target.restore(
+                                new StoreBatch().putMetadata(ChangelogOffset.KEY, ChangelogOffset.bytes(position)));
                         c.target.endRestore();
                     }
                 });
@@ -368,7 +361,7 @@ final class StoreRestorer implements AutoCloseable {
                 batch.put(put.key(), put.value());
             }
         }
-        batch.putMetadata(OFFSET_KEY, offsetBytes(position));
+        batch.putMetadata(ChangelogOffset.KEY, ChangelogOffset.bytes(position));
         submit(c, position, records.size(), false, () -> c.target.restore(batch));
     }
 
@@ -385,7 +378,8 @@ final class StoreRestorer implements AutoCloseable {
                 prepared,
                 (previous, ingestion) -> {
                     ingestion.apply();
-                    c.target.restore(new StoreBatch().putMetadata(OFFSET_KEY, offsetBytes(position)));
+                    c.target.restore(
+                            new StoreBatch().putMetadata(ChangelogOffset.KEY, ChangelogOffset.bytes(position)));
                     return null;
                 },
                 writers());

@@ -7,7 +7,8 @@ import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
-import io.weir.streams.internals.state.StoreOpener;
+import io.weir.streams.internals.state.ChangelogOffset;
+import io.weir.streams.internals.state.PreopenedStores;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
@@ -96,10 +97,12 @@ final class StreamThread extends Thread {
     /** Members learn of a rebalance from a heartbeat: a short interval makes rebalances quick. */
     static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
     /**
-     * How long the group leader waits for the changelogs' sizes while it assigns (the whole group waits
-     * meanwhile); without them, tasks go only to instances with a caught-up copy.
+     * How long a rebalance waits for the brokers on each of its lookups (the whole group waits meanwhile):
+     * the leader for the changelogs' sizes and for each departed member's transaction to be aborted, a
+     * member for the ends of the changelogs its state on disk follows. Without the offsets, tasks go only to
+     * instances with a caught-up copy; without the abort, the broker times the transaction out later.
      */
-    private static final Duration CHANGELOG_SIZES_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration REBALANCE_LOOKUP_TIMEOUT = Duration.ofSeconds(5);
 
     /** What the instance learns from its threads. */
     interface Listener {
@@ -152,7 +155,7 @@ final class StreamThread extends Thread {
             RestoreListener restoreListener,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
-            StoreOpener storeOpener,
+            PreopenedStores storesFound,
             ClusterMetadata cluster,
             Listener listener,
             Consumer<Throwable> onFailure) {
@@ -207,7 +210,7 @@ final class StreamThread extends Thread {
         Map<String, Object> adminConfig = config.clientConfig(StreamsConfig.ADMIN_PREFIX);
         adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, name + "-admin");
         this.admin = Admin.create(adminConfig);
-        assignor.changelogSizes(new ChangelogSizes(admin, CHANGELOG_SIZES_TIMEOUT));
+        assignor.changelogSizes(new ChangelogSizes(admin, REBALANCE_LOOKUP_TIMEOUT));
         this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
         this.changelogTopics = topology.stores().values().stream()
                 .filter(StoreSpec::ownChangelog)
@@ -219,6 +222,10 @@ final class StreamThread extends Thread {
                 .forEach(s -> repartition.add(s.topic(applicationId)));
         this.purger = new RepartitionPurger(
                 admin, repartition, config.repartitionPurgeIntervalMs(), System.currentTimeMillis());
+        if (exactlyOnce) {
+            assignor.transactions(
+                    transactionalId, new TransactionFencer(producerConfig, REBALANCE_LOOKUP_TIMEOUT)::fence);
+        }
         newProducer();
         Map<String, Object> standbyConfig = ReaderConsumers.config(config, name + "-standby-consumer");
         this.tasks = new TaskManager(
@@ -228,7 +235,7 @@ final class StreamThread extends Thread {
                 taskCounts,
                 globals,
                 localStores,
-                storeOpener,
+                storesFound,
                 consumer,
                 new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce),
                 new StandbyTasks(
@@ -240,6 +247,8 @@ final class StreamThread extends Thread {
                 offsetReset,
                 metrics);
         assignor.standbyLags(tasks::standbyLags);
+        assignor.stateOnDisk(
+                new StateOnDisk(storesFound, topology, applicationId, admin, REBALANCE_LOOKUP_TIMEOUT)::lags);
     }
 
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
@@ -437,15 +446,14 @@ final class StreamThread extends Thread {
             if (spec.source() != null) {
                 OffsetAndMetadata input = offsets.get(changelog);
                 if (spec.logged() && input != null) {
-                    metadata.put(
-                            flush.store(), Map.of(StoreRestorer.OFFSET_KEY, StoreRestorer.offsetBytes(input.offset())));
+                    metadata.put(flush.store(), Map.of(ChangelogOffset.KEY, ChangelogOffset.bytes(input.offset())));
                 }
                 continue;
             }
             Long last = collector.lastOffset(changelog);
             if (spec.logged() && last != null && !flush.flush().changes().isEmpty()) {
                 // The next offset after the last change: this transaction's commit marker or a later record.
-                metadata.put(flush.store(), Map.of(StoreRestorer.OFFSET_KEY, StoreRestorer.offsetBytes(last + 1)));
+                metadata.put(flush.store(), Map.of(ChangelogOffset.KEY, ChangelogOffset.bytes(last + 1)));
             }
         }
         return metadata;

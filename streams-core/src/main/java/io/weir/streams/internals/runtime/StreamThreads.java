@@ -10,7 +10,7 @@ import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
-import io.weir.streams.internals.state.StoreOpener;
+import io.weir.streams.internals.state.PreopenedStores;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,7 +49,7 @@ public final class StreamThreads {
     private final Consumer<Throwable> fatal;
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
-    private final StoreOpener storeOpener;
+    private final PreopenedStores storesFound;
     private final ClusterMetadata cluster;
     private final List<StreamThread> threads = new ArrayList<>();
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
@@ -68,11 +68,11 @@ public final class StreamThreads {
             Consumer<Throwable> fatal,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
-            StoreOpener storeOpener,
+            PreopenedStores storesFound,
             ClusterMetadata cluster) {
         this.globals = globals;
         this.localStores = localStores;
-        this.storeOpener = storeOpener;
+        this.storesFound = storesFound;
         this.cluster = cluster;
         this.config = config;
         this.topology = topology;
@@ -112,7 +112,7 @@ public final class StreamThreads {
                 restoreListener,
                 globals,
                 localStores,
-                storeOpener,
+                storesFound,
                 cluster,
                 new StreamThread.Listener() {
                     @Override

@@ -74,8 +74,12 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
     @Override
     public ByteBuffer subscriptionUserData(Set<String> topics) {
         context.rebalanceStarted();
-        return AssignorMessages.subscription(
-                context.ownedTasks(), context.standbyLags(), context.endpoint(), context.processId());
+        return AssignorMessages.subscription(new AssignorMessages.Subscription(
+                context.ownedTasks(),
+                context.copyLags(),
+                context.endpoint(),
+                context.processId(),
+                context.transactionalId()));
     }
 
     @Override
@@ -85,6 +89,14 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                 .groupSubscription()
                 .forEach((member, subscription) ->
                         members.put(member, AssignorMessages.subscription(subscription.userData())));
+        Set<String> roster = new TreeSet<>();
+        members.values().forEach(s -> {
+            String id = s.transactionalId();
+            if (id != null) {
+                roster.add(id);
+            }
+        });
+        context.fenceDeparted(roster);
         TopologySpec topology = context.topology();
         String app = context.applicationId();
         Map<Integer, Integer> taskCounts;
@@ -156,7 +168,8 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                                     placement.warmups().getOrDefault(member, Set.of()),
                                     null,
                                     hosts,
-                                    withheld))));
+                                    withheld,
+                                    roster))));
         });
         return new GroupAssignment(out);
     }

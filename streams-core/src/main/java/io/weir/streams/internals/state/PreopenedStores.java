@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,18 +53,26 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
     private final TopologySpec topology;
     private final String threadName;
     private final Map<Path, Found> found = new ConcurrentHashMap<>();
+    /** By directory, the changelog offset of each store opened in the background that no task took. */
+    private final Map<Path, Stored> unclaimedOffsets = new ConcurrentHashMap<>();
+
+    /** Store {@code store} of the task in directory {@code task} holds its changelog up to {@code offset}. */
+    private record Stored(String task, String store, long offset) {}
+
     private @Nullable ExecutorService opener;
     private @Nullable Thread openerThread;
     private boolean released;
 
     /** A store directory found at start. */
     private static final class Found {
+        final String task;
         final String name;
         final Path dir;
         final AtomicInteger state = new AtomicInteger(NEW);
         final CompletableFuture<RocksDbBytesStore> opened = new CompletableFuture<>();
 
-        Found(String name, Path dir) {
+        Found(String task, String name, Path dir) {
+            this.task = task;
             this.name = name;
             this.dir = dir;
         }
@@ -100,7 +109,7 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
             return t;
         });
         opener = background;
-        background.execute(() -> stores.forEach(PreopenedStores::openInBackground));
+        background.execute(() -> stores.forEach(this::openInBackground));
         log.debug("Opening {} stores found in {} while the instance starts", stores.size(), appDir);
     }
 
@@ -119,7 +128,7 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
                     Path dir = taskDir.resolve(name);
                     // A database RocksDB made: a directory without one is opened (created) by its task.
                     if (Files.isRegularFile(dir.resolve("CURRENT"))) {
-                        stores.add(new Found(name, dir));
+                        stores.add(new Found(String.valueOf(taskDir.getFileName()), name, dir));
                     }
                 }
             }
@@ -148,12 +157,18 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
         }
     }
 
-    private static void openInBackground(Found f) {
+    private void openInBackground(Found f) {
         if (!f.state.compareAndSet(NEW, OPENING)) {
             return;
         }
         try {
-            f.opened.complete(RocksDbBytesStore.open(f.name, f.dir));
+            RocksDbBytesStore store = RocksDbBytesStore.open(f.name, f.dir);
+            Long offset = ChangelogOffset.of(store);
+            if (offset != null) {
+                // Before the store is handed out: a task that takes it then finds the offset to remove.
+                unclaimedOffsets.put(f.dir, new Stored(f.task, f.name, offset));
+            }
+            f.opened.complete(store);
         } catch (RuntimeException e) {
             log.debug("Opening store {} in {} ahead of its task failed; the task opens it itself", f.name, f.dir, e);
             f.opened.completeExceptionally(e);
@@ -167,11 +182,24 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
     @Override
     public RocksDbBytesStore open(String name, Path dir) {
         Found f = found.remove(dir);
-        if (f == null || f.state.compareAndSet(NEW, CLAIMED)) {
-            return RocksDbBytesStore.open(name, dir);
-        }
-        RocksDbBytesStore store = opened(f);
+        RocksDbBytesStore store = f == null || f.state.compareAndSet(NEW, CLAIMED) ? null : opened(f);
+        unclaimedOffsets.remove(dir);
         return store != null ? store : RocksDbBytesStore.open(name, dir);
+    }
+
+    /**
+     * State this instance has on disk and no task here uses: for each store found at start, opened in the
+     * background so far and not taken by a task since, the changelog offset it holds its changelog up to
+     * ({@link ChangelogOffset}), by task directory name ({@code <subtopology>_<partition>}) and store name.
+     * Kept after the store is closed unclaimed: the state stays on disk as it was.
+     */
+    public Map<String, Map<String, Long>> unclaimedOffsets() {
+        Map<String, Map<String, Long>> byTask = new TreeMap<>();
+        unclaimedOffsets
+                .values()
+                .forEach(stored -> byTask.computeIfAbsent(stored.task(), t -> new TreeMap<>())
+                        .put(stored.store(), stored.offset()));
+        return byTask;
     }
 
     /** The store the background opened, once it is open; null if that failed. */

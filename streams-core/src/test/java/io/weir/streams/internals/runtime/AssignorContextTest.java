@@ -44,7 +44,7 @@ class AssignorContextTest {
 
     private static void assignWarmup(AssignorContext context) {
         context.assigned(new AssignorMessages.Assignment(
-                Set.of(new TaskId(0, 0)), Set.of(WARM), Set.of(WARM), null, Map.of(), false));
+                Set.of(new TaskId(0, 0)), Set.of(WARM), Set.of(WARM), null, Map.of(), false, Set.of()));
     }
 
     /** Asks {@code context} whether to probe now, its warm-up {@code lag} records behind. */
@@ -86,5 +86,27 @@ class AssignorContextTest {
         AssignorContext context = context();
         context.assigned(new AssignorMessages.Assignment(Set.of(WARM), null, Map.of()));
         assertEquals(null, probe(context, 0L, System.currentTimeMillis() + 10 * INTERVAL_MS));
+    }
+
+    @Test
+    void aMemberReportsItsStateOnDiskBesideItsStandbyCopiesWhoseOwnLagWins() {
+        AssignorContext context = context();
+        TaskId onDisk = new TaskId(0, 2);
+        context.stateOnDisk(() -> Map.of(onDisk, 7L, WARM, 500L));
+        context.standbyLags(() -> Map.of(WARM, 3L));
+        assertEquals(Map.of(onDisk, 7L, WARM, 3L), context.copyLags());
+    }
+
+    @Test
+    void theLeaderAbortsTheTransactionsOfTheLastGenerationsMembersThatAreGone() {
+        AssignorContext context = context();
+        java.util.List<Set<String>> fenced = new java.util.ArrayList<>();
+        context.transactions("app-a-0", fenced::add);
+        context.assigned(new AssignorMessages.Assignment(
+                Set.of(), Set.of(), Set.of(), null, Map.of(), false, Set.of("app-a-0", "app-b-0", "app-c-0")));
+        context.fenceDeparted(Set.of("app-a-0", "app-b-0", "app-c-0"));
+        assertEquals(java.util.List.of(), fenced, "nobody left");
+        context.fenceDeparted(Set.of("app-a-0", "app-c-0", "app-d-0"));
+        assertEquals(java.util.List.of(Set.of("app-b-0")), fenced, "b left; d is new");
     }
 }

@@ -20,26 +20,27 @@ class AssignorMessagesTest {
     private static final TaskId T1 = new TaskId(1, 2);
 
     @Test
-    void aSubscriptionCarriesTheTasksTheStandbysWithTheirLagsTheEndpointAndTheProcess() {
-        AssignorMessages.Subscription read = AssignorMessages.subscription(
-                AssignorMessages.subscription(Set.of(T0), Map.of(T1, 42L), new HostInfo("host-a", 8080), "process-1"));
-        assertEquals(
-                new AssignorMessages.Subscription(
-                        Set.of(T0), Map.of(T1, 42L), new HostInfo("host-a", 8080), "process-1"),
-                read);
+    void aSubscriptionCarriesTheTasksTheCopiesWithTheirLagsTheEndpointTheProcessAndTheTransactionalId() {
+        AssignorMessages.Subscription written = new AssignorMessages.Subscription(
+                Set.of(T0), Map.of(T1, 42L), new HostInfo("host-a", 8080), "process-1", "app-process-1-0");
+        assertEquals(written, AssignorMessages.subscription(AssignorMessages.subscription(written)));
+        AssignorMessages.Subscription atLeastOnce =
+                new AssignorMessages.Subscription(Set.of(), Map.of(), null, "process-1", null);
+        assertEquals(atLeastOnce, AssignorMessages.subscription(AssignorMessages.subscription(atLeastOnce)));
     }
 
     @Test
-    void anAssignmentCarriesTasksStandbysWarmupsHostsAndTheRequestToRejoin() {
+    void anAssignmentCarriesTasksStandbysWarmupsHostsTheRequestToRejoinAndTheRoster() {
         Map<HostInfo, HostTasks> hosts = Map.of(
                 new HostInfo("host-a", 1), new HostTasks(Set.of(T0), Set.of(T1)),
                 new HostInfo("host-b", 2), new HostTasks(Set.of(T1), Set.of(T0)));
-        AssignorMessages.Assignment written =
-                new AssignorMessages.Assignment(Set.of(T0), Set.of(T1), Set.of(T1), null, hosts, true);
+        AssignorMessages.Assignment written = new AssignorMessages.Assignment(
+                Set.of(T0), Set.of(T1), Set.of(T1), null, hosts, true, Set.of("app-p1-0", "app-p2-0"));
         AssignorMessages.Assignment read = AssignorMessages.assignment(AssignorMessages.assignment(written));
         assertEquals(written, read);
         assertTrue(read.rejoin());
         assertEquals(Set.of(T1), read.warmups());
+        assertEquals(Set.of("app-p1-0", "app-p2-0"), read.roster());
         AssignorMessages.Assignment failed = AssignorMessages.assignment(
                 AssignorMessages.assignment(new AssignorMessages.Assignment(Set.of(), "no topic", Map.of())));
         assertEquals("no topic", failed.error());
@@ -50,6 +51,6 @@ class AssignorMessagesTest {
     void anotherVersionIsRefusedNamingBoth() {
         ByteBuffer old = ByteBuffer.allocate(2).putShort((short) 2).flip();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> AssignorMessages.subscription(old));
-        assertTrue(e.getMessage().contains("version 2 is not 4"), e.getMessage());
+        assertTrue(e.getMessage().contains("version 2 is not 5"), e.getMessage());
     }
 }
