@@ -38,6 +38,9 @@ import java.util.stream.Stream;
  * the background thread, which closes it. A store asked for after that, or never found, is opened
  * directly. A background open that fails is only logged: the task's own open then meets the failure.
  *
+ * <p>What the stores no task took hold ({@link #unclaimedOffsets}) is the instance's state on disk that it
+ * reports to the group leader when it joins, so that tasks it is caught up on come back to it.
+ *
  * <p>Thread-safe: stream threads claim stores while the background thread opens them. Owns the stores
  * until they are claimed, and its background thread, which {@link #close} ends.
  */
