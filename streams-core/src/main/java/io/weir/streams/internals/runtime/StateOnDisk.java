@@ -1,27 +1,17 @@
 package io.weir.streams.internals.runtime;
 
-import io.weir.streams.internals.Causes;
 import io.weir.streams.internals.state.PreopenedStores;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.StoreType;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The state an instance has on disk for tasks that none of its threads holds, found when it started
@@ -34,25 +24,22 @@ import java.util.concurrent.TimeoutException;
  * <p>A task counts only when each of its stores that a restore reads (a changelog of its own) was found on
  * disk with its changelog offset; a store kept in memory or restored from its source topic makes the task
  * count as absent. The lag is the sum over those changelogs of their committed end ({@code read_committed})
- * minus the offset stored. Uses, does not own, its admin client; if the brokers do not answer within the
- * timeout, nothing is reported and the leader places as if the state were not there.
+ * minus the offset stored. If the brokers do not answer ({@link ChangelogSizes#ends}), nothing is reported
+ * and the leader places as if the state were not there.
  */
 final class StateOnDisk {
-
-    private static final Logger log = LoggerFactory.getLogger(StateOnDisk.class);
 
     private final PreopenedStores found;
     private final TopologySpec topology;
     private final String applicationId;
-    private final Admin admin;
-    private final Duration timeout;
+    private final ChangelogSizes brokers;
 
-    StateOnDisk(PreopenedStores found, TopologySpec topology, String applicationId, Admin admin, Duration timeout) {
+    /** @param brokers where the changelogs' ends are read */
+    StateOnDisk(PreopenedStores found, TopologySpec topology, String applicationId, ChangelogSizes brokers) {
         this.found = found;
         this.topology = topology;
         this.applicationId = applicationId;
-        this.admin = admin;
-        this.timeout = timeout;
+        this.brokers = brokers;
     }
 
     /** Each task with state on disk that no thread holds, with the changelog records that state lacks. */
@@ -61,32 +48,18 @@ final class StateOnDisk {
         if (stored.isEmpty()) {
             return Map.of();
         }
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        stored.values().forEach(positions -> positions.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest())));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends;
-        try {
-            ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                    .all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Map.of();
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn(
-                    "The changelog ends could not be read ({}); this instance's state on disk is not reported to the "
-                            + "group leader, which places its tasks as if it were not there",
-                    String.valueOf(e instanceof ExecutionException x ? Causes.of(x) : e));
-            return Map.of();
-        }
+        List<TopicPartition> changelogs = new ArrayList<>();
+        stored.values().forEach(positions -> changelogs.addAll(positions.keySet()));
+        Map<TopicPartition, Long> ends = brokers.ends(changelogs);
         Map<TaskId, Long> lags = new TreeMap<>();
         stored.forEach((task, positions) -> {
             long behind = 0;
             for (Map.Entry<TopicPartition, Long> p : positions.entrySet()) {
-                ListOffsetsResult.ListOffsetsResultInfo end = ends.get(p.getKey());
+                Long end = ends.get(p.getKey());
                 if (end == null) {
                     return;
                 }
-                behind += Math.max(0, end.offset() - p.getValue());
+                behind += Math.max(0, end - p.getValue());
             }
             lags.put(task, behind);
         });

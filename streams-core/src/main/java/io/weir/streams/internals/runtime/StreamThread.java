@@ -210,7 +210,8 @@ final class StreamThread extends Thread {
         Map<String, Object> adminConfig = config.clientConfig(StreamsConfig.ADMIN_PREFIX);
         adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, name + "-admin");
         this.admin = Admin.create(adminConfig);
-        assignor.changelogSizes(new ChangelogSizes(admin, REBALANCE_LOOKUP_TIMEOUT));
+        ChangelogSizes changelogs = new ChangelogSizes(admin, REBALANCE_LOOKUP_TIMEOUT);
+        assignor.changelogSizes(changelogs);
         this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
         this.changelogTopics = topology.stores().values().stream()
                 .filter(StoreSpec::ownChangelog)
@@ -247,8 +248,7 @@ final class StreamThread extends Thread {
                 offsetReset,
                 metrics);
         assignor.standbyLags(tasks::standbyLags);
-        assignor.stateOnDisk(
-                new StateOnDisk(storesFound, topology, applicationId, admin, REBALANCE_LOOKUP_TIMEOUT)::lags);
+        assignor.stateOnDisk(new StateOnDisk(storesFound, topology, applicationId, changelogs)::lags);
     }
 
     /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */

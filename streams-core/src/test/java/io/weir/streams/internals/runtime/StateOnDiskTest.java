@@ -80,7 +80,8 @@ class StateOnDiskTest {
             found.begin();
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> found.unclaimedOffsets().size() == 2);
-            StateOnDisk state = new StateOnDisk(found, topology(), "disk", admin, Duration.ofSeconds(10));
+            StateOnDisk state =
+                    new StateOnDisk(found, topology(), "disk", new ChangelogSizes(admin, Duration.ofSeconds(10)));
             assertEquals(Map.of(new TaskId(0, 0), 6L, new TaskId(0, 1), 0L), state.lags());
 
             found.open("counts", appDir.resolve("0_0").resolve("counts")).close();
@@ -97,7 +98,8 @@ class StateOnDiskTest {
             found.begin();
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> !found.unclaimedOffsets().isEmpty());
-            StateOnDisk state = new StateOnDisk(found, topology(), "no-such-app", admin, Duration.ofSeconds(2));
+            StateOnDisk state =
+                    new StateOnDisk(found, topology(), "no-such-app", new ChangelogSizes(admin, Duration.ofSeconds(2)));
             assertEquals(Map.of(), state.lags(), "its changelog does not exist");
         }
     }
