@@ -1,8 +1,10 @@
 package io.weir.streams;
 
 /**
- * Names of the metrics Weir reports, per processor node (operator) of each task. Every record that
- * is skipped, dropped or diverted is counted under one of these names: nothing disappears unseen.
+ * Names of the metrics Weir reports, per instance, stream thread, task, operator (processor node) and
+ * store (see {@link WeirMetric.Level}). Every record that is skipped, dropped or diverted is counted under
+ * one of these names: nothing disappears unseen. The operating guide lists them with their JMX attributes
+ * and Micrometer meters.
  */
 public final class WeirMetrics {
 
@@ -77,4 +79,44 @@ public final class WeirMetrics {
      * records arrive means a partition holds the watermark back or the input is replayed from the past.
      */
     public static final String WATERMARK_LAG_MS = "watermark-lag-ms";
+
+    /** The instance's state as a number (a gauge): 0 created, 1 rebalancing, 2 running, 3 pending shutdown, 4 not running, 5 error. */
+    public static final String STATE = "state";
+    /** Stream threads running now (a gauge). */
+    public static final String ALIVE_THREADS = "alive-threads";
+    /** Polls of a thread's group consumer (a timer). */
+    public static final String POLL = "poll";
+    /**
+     * Records processed, by a thread or a task (a timer). Time is taken per polled batch of a partition, not
+     * per record, so its maximum is the longest per-record average of one batch.
+     */
+    public static final String PROCESS = "process";
+    /** Commits of a thread's tasks, one transaction each under exactly-once (a timer). */
+    public static final String COMMIT = "commit";
+    /** A thread's active tasks processing records (a gauge). */
+    public static final String TASKS_RUNNING = "tasks-running";
+    /** A thread's active tasks restoring their stores (a gauge). */
+    public static final String TASKS_RESTORING = "tasks-restoring";
+    /** A thread's standby copies (a gauge). */
+    public static final String STANDBY_TASKS = "standby-tasks";
+    /** A task's watermark in ms since the epoch (a gauge); -1 before its first watermark. */
+    public static final String WATERMARK = "watermark";
+    /** For a standby copy of a task, the changelog records it has not read yet (a gauge). */
+    public static final String STANDBY_LAG_RECORDS = "standby-lag-records";
+    /** Records a sink sent to its topic. */
+    public static final String RECORDS_PRODUCED = "records-produced";
+    /** Reads of a store that its cache answered. */
+    public static final String CACHE_HITS = "cache-hits";
+    /** Reads of a store that went past its cache. */
+    public static final String CACHE_MISSES = "cache-misses";
+    /** A store cache's hits over all its reads since the task opened (a gauge, 0 to 1; -1 before any read). */
+    public static final String CACHE_HIT_RATIO = "cache-hit-ratio";
+    /** A store's estimated size in bytes as of the task's last commit (a gauge). */
+    public static final String STATE_SIZE_BYTES = "state-size-bytes";
+    /** A store's estimated number of entries as of the task's last commit (a gauge). */
+    public static final String STATE_ENTRIES = "state-entries";
+    /** Changelog records replayed into a store while its task restored. */
+    public static final String RECORDS_RESTORED = "records-restored";
+    /** Changelog records a restoring store has left to replay (a gauge; 0 once restored). */
+    public static final String RESTORE_REMAINING_RECORDS = "restore-remaining-records";
 }

@@ -1,6 +1,9 @@
 package io.weir.streams;
 
 import io.weir.streams.dsl.StreamPartitioner;
+import io.weir.streams.internals.metrics.JmxReporter;
+import io.weir.streams.internals.metrics.MetricGroup;
+import io.weir.streams.internals.metrics.MetricsRegistry;
 import io.weir.streams.internals.query.Serving;
 import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
@@ -75,6 +78,9 @@ public final class WeirStreams implements AutoCloseable {
     private @Nullable Thread starter;
     private final Serving serving;
     private final PreopenedStores preopened;
+    private final MetricsRegistry metrics = new MetricsRegistry();
+    private final JmxReporter jmx = new JmxReporter();
+    private final MetricGroup applicationMetrics;
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
@@ -90,6 +96,27 @@ public final class WeirStreams implements AutoCloseable {
                 this.config.stateDir().resolve(this.config.applicationId()),
                 this.topology,
                 "weir-" + this.config.applicationId() + "-store-opener");
+        this.applicationMetrics = MetricGroup.application(metrics, this.config.applicationId(), clientId());
+    }
+
+    /** The {@link WeirMetrics#STATE} gauge's code for {@code s}, fixed so dashboards can rely on it. */
+    private static int stateCode(State s) {
+        return switch (s) {
+            case CREATED -> 0;
+            case REBALANCING -> 1;
+            case RUNNING -> 2;
+            case PENDING_SHUTDOWN -> 3;
+            case NOT_RUNNING -> 4;
+            case ERROR -> 5;
+        };
+    }
+
+    /**
+     * What tells this instance's threads, clients and metrics apart from those of other instances of the
+     * application, in one JVM or in one log search: the application id and the process id's first characters.
+     */
+    private String clientId() {
+        return "weir-" + config.applicationId() + "-" + processId.substring(0, Math.min(8, processId.length()));
     }
 
     public void setStateListener(StateListener listener) {
@@ -119,6 +146,8 @@ public final class WeirStreams implements AutoCloseable {
             throw new IllegalStateException("start() was already called (state " + state + ")");
         }
         transition(State.REBALANCING);
+        metrics.addListener(jmx);
+        applicationMetrics.gauge(WeirMetrics.STATE, () -> stateCode(state));
         preopened.begin();
         starter = new Thread(this::prepareAndRun, "weir-" + config.applicationId() + "-start");
         starter.setDaemon(true);
@@ -138,12 +167,7 @@ public final class WeirStreams implements AutoCloseable {
         GlobalTables global = null;
         if (!prepared.topology().globalTables().isEmpty()) {
             try {
-                global = new GlobalTables(
-                        prepared.topology().globalTables(),
-                        config,
-                        "weir-" + config.applicationId() + "-"
-                                + processId.substring(0, Math.min(8, processId.length())),
-                        this::fail);
+                global = new GlobalTables(prepared.topology().globalTables(), config, clientId(), this::fail);
                 synchronized (this) {
                     globals = global;
                 }
@@ -168,6 +192,8 @@ public final class WeirStreams implements AutoCloseable {
                     prepared.topology(),
                     prepared.taskCounts(),
                     processId,
+                    clientId(),
+                    applicationMetrics,
                     restoreListener,
                     handler,
                     this::transitionIfActive,
@@ -311,7 +337,33 @@ public final class WeirStreams implements AutoCloseable {
         return serving.allMetadata();
     }
 
-    /** The metrics of every task on this instance, summed by {@code node/metric}. */
+    /**
+     * Every metric this instance reports now, with its level and tags (see {@link WeirMetric}): what JMX
+     * shows under {@code io.weir.streams}. Empty before {@link #start()}.
+     */
+    public List<WeirMetric> allMetrics() {
+        return metrics.all();
+    }
+
+    /**
+     * Tells {@code listener} of every metric this instance reports now, then of each one added or removed
+     * until {@link #removeMetricsListener}: how a metrics library binds Weir's metrics as tasks come and go.
+     */
+    public void addMetricsListener(MetricsListener listener) {
+        metrics.addListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops telling {@code listener} of metrics; it is not told of the removal of those it knows. */
+    public void removeMetricsListener(MetricsListener listener) {
+        metrics.removeListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * The counters and gauges of every task on this instance, summed by {@code owner/metric} (the owner
+     * an operator's or store's name, or {@code task-<id>}), with the standby copies' {@code standby/tasks}
+     * and {@code standby/lag-records}: a quick total for tests and logs. Counters go on counting across a
+     * task's moves here; for metrics by thread, task and store, see {@link #allMetrics()}.
+     */
     public Map<String, Long> metrics() {
         StreamThreads t;
         synchronized (this) {
@@ -392,6 +444,8 @@ public final class WeirStreams implements AutoCloseable {
         if (before != State.ERROR) {
             transition(State.NOT_RUNNING);
         }
+        metrics.removeListener(jmx);
+        jmx.close();
         return stopped;
     }
 

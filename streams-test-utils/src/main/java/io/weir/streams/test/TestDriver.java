@@ -211,7 +211,7 @@ public final class TestDriver implements AutoCloseable {
                         sub,
                         taskStores,
                         collector,
-                        new TaskMetrics(),
+                        new TaskMetrics(id.toString()),
                         processingTime,
                         upstream,
                         committed.read());

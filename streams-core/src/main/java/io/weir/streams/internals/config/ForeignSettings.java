@@ -25,8 +25,9 @@ public final class ForeignSettings {
                     + "Produced.with, Grouped.with, Materialized.withKeySerde/withValueSerde); settings for them go with the "
                     + "serde. prefix";
     private static final String METRICS =
-            "Weir's metrics are read with WeirStreams.metrics(); client metrics settings go to a client with "
-                    + "the consumer., producer. or admin. prefix";
+            "Weir always records its metrics and registers them as JMX beans (io.weir.streams); bind them to a "
+                    + "metrics library with streams-micrometer or WeirStreams.addMetricsListener; client metrics settings "
+                    + "go to a client with the consumer., producer. or admin. prefix";
 
     /** Kafka Streams settings Weir refuses, with what to do instead. */
     private static final Map<String, String> REFUSED = Map.ofEntries(

@@ -3,6 +3,7 @@ package io.weir.streams.internals.dedup;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.ExpiryIndex;
 import io.weir.streams.internals.operator.KeyedInput;
@@ -60,8 +61,8 @@ public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
     private ExpiryIndex expiry;
     private KeyedInput input;
     private LateDataOutput lateOutput;
-    private TaskMetrics.Counter duplicates;
-    private TaskMetrics.Counter nullIds;
+    private Counter duplicates;
+    private Counter nullIds;
     private long watermark = Long.MIN_VALUE;
 
     public DeduplicateProcessor(Settings<K, V> settings) {

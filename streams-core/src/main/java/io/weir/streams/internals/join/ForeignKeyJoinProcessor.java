@@ -1,7 +1,7 @@
 package io.weir.streams.internals.join;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
@@ -59,7 +59,7 @@ public final class ForeignKeyJoinProcessor<K, V, KO, VR> implements Processor<Ob
     private Serializer<K> keys;
     private Deserializer<K> keyReader;
     private Serializer<KO> foreignKeys;
-    private TaskMetrics.Counter nullForeignKeys;
+    private Counter nullForeignKeys;
 
     public ForeignKeyJoinProcessor(Settings<K, V, KO, VR> settings) {
         this.settings = settings;

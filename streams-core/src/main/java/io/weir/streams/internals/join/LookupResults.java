@@ -1,7 +1,7 @@
 package io.weir.streams.internals.join;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import org.jspecify.annotations.Nullable;
@@ -19,8 +19,8 @@ final class LookupResults<K, V, TV, VR> {
     private final ProcessorContext context;
     private final BiFunction<? super V, ? super @Nullable TV, ? extends VR> joiner;
     private final boolean left;
-    private final TaskMetrics.Counter nullKeys;
-    private final TaskMetrics.Counter misses;
+    private final Counter nullKeys;
+    private final Counter misses;
 
     /** @param left whether a record with no row is joined with null (a left join) rather than dropped */
     LookupResults(

@@ -1,7 +1,7 @@
 package io.weir.streams.internals.operator;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 
@@ -15,7 +15,7 @@ import io.weir.streams.internals.processor.Record;
  */
 public final class KeyedInput {
 
-    private final TaskMetrics.Counter nullKeys;
+    private final Counter nullKeys;
     private final DropWarning nullKeyWarning;
     private final LateDataOutput refusals;
 

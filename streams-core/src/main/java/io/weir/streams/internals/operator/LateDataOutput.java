@@ -3,6 +3,7 @@ package io.weir.streams.internals.operator;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.DivertedRecord;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -23,9 +24,9 @@ public final class LateDataOutput {
 
     private final @Nullable String topic;
     private final ProcessorContext context;
-    private final TaskMetrics.Counter lateDropped;
-    private final TaskMetrics.Counter futureDropped;
-    private final TaskMetrics.Counter written;
+    private final Counter lateDropped;
+    private final Counter futureDropped;
+    private final Counter written;
     private final DropWarning lateWarning;
     private final DropWarning futureWarning;
 

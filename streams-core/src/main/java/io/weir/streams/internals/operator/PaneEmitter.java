@@ -3,6 +3,7 @@ package io.weir.streams.internals.operator;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
@@ -24,11 +25,11 @@ public final class PaneEmitter<K, A> {
 
     private final Refinement refinement;
     private final ProcessorContext context;
-    private final TaskMetrics.Counter panes;
-    private final TaskMetrics.Counter earlyPanes;
-    private final TaskMetrics.Counter onTimePanes;
-    private final TaskMetrics.Counter latePanes;
-    private final TaskMetrics.Counter retractions;
+    private final Counter panes;
+    private final Counter earlyPanes;
+    private final Counter onTimePanes;
+    private final Counter latePanes;
+    private final Counter retractions;
 
     public PaneEmitter(Refinement refinement, ProcessorContext context) {
         this.refinement = refinement;

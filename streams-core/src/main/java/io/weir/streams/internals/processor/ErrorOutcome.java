@@ -3,6 +3,7 @@ package io.weir.streams.internals.processor;
 import io.weir.streams.DeadLetterRecord;
 import io.weir.streams.ErrorDecision;
 import io.weir.streams.WeirMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -20,8 +21,8 @@ public final class ErrorOutcome {
 
     private final String node;
     private final RecordCollector collector;
-    private final TaskMetrics.Counter skipped;
-    private final TaskMetrics.Counter deadLettered;
+    private final Counter skipped;
+    private final Counter deadLettered;
 
     /** @param skippedMetric the metric that counts this node's skips */
     public ErrorOutcome(String node, RecordCollector collector, TaskMetrics metrics, String skippedMetric) {

@@ -3,6 +3,7 @@ package io.weir.streams.internals.processor;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
@@ -51,7 +52,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     private ProcessorContext context;
     private KeyedTimers timers;
     private KeyedInput input;
-    private TaskMetrics.Counter timersFired;
+    private Counter timersFired;
     private @Nullable K currentKey;
     private byte @Nullable [] currentKeyBytes;
     private long eventTime;

@@ -1,5 +1,7 @@
 package io.weir.streams.internals.processor;
 
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.topology.InternalTopics;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -25,6 +27,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
     private final Serializer<V> valueSerializer;
     private final boolean marks;
     private ProcessorContext context;
+    private Counter produced;
     private String topic;
     private int partitions;
     private long sentWatermark = Long.MIN_VALUE;
@@ -52,6 +55,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
         this.context = context;
         this.topic = InternalTopics.name(context.applicationId(), logicalTopic);
         this.partitions = context.collector().partitionsFor(topic);
+        this.produced = context.metrics().counter(context.nodeName(), WeirMetrics.RECORDS_PRODUCED);
     }
 
     @Override
@@ -74,6 +78,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
                         valueSerializer.serialize(topic, headers, record.value()),
                         headers,
                         record.timestamp());
+        produced.increment();
     }
 
     @Override

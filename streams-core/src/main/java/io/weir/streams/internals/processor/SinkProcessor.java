@@ -5,6 +5,7 @@ import io.weir.streams.ProductionErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.TopicNameExtractor;
+import io.weir.streams.internals.metrics.Counter;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
@@ -25,6 +26,7 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
     private final @Nullable StreamPartitioner<? super K, ? super V> partitioner;
     private RecordCollector collector;
     private ErrorOutcome errors;
+    private Counter produced;
 
     public SinkProcessor(
             TopicNameExtractor<? super K, ? super V> topics,
@@ -44,6 +46,7 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
         this.collector = context.collector();
         this.errors = new ErrorOutcome(
                 context.nodeName(), collector, context.metrics(), WeirMetrics.RECORDS_PRODUCTION_SKIPPED);
+        this.produced = context.metrics().counter(context.nodeName(), WeirMetrics.RECORDS_PRODUCED);
     }
 
     @Override
@@ -78,6 +81,7 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
         }
         try {
             collector.send(topic, partition, key, value, record.headers(), record.timestamp());
+            produced.increment();
         } catch (RecordTooLargeException e) {
             failed(record, topic, ProductionError.Reason.RECORD_TOO_LARGE, e);
         }

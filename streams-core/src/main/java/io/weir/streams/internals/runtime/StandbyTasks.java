@@ -1,5 +1,9 @@
 package io.weir.streams.internals.runtime;
 
+import io.weir.streams.WeirMetric;
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.internals.metrics.MetricGroup;
+import io.weir.streams.internals.metrics.RegisteredMetric;
 import io.weir.streams.internals.state.BytesStore;
 import io.weir.streams.internals.state.ChangelogOffset;
 import io.weir.streams.internals.state.StoreBatch;
@@ -62,8 +66,17 @@ final class StandbyTasks implements AutoCloseable {
     private volatile long lag;
 
     private volatile Set<TaskId> ids = Set.of();
+    private final MetricGroup threadMetrics;
+    /** Each copy's lag, as the metrics report it while the copy is here. */
+    private final Map<TaskId, RegisteredMetric> lagMetrics = new HashMap<>();
 
-    StandbyTasks(Supplier<Consumer<byte[], byte[]>> consumerFactory, String applicationId, boolean exactlyOnce) {
+    /** @param threadMetrics the thread's metric group: each copy reports its lag under its task's group */
+    StandbyTasks(
+            Supplier<Consumer<byte[], byte[]>> consumerFactory,
+            String applicationId,
+            boolean exactlyOnce,
+            MetricGroup threadMetrics) {
+        this.threadMetrics = threadMetrics;
         this.consumerFactory = consumerFactory;
         this.applicationId = applicationId;
         this.exactlyOnce = exactlyOnce;
@@ -82,7 +95,17 @@ final class StandbyTasks implements AutoCloseable {
         }
         copies.put(id, stores);
         ids = Set.copyOf(copies.keySet());
-        partitionsOf.put(id, Set.copyOf(mine.keySet()));
+        Set<TopicPartition> partitions = Set.copyOf(mine.keySet());
+        partitionsOf.put(id, partitions);
+        lagMetrics.put(
+                id,
+                threadMetrics
+                        .child(WeirMetric.Level.TASK, id.toString())
+                        .gauge(
+                                WeirMetrics.STANDBY_LAG_RECORDS,
+                                () -> partitions.stream()
+                                        .mapToLong(tp -> partitionLag.getOrDefault(tp, 0L))
+                                        .sum()));
         if (mine.isEmpty()) {
             return;
         }
@@ -183,6 +206,10 @@ final class StandbyTasks implements AutoCloseable {
             partitionLag.remove(tp);
         }
         partitionsOf.remove(id);
+        RegisteredMetric lagMetric = lagMetrics.remove(id);
+        if (lagMetric != null) {
+            threadMetrics.remove(lagMetric);
+        }
         ids = Set.copyOf(copies.keySet());
         if (consumer != null) {
             consumer.assign(followed.keySet());

@@ -1,6 +1,9 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.RestoreListener;
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.internals.metrics.Counter;
+import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.state.BytesStore;
 import io.weir.streams.internals.state.ChangelogOffset;
 import io.weir.streams.internals.state.StoreBatch;
@@ -101,6 +104,10 @@ final class StoreRestorer implements AutoCloseable {
 
         long restored;
         long lastProgress = System.nanoTime();
+        /** The offset up to which the store received what it restores: the metrics' view of progress. */
+        volatile long written;
+        /** The records the store received, for the metrics. */
+        final Counter restoredRecords;
         /** For a store restored from empty: the records read since the last chunk was handed over; else null. */
         @Nullable
         List<StoreBatch.Put> chunk;
@@ -114,7 +121,8 @@ final class StoreRestorer implements AutoCloseable {
                 BytesStore target,
                 long from,
                 long end,
-                @Nullable SourceRows<?, ?> rows) {
+                @Nullable SourceRows<?, ?> rows,
+                TaskMetrics metrics) {
             this.task = task;
             this.partition = partition;
             this.store = store;
@@ -122,6 +130,9 @@ final class StoreRestorer implements AutoCloseable {
             this.from = from;
             this.end = end;
             this.rows = rows;
+            this.written = from;
+            this.restoredRecords = metrics.counter(store, WeirMetrics.RECORDS_RESTORED);
+            metrics.gauge(store, WeirMetrics.RESTORE_REMAINING_RECORDS, () -> Math.max(0, end - written));
         }
 
         /** The store write for a record read, or null for one a source table's processing skipped. */
@@ -151,13 +162,14 @@ final class StoreRestorer implements AutoCloseable {
      * Starts restoring a task's logged stores: positions each changelog after what its store holds
      * and reads where the changelog ends now; a source table's store reads its topic up to the offset
      * {@code committed} for the task's input there (nothing when none was committed), which is where
-     * processing resumes.
+     * processing resumes. Each store restored reports its progress in {@code metrics}.
      */
     void register(
             TaskId task,
             TaskStores stores,
             String applicationId,
-            Map<TopicPartition, @Nullable OffsetAndMetadata> committed) {
+            Map<TopicPartition, @Nullable OffsetAndMetadata> committed,
+            TaskMetrics metrics) {
         Map<TopicPartition, String> logged = new HashMap<>();
         for (String name : stores.names()) {
             StoreSpec spec = stores.spec(name);
@@ -219,7 +231,8 @@ final class StoreRestorer implements AutoCloseable {
                     stores.cache(name).store(),
                     consumer.position(tp),
                     Objects.requireNonNull(until.get(tp)),
-                    source == null ? null : new SourceRows<>(source.consumed()));
+                    source == null ? null : new SourceRows<>(source.consumed()),
+                    metrics);
             if (offset == null) {
                 c.chunk = new ArrayList<>();
             }
@@ -425,9 +438,12 @@ final class StoreRestorer implements AutoCloseable {
         writes.removeFirst();
         Changelog c = w.changelog();
         if (!w.last()) {
+            c.restoredRecords.increment(w.count());
+            c.written = w.position();
             listener.onBatchRestored(c.partition, c.store, w.position(), w.count());
             return;
         }
+        c.written = c.end;
         if (c.restored > 0) {
             log.info("Restored store {} of task {}: {} records", c.store, c.task, c.restored);
             listener.onRestoreEnd(c.partition, c.store, c.restored);

@@ -4,7 +4,9 @@ import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.ThreadMetrics;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.state.ChangelogOffset;
@@ -133,6 +135,7 @@ final class StreamThread extends Thread {
 
     private final Map<TopicPartition, Long> consumed = new HashMap<>();
     private final Map<TaskId, TaskMetrics> metrics = new ConcurrentHashMap<>();
+    private final ThreadMetrics threadMetrics;
 
     private final boolean exactlyOnce;
     private volatile boolean running = true;
@@ -151,6 +154,7 @@ final class StreamThread extends Thread {
             Map<Integer, Integer> taskCounts,
             String processId,
             String transactionalId,
+            MetricGroup metricGroup,
             @Nullable String groupInstanceId,
             RestoreListener restoreListener,
             Map<String, GlobalStore<?, ?>> globals,
@@ -243,10 +247,18 @@ final class StreamThread extends Thread {
                         () -> new KafkaConsumer<>(
                                 standbyConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
                         applicationId,
-                        exactlyOnce),
+                        exactlyOnce,
+                        metricGroup),
                 () -> collector,
                 offsetReset,
-                metrics);
+                metrics,
+                metricGroup);
+        TaskManager taskManager = tasks;
+        this.threadMetrics = new ThreadMetrics(
+                metricGroup,
+                () -> taskManager.activeTaskNames().size(),
+                taskManager::restoringCount,
+                () -> taskManager.standbyIds().size());
         assignor.standbyLags(tasks::standbyLags);
         assignor.stateOnDisk(new StateOnDisk(storesFound, topology, applicationId, changelogs)::lags);
     }
@@ -295,10 +307,12 @@ final class StreamThread extends Thread {
             lastCommit = System.currentTimeMillis();
             while (running) {
                 ConsumerRecords<byte[], byte[]> records;
+                long pollStart = System.nanoTime();
                 try {
                     // While stores restore, the group consumer is only polled to stay a member (and to
                     // feed tasks already running); the restore consumer does the waiting.
                     records = consumer.poll(tasks.restoring() ? Duration.ZERO : Duration.ofMillis(config.pollMs()));
+                    threadMetrics.poll().record(System.nanoTime() - pollStart);
                 } catch (WakeupException e) {
                     if (running) {
                         throw e;
@@ -324,6 +338,8 @@ final class StreamThread extends Thread {
                 for (TopicPartition tp : records.partitions()) {
                     StreamTask task = tasks.taskOf(tp);
                     List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
+                    // Timed per batch: a clock read per record would cost more than many operators do.
+                    long processStart = System.nanoTime();
                     for (ConsumerRecord<byte[], byte[]> r : batch) {
                         task.process(
                                 new RawRecord(
@@ -336,6 +352,9 @@ final class StreamThread extends Thread {
                                         r.headers()),
                                 now);
                     }
+                    long processed = System.nanoTime() - processStart;
+                    task.processTimer().record(batch.size(), processed);
+                    threadMetrics.process().record(batch.size(), processed);
                     consumed.put(tp, batch.get(batch.size() - 1).offset() + 1);
                 }
                 // Read again: processing a batch can take long (a slow user function), and the commit
@@ -400,6 +419,7 @@ final class StreamThread extends Thread {
         if (tasks.running().isEmpty() || (consumed.isEmpty() && !transactionOpen)) {
             return;
         }
+        long start = System.nanoTime();
         List<PreparedTask> prepared = new ArrayList<>();
         tasks.running().forEach((id, task) -> prepared.add(new PreparedTask(id, task, task.prepareCommit())));
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
@@ -428,6 +448,7 @@ final class StreamThread extends Thread {
         consumed.clear();
         purger.committed(offsets);
         prepared.forEach(p -> p.task().completeCommit(p.flushes(), changelogOffsets(p.id(), p.flushes(), offsets)));
+        threadMetrics.commit().record(System.nanoTime() - start);
     }
 
     /** A task whose commit is under way, with its stores' part of it. */
@@ -551,6 +572,7 @@ final class StreamThread extends Thread {
         closeQuietly(restoreConsumer);
         closeQuietly(producer);
         closeQuietly(admin);
+        threadMetrics.close();
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -6,8 +6,11 @@ import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadMetadata;
+import io.weir.streams.WeirMetric;
+import io.weir.streams.WeirMetrics;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.state.PreopenedStores;
@@ -43,6 +46,8 @@ public final class StreamThreads {
     private final TopologySpec topology;
     private final Map<Integer, Integer> taskCounts;
     private final String processId;
+    private final String clientId;
+    private final MetricGroup metrics;
     private final RestoreListener restoreListener;
     private final StreamsUncaughtExceptionHandler handler;
     private final Consumer<WeirStreams.State> state;
@@ -52,6 +57,9 @@ public final class StreamThreads {
     private final PreopenedStores storesFound;
     private final ClusterMetadata cluster;
     private final List<StreamThread> threads = new ArrayList<>();
+    /** The current threads, for readers of metrics that must not wait for this object's lock. */
+    private volatile List<StreamThread> current = List.of();
+
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
     private final Set<String> failedRecords = new HashSet<>();
     private int generation;
@@ -62,6 +70,8 @@ public final class StreamThreads {
             TopologySpec topology,
             Map<Integer, Integer> taskCounts,
             String processId,
+            String clientId,
+            MetricGroup metrics,
             RestoreListener restoreListener,
             StreamsUncaughtExceptionHandler handler,
             Consumer<WeirStreams.State> state,
@@ -78,6 +88,8 @@ public final class StreamThreads {
         this.topology = topology;
         this.taskCounts = taskCounts;
         this.processId = processId;
+        this.clientId = clientId;
+        this.metrics = metrics;
         this.restoreListener = restoreListener;
         this.handler = handler;
         this.state = state;
@@ -88,14 +100,15 @@ public final class StreamThreads {
         for (int i = 0; i < config.threads(); i++) {
             threads.add(newThread(i));
         }
+        current = List.copyOf(threads);
+        metrics.gauge(
+                WeirMetrics.ALIVE_THREADS,
+                () -> current.stream().filter(Thread::isAlive).count());
         threads.forEach(Thread::start);
     }
 
     private StreamThread newThread(int index) {
-        // The process id's first characters tell apart the threads (and the clients named after them)
-        // of two instances of one application, in one JVM or in one log search.
-        String name = "weir-" + config.applicationId() + "-" + processId.substring(0, Math.min(8, processId.length()))
-                + "-thread-" + index + (generation == 0 ? "" : "-g" + generation);
+        String name = clientId + "-thread-" + index + (generation == 0 ? "" : "-g" + generation);
         // Stable across restarts and thread replacement: a new producer with the same id fences the old
         // one and aborts its open transaction at once, instead of read_committed readers waiting for it
         // to time out.
@@ -108,6 +121,7 @@ public final class StreamThreads {
                 taskCounts,
                 processId,
                 transactionalId,
+                metrics.child(WeirMetric.Level.THREAD, name),
                 config.groupInstanceId(processId).map(id -> id + "-" + index).orElse(null),
                 restoreListener,
                 globals,
@@ -163,6 +177,7 @@ public final class StreamThreads {
                 generation++;
                 StreamThread replacement = newThread(index);
                 threads.set(index, replacement);
+                current = List.copyOf(threads);
                 state.accept(WeirStreams.State.REBALANCING);
                 replacement.start();
                 return;

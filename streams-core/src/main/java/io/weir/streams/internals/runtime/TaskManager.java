@@ -1,7 +1,9 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.WeirMetric;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.query.LocalStores;
 import io.weir.streams.internals.state.StoreOpener;
@@ -63,12 +65,15 @@ final class TaskManager implements AutoCloseable {
     private final String offsetReset;
 
     private final Map<TaskId, TaskMetrics> metrics;
+    private final MetricGroup threadMetrics;
 
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
     private final Map<TaskId, Restoring> restoring = new TreeMap<>();
     private final Map<TopicPartition, TaskId> taskOfPartition = new HashMap<>();
     /** The running tasks, published for other threads. */
     private volatile Set<String> activeTaskNames = Set.of();
+    /** How many tasks restore, published for other threads. */
+    private volatile int restoringCount;
 
     /** An assigned task waiting for its stores, with the committed offsets its partitions had then. */
     private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {}
@@ -77,6 +82,8 @@ final class TaskManager implements AutoCloseable {
      * @param storeOpener opens the tasks' RocksDB stores
      * @param collector the thread's current record collector (a new one comes with a new producer)
      * @param metrics   each task's metrics, kept across the task's closes and reopenings
+     * @param threadMetrics the thread's metric group, under which a task's metrics are published while it
+     *     is here
      */
     TaskManager(
             String threadName,
@@ -91,7 +98,8 @@ final class TaskManager implements AutoCloseable {
             StandbyTasks standbys,
             Supplier<KafkaRecordCollector> collector,
             String offsetReset,
-            Map<TaskId, TaskMetrics> metrics) {
+            Map<TaskId, TaskMetrics> metrics,
+            MetricGroup threadMetrics) {
         this.threadName = threadName;
         this.config = config;
         this.topology = topology;
@@ -106,6 +114,7 @@ final class TaskManager implements AutoCloseable {
         this.collector = collector;
         this.offsetReset = offsetReset;
         this.metrics = metrics;
+        this.threadMetrics = threadMetrics;
     }
 
     /** The running tasks, by id. */
@@ -207,15 +216,19 @@ final class TaskManager implements AutoCloseable {
             } else {
                 stores.hostIn(localStores.forTask(id));
             }
+            TaskMetrics taskMetrics = metricsOf(id);
+            taskMetrics.publish(threadMetrics.child(WeirMetric.Level.TASK, id.toString()));
             try {
-                restorer.register(id, stores, applicationId, committed);
+                restorer.register(id, stores, applicationId, committed, taskMetrics);
             } catch (RuntimeException e) {
+                taskMetrics.unpublish();
                 stores.close();
                 throw e;
             }
             restoring.put(id, new Restoring(stores, committed));
             consumer.pause(inputPartitions(id));
         }
+        publish();
         log.info("Thread {} restores the state of tasks {}", threadName, restoring.keySet());
     }
 
@@ -285,7 +298,7 @@ final class TaskManager implements AutoCloseable {
                         taskCounts.get(topology.writerOf(source.topic()).id()));
             }
         }
-        TaskMetrics taskMetrics = metrics.computeIfAbsent(id, k -> new TaskMetrics());
+        TaskMetrics taskMetrics = metricsOf(id);
         return new StreamTask(
                 id,
                 applicationId,
@@ -325,6 +338,7 @@ final class TaskManager implements AutoCloseable {
             Restoring r = restoring.remove(id);
             if (r != null) {
                 restorer.remove(id);
+                metricsOf(id).unpublish();
                 r.stores().close();
             }
             inputPartitions(id).forEach(taskOfPartition::remove);
@@ -332,8 +346,18 @@ final class TaskManager implements AutoCloseable {
         publish();
     }
 
+    private TaskMetrics metricsOf(TaskId id) {
+        return metrics.computeIfAbsent(id, k -> new TaskMetrics(k.toString()));
+    }
+
     private void publish() {
+        restoringCount = restoring.size();
         activeTaskNames = tasks.keySet().stream().map(TaskId::toString).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** How many tasks restore their stores; callable from any thread. */
+    int restoringCount() {
+        return restoringCount;
     }
 
     /** The running tasks' names; callable from any thread. */

@@ -87,6 +87,9 @@ public interface BytesStore extends AutoCloseable {
     /** An estimate of the number of entries, for metrics and tests. */
     long approximateEntries();
 
+    /** An estimate of the bytes the entries take, for metrics. */
+    long approximateBytes();
+
     @Override
     void close();
 }

@@ -28,6 +28,9 @@ public final class InMemoryBytesStore implements BytesStore {
     private final String name;
     private final NavigableMap<byte[], byte[]> data = new TreeMap<>(Arrays::compareUnsigned);
     private final Map<String, byte[]> metadata = new HashMap<>();
+    /** The keys' and values' bytes in {@link #data}. */
+    private long bytes;
+
     private boolean closed;
 
     private InMemoryBytesStore(String name) {
@@ -66,12 +69,20 @@ public final class InMemoryBytesStore implements BytesStore {
         requireOpen();
         // Checked before anything changes, so that a bad put cannot leave half a batch applied.
         batch.puts().forEach(put -> Objects.requireNonNull(put.key(), "key"));
-        batch.rangeDeletes().forEach(range -> slice(range.from(), range.to()).clear());
+        batch.rangeDeletes().forEach(range -> {
+            Map<byte[], byte[]> slice = slice(range.from(), range.to());
+            slice.forEach((k, v) -> bytes -= k.length + v.length);
+            slice.clear();
+        });
         for (StoreBatch.Put put : batch.puts()) {
-            if (put.value() == null) {
-                data.remove(put.key());
-            } else {
-                data.put(put.key().clone(), put.value().clone());
+            byte[] value = put.value();
+            byte[] old =
+                    value == null ? data.remove(put.key()) : data.put(put.key().clone(), value.clone());
+            if (old != null) {
+                bytes -= put.key().length + old.length;
+            }
+            if (value != null) {
+                bytes += put.key().length + value.length;
             }
         }
         batch.metadata().forEach((key, value) -> {
@@ -96,12 +107,20 @@ public final class InMemoryBytesStore implements BytesStore {
         return data.size();
     }
 
+    /** Exact: the bytes of the keys and values, without the map's own overhead. */
+    @Override
+    public synchronized long approximateBytes() {
+        requireOpen();
+        return bytes;
+    }
+
     /** Idempotent; drops the contents. */
     @Override
     public synchronized void close() {
         closed = true;
         data.clear();
         metadata.clear();
+        bytes = 0;
     }
 
     /** A live view of the entries with {@code from <= key < to}; a null bound is open. */

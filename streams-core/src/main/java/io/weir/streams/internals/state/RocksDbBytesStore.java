@@ -277,6 +277,18 @@ public final class RocksDbBytesStore implements BytesStore {
         }
     }
 
+    /** RocksDB's estimate of its live data on disk plus what its memtables hold. */
+    @Override
+    public long approximateBytes() {
+        requireOpen();
+        try {
+            return db.getLongProperty(data, "rocksdb.estimate-live-data-size")
+                    + db.getLongProperty(data, "rocksdb.cur-size-all-mem-tables");
+        } catch (RocksDBException e) {
+            throw failure("estimate size", e);
+        }
+    }
+
     /** Persists everything written so far, data and metadata together, and waits until it is on disk. */
     public void flush() {
         requireOpen();

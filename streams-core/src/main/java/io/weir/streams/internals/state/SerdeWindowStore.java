@@ -1,7 +1,7 @@
 package io.weir.streams.internals.state;
 
 import io.weir.streams.internals.TimeMath;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.state.WindowStore;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +19,7 @@ public final class SerdeWindowStore<K, V> implements WindowStore<K, V> {
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
     private final long retention;
-    private final TaskMetrics.Counter expiredPuts;
+    private final Counter expiredPuts;
     private long expiredThrough = Long.MIN_VALUE;
 
     /**
@@ -27,11 +27,7 @@ public final class SerdeWindowStore<K, V> implements WindowStore<K, V> {
      * @param expiredPuts counts the puts dropped because their time had expired
      */
     public SerdeWindowStore(
-            WriteBackCache cache,
-            Serde<K> keySerde,
-            Serde<V> valueSerde,
-            long retention,
-            TaskMetrics.Counter expiredPuts) {
+            WriteBackCache cache, Serde<K> keySerde, Serde<V> valueSerde, long retention, Counter expiredPuts) {
         this.cache = cache;
         this.keySerde = keySerde;
         this.valueSerde = valueSerde;

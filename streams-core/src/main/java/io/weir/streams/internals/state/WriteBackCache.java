@@ -1,5 +1,8 @@
 package io.weir.streams.internals.state;
 
+import io.weir.streams.WeirMetrics;
+import io.weir.streams.internals.metrics.Counter;
+import io.weir.streams.internals.metrics.TaskMetrics;
 import org.jspecify.annotations.Nullable;
 
 import java.lang.invoke.MethodHandles;
@@ -76,6 +79,14 @@ public final class WriteBackCache {
     private final List<StoreBatch.RangeDelete> rangeDeletes = new ArrayList<>();
     private long dirtyBytes;
     private long cleanBytes;
+    /** Reads answered here, and reads that went to the store: written by the task's thread. */
+    private final Counter hits = new Counter();
+
+    private final Counter misses = new Counter();
+    /** The store's estimated size and entries, as of the last commit; read by metrics on any thread. */
+    private volatile long storeBytes;
+
+    private volatile long storeEntries;
     private boolean started;
     /** Every store entry is cached too (clean, or overwritten by a dirty entry): see the class docs. */
     private boolean complete;
@@ -148,11 +159,14 @@ public final class WriteBackCache {
         start();
         Entry e = entries.get(Key.of(key));
         if (e != null) {
+            hits.increment();
             return e.value == TOMBSTONE ? null : e.value;
         }
         if (complete || deletedByRange(key)) {
+            hits.increment();
             return null;
         }
+        misses.increment();
         byte[] value = store.get(key);
         if (value != null && keepReads) {
             addClean(new Entry(key, value, false));
@@ -274,6 +288,33 @@ public final class WriteBackCache {
         rangeDeletes.clear();
         resize(0, cleanBytes + moved);
         evictIfNeeded();
+        measureStore();
+    }
+
+    /**
+     * Reports this cache's reads (hits, misses, their ratio) and its store's estimated size and entries
+     * (as of the last commit) in {@code metrics}, under the store's name {@code owner}.
+     */
+    public void reportTo(String owner, TaskMetrics metrics) {
+        measureStore();
+        metrics.counter(owner, WeirMetrics.CACHE_HITS, hits);
+        metrics.counter(owner, WeirMetrics.CACHE_MISSES, misses);
+        metrics.ratio(owner, WeirMetrics.CACHE_HIT_RATIO, () -> {
+            double h = hits.value();
+            double all = h + misses.value();
+            return all == 0 ? -1 : h / all;
+        });
+        metrics.gauge(owner, WeirMetrics.STATE_SIZE_BYTES, () -> storeBytes);
+        metrics.gauge(owner, WeirMetrics.STATE_ENTRIES, () -> storeEntries);
+    }
+
+    /**
+     * Reads the store's size on this (the task's) thread, for metrics read on others: a reader from another
+     * thread could meet a store being closed.
+     */
+    private void measureStore() {
+        storeBytes = store.approximateBytes();
+        storeEntries = store.approximateEntries();
     }
 
     /** Drops every cached entry, dirty ones included (a task closing dirty after a failed commit). */

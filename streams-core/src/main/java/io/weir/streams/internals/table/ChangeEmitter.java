@@ -1,7 +1,7 @@
 package io.weir.streams.internals.table;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.state.WriteBackCache;
@@ -29,7 +29,7 @@ public final class ChangeEmitter<K, V> {
     private final WriteBackCache store;
     private final RowFormat<K, V> rows;
     private final boolean everyChange;
-    private final TaskMetrics.Counter emitted;
+    private final Counter emitted;
     /** Keys changed since the last commit: the key, and its stored row at the last commit (null: absent). */
     private final Map<ByteBuffer, Pending<K>> pending = new LinkedHashMap<>();
 

@@ -2,7 +2,7 @@ package io.weir.streams.internals.table;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.TimeMath;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.operator.ExpiryIndex;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.state.WriteBackCache;
@@ -36,7 +36,7 @@ public final class RowExpiry<K, V> {
     private final boolean eventTime;
     private final Deserializer<K> keys;
     private final ChangeEmitter<K, V> changes;
-    private final TaskMetrics.Counter expired;
+    private final Counter expired;
 
     private RowExpiry(
             ProcessorContext context,

@@ -4,7 +4,7 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
@@ -39,7 +39,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     private WriteBackCache store;
     private KeyedInput input;
     private ChangeEmitter<K, V> changes;
-    private TaskMetrics.Counter absentTombstones;
+    private Counter absentTombstones;
 
     private RowExpiry<K, V> expiry;
     private final @Nullable Versioning versioning;

@@ -4,6 +4,7 @@ import io.weir.streams.RecordError;
 import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.Record;
@@ -31,7 +32,7 @@ final class SourceReader<K, V> {
     private final TimestampExtractor<K, V> extractor;
     private final RecordErrorHandler handler;
     private final long maxFutureSkew;
-    private final TaskMetrics.Counter consumed;
+    private final Counter consumed;
     private final ErrorOutcome errors;
 
     @SuppressWarnings("unchecked")

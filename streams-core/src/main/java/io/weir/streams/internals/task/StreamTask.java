@@ -2,6 +2,7 @@ package io.weir.streams.internals.task;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Timer;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
@@ -39,6 +40,7 @@ public final class StreamTask implements AutoCloseable {
     private final TaskStores stores;
     private final RecordCollector collector;
     private final TaskMetrics metrics;
+    private final Timer processTimer;
     private final WatermarkTracker tracker = new WatermarkTracker();
     /** Per topic (as named in Kafka), its reads: usually one; more when the topology reads it twice. */
     private final Map<String, List<SourceReader<?, ?>>> readers = new HashMap<>();
@@ -111,7 +113,13 @@ public final class StreamTask implements AutoCloseable {
         }
         committedTime.forEach(tracker::restore);
         watermark = tracker.advance();
-        metrics.gauge("task-" + id, WeirMetrics.WATERMARK_LAG_MS, this::watermarkLag);
+        metrics.taskGauge(WeirMetrics.WATERMARK_LAG_MS, this::watermarkLag);
+        metrics.taskGauge(WeirMetrics.WATERMARK, () -> {
+            long w = watermark;
+            return w == Long.MIN_VALUE ? -1 : w;
+        });
+        processTimer = metrics.taskTimer(WeirMetrics.PROCESS);
+        stores.names().forEach(n -> stores.cache(n).reportTo(n, metrics));
         for (Node node : topological) {
             node.processor.init(node);
         }
@@ -316,6 +324,11 @@ public final class StreamTask implements AutoCloseable {
         return metrics;
     }
 
+    /** Times the records this task processes; the stream thread records each batch. */
+    public Timer processTimer() {
+        return processTimer;
+    }
+
     @Override
     public void close() {
         try {
@@ -323,7 +336,7 @@ public final class StreamTask implements AutoCloseable {
                 node.processor.close();
             }
         } finally {
-            metrics.clearGauges();
+            metrics.unpublish();
             stores.close();
         }
     }

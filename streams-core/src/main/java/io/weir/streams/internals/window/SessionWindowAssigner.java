@@ -3,7 +3,7 @@ package io.weir.streams.internals.window;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
-import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.processor.ProcessorContext;
 
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ final class SessionWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     private final long maxLength;
     private final String indexStoreName;
     private SessionIndex sessions;
-    private TaskMetrics.Counter sessionsMerged;
+    private Counter sessionsMerged;
 
     /**
      * {@code maxLength}: the session length cap ({@code Long.MAX_VALUE}: none); {@code indexStoreName}:

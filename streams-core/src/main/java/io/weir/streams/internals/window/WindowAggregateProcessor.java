@@ -7,6 +7,7 @@ import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.EventTimeIndex;
 import io.weir.streams.internals.operator.KeyedInput;
@@ -87,7 +88,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private PaneEmitter<Windowed<K>, A> panes;
     private LateDataOutput lateOutput;
     private KeyedInput input;
-    private TaskMetrics.Counter lateAdded;
+    private Counter lateAdded;
     private long watermark = Long.MIN_VALUE;
 
     /** Over the windows {@code assigner} makes; one instance per task. */

@@ -24,7 +24,7 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
     public record Sent(String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {}
 
     private final TaskStores stores;
-    private final TaskMetrics metrics = new TaskMetrics();
+    private final TaskMetrics metrics = new TaskMetrics("0_0");
     private final List<Record<?, ?>> forwarded = new ArrayList<>();
     private final List<Sent> sent = new ArrayList<>();
     private long watermark = Long.MIN_VALUE;

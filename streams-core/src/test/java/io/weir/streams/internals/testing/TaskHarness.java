@@ -86,7 +86,7 @@ public final class TaskHarness implements AutoCloseable {
                 new TaskStores(
                         stores, stateDir.resolve(id.toString()), 1024 * 1024, Map.of(), hosting, StoreOpener.DIRECT),
                 collector,
-                new TaskMetrics(),
+                new TaskMetrics(id.toString()),
                 now,
                 Map.of(),
                 committedTime);
