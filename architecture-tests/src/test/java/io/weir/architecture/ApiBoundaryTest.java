@@ -42,6 +42,7 @@ class ApiBoundaryTest {
             "io.weir.streams.time",
             "io.weir.streams.state",
             "io.weir.streams.serde",
+            "io.weir.streams.micrometer",
             "io.weir.streams.test",
             "io.weir.streams.test.kafka");
 
@@ -52,8 +53,9 @@ class ApiBoundaryTest {
     /**
      * What a public signature may name: the public API, the JDK, Kafka's client API (not its
      * {@code internals} packages), Jackson's {@code ObjectMapper} API ({@code JsonSerde} takes the
-     * user's mapper; Jackson is a declared dependency) and JUnit's extension API (the test kit's JUnit
-     * extension).
+     * user's mapper; Jackson is a declared dependency), JUnit's extension API (the test kit's JUnit
+     * extension), Micrometer's API (the binder of {@code streams-micrometer}) and Spring's (the
+     * auto-configuration of the Spring Boot starter).
      */
     private static boolean mayAppearInPublicApi(JavaClass type) {
         JavaClass base = type.getBaseComponentType();
@@ -68,7 +70,8 @@ class ApiBoundaryTest {
                 || pkg.startsWith("java.")
                 || pkg.startsWith("org.apache.kafka.")
                 || pkg.equals("com.fasterxml.jackson.databind")
-                || pkg.startsWith("org.junit.jupiter.api.extension");
+                || pkg.startsWith("org.junit.jupiter.api.extension")
+                || pkg.startsWith("io.micrometer.core.instrument");
     }
 
     private static boolean visible(JavaMember member) {

@@ -89,7 +89,13 @@ class PublishingTest {
     @Test
     void everyPublishedModuleAttachesSourcesAndJavadoc() throws Exception {
         Set<String> published = publishedJarModules();
-        assertEquals(Set.of("streams-core", "streams-test-broker", "streams-test-utils"), published);
+        assertEquals(
+                Set.of(
+                        "streams-core",
+                        "streams-test-broker",
+                        "streams-test-utils",
+                        "streams-micrometer"),
+                published);
         for (String module : published) {
             List<String> plugins = texts(pom(module), "/project/build/plugins/plugin/artifactId");
             assertTrue(
