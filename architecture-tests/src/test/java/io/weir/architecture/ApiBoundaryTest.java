@@ -43,6 +43,7 @@ class ApiBoundaryTest {
             "io.weir.streams.state",
             "io.weir.streams.serde",
             "io.weir.streams.micrometer",
+            "io.weir.streams.spring",
             "io.weir.streams.test",
             "io.weir.streams.test.kafka");
 
@@ -71,7 +72,8 @@ class ApiBoundaryTest {
                 || pkg.startsWith("org.apache.kafka.")
                 || pkg.equals("com.fasterxml.jackson.databind")
                 || pkg.startsWith("org.junit.jupiter.api.extension")
-                || pkg.startsWith("io.micrometer.core.instrument");
+                || pkg.startsWith("io.micrometer.core.instrument")
+                || pkg.startsWith("org.springframework.");
     }
 
     private static boolean visible(JavaMember member) {

@@ -94,7 +94,8 @@ class PublishingTest {
                         "streams-core",
                         "streams-test-broker",
                         "streams-test-utils",
-                        "streams-micrometer"),
+                        "streams-micrometer",
+                        "streams-spring-boot-starter"),
                 published);
         for (String module : published) {
             List<String> plugins = texts(pom(module), "/project/build/plugins/plugin/artifactId");

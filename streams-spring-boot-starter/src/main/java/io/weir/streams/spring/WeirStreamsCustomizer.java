@@ -1,0 +1,13 @@
+package io.weir.streams.spring;
+
+import io.weir.streams.WeirStreams;
+
+/**
+ * Adjusts the auto-configured {@link WeirStreams} before it starts: set its state listener, uncaught
+ * exception handler or restore listener. Every bean of this type is applied, in {@code @Order}.
+ */
+@FunctionalInterface
+public interface WeirStreamsCustomizer {
+
+    void customize(WeirStreams streams);
+}
