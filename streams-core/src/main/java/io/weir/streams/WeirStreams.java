@@ -5,6 +5,7 @@ import io.weir.streams.internals.metrics.JmxReporter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.MetricsRegistry;
 import io.weir.streams.internals.query.Serving;
+import io.weir.streams.internals.runtime.AccessErrors;
 import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
@@ -81,6 +82,7 @@ public final class WeirStreams implements AutoCloseable {
     private final MetricsRegistry metrics = new MetricsRegistry();
     private final JmxReporter jmx = new JmxReporter();
     private final MetricGroup applicationMetrics;
+    private final AccessErrors accessErrors;
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
@@ -97,6 +99,7 @@ public final class WeirStreams implements AutoCloseable {
                 this.topology,
                 "weir-" + this.config.applicationId() + "-store-opener");
         this.applicationMetrics = MetricGroup.application(metrics, this.config.applicationId(), clientId());
+        this.accessErrors = new AccessErrors(this.config, this.topology);
     }
 
     /** The {@link WeirMetrics#STATE} gauge's code for {@code s}, fixed so dashboards can rely on it. */
@@ -179,30 +182,37 @@ public final class WeirStreams implements AutoCloseable {
                 return;
             }
         }
-        synchronized (this) {
-            if (stopping()) {
-                return;
+        try {
+            synchronized (this) {
+                if (stopping()) {
+                    return;
+                }
+                if (global != null) {
+                    global.start();
+                }
+                serving.cluster().taskCounts(prepared.taskCounts());
+                threads = new StreamThreads(
+                        config,
+                        prepared.topology(),
+                        prepared.taskCounts(),
+                        processId,
+                        clientId(),
+                        applicationMetrics,
+                        restoreListener,
+                        handler,
+                        this::transitionIfActive,
+                        this::fail,
+                        global == null ? Map.of() : global.stores(),
+                        serving.local(),
+                        preopened,
+                        serving.cluster());
+                threads.start();
             }
-            if (global != null) {
-                global.start();
+        } catch (RuntimeException e) {
+            // A client the threads make refused its settings: fail, rather than leave the start thread dead.
+            if (!stopping()) {
+                fail(e);
             }
-            serving.cluster().taskCounts(prepared.taskCounts());
-            threads = new StreamThreads(
-                    config,
-                    prepared.topology(),
-                    prepared.taskCounts(),
-                    processId,
-                    clientId(),
-                    applicationMetrics,
-                    restoreListener,
-                    handler,
-                    this::transitionIfActive,
-                    this::fail,
-                    global == null ? Map.of() : global.stores(),
-                    serving.local(),
-                    preopened,
-                    serving.cluster());
-            threads.start();
         }
     }
 
@@ -210,7 +220,10 @@ public final class WeirStreams implements AutoCloseable {
         return state == State.PENDING_SHUTDOWN || state == State.NOT_RUNNING || state == State.ERROR;
     }
 
-    private void fail(Throwable e) {
+    private void fail(Throwable failure) {
+        // Bad credentials or a missing ACL: say which setting or permission to fix.
+        RuntimeException access = accessErrors.explain(failure);
+        Throwable e = access == null ? failure : access;
         log.error("Weir application {} failed: {}", config.applicationId(), e.getMessage(), e);
         error = e;
         transition(State.ERROR);

@@ -9,6 +9,7 @@ import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -29,7 +30,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Before an instance's threads start: reads the source topics' partition counts, derives the task
  * count of every sub-topology, and creates the changelog and repartition topics with those counts
- * (or checks them, when they exist). Retries with backoff while Kafka is unreachable, logging why;
+ * (or checks them, when they exist). Retries with backoff while Kafka is unreachable, logging why (but not
+ * when Kafka refuses the credentials or a permission: that fails at once);
  * fails at once, naming the topic, when a source topic is missing or counts disagree. Owns its Admin.
  */
 public final class InternalTopicManager implements AutoCloseable {
@@ -63,6 +65,11 @@ public final class InternalTopicManager implements AutoCloseable {
                 createInternalTopics(resolved, taskCounts);
                 return new Prepared(resolved, taskCounts);
             } catch (RetryLater e) {
+                Throwable cause = e.getCause();
+                if (cause != null && AccessErrors.isAccessError(cause)) {
+                    // Bad credentials or a missing ACL: waiting will not cure it. WeirStreams explains it.
+                    throw new IllegalStateException(cause.getMessage(), cause);
+                }
                 if (stopping.getAsBoolean()) {
                     throw new IllegalStateException("Stopped while waiting for Kafka", e.getCause());
                 }
@@ -109,7 +116,7 @@ public final class InternalTopicManager implements AutoCloseable {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                     continue;
                 }
-                throw new RetryLater(Causes.of(e));
+                throw new RetryLater(naming(Causes.of(e), topic));
             } catch (TimeoutException e) {
                 throw new RetryLater(e);
             } catch (InterruptedException e) {
@@ -175,7 +182,7 @@ public final class InternalTopicManager implements AutoCloseable {
             log.info("Created internal topic {} ({} partitions)", topic.name(), topic.numPartitions());
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new RetryLater(Causes.of(e));
+                throw new RetryLater(naming(Causes.of(e), topic.name()));
             }
         } catch (TimeoutException e) {
             throw new RetryLater(e);
@@ -183,6 +190,18 @@ public final class InternalTopicManager implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while creating " + topic.name(), e);
         }
+    }
+
+    /**
+     * {@code cause}, or when it is a topic authorization failure that names no topic (the admin API's are
+     * such), one that names {@code topic}, so the error can say which permission is missing where.
+     */
+    private static Throwable naming(Throwable cause, String topic) {
+        if (cause instanceof TopicAuthorizationException t
+                && t.unauthorizedTopics().isEmpty()) {
+            return new TopicAuthorizationException(t.getMessage(), Set.of(topic));
+        }
+        return cause;
     }
 
     private static void sleep(long ms) {

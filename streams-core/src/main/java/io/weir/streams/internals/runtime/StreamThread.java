@@ -231,7 +231,7 @@ final class StreamThread extends Thread {
             assignor.transactions(
                     transactionalId, new TransactionFencer(producerConfig, REBALANCE_LOOKUP_TIMEOUT)::fence);
         }
-        newProducer();
+        createProducer();
         Map<String, Object> standbyConfig = ReaderConsumers.config(config, name + "-standby-consumer");
         this.tasks = new TaskManager(
                 name,
@@ -263,14 +263,28 @@ final class StreamThread extends Thread {
         assignor.stateOnDisk(new StateOnDisk(storesFound, topology, applicationId, changelogs)::lags);
     }
 
-    /** A fresh producer (and collector): at start, and after this thread's transactions were fenced. */
-    private void newProducer() {
+    /** A fresh producer and collector, its transactions not yet initialized. */
+    private void createProducer() {
         producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
         collector = new KafkaRecordCollector(producer, this::ensureTransaction, sizeLimits, changelogTopics);
         transactionOpen = false;
+    }
+
+    /**
+     * Under exactly-once, registers the producer's transactional id (fencing an older producer with it).
+     * Done on this thread, in {@link #run()}: a refusal (a missing ACL) then fails the thread like any
+     * other error, through the uncaught exception handler.
+     */
+    private void initTransactions() {
         if (exactlyOnce) {
             producer.initTransactions();
         }
+    }
+
+    /** A fresh producer (and collector) after this thread's transactions were fenced. */
+    private void newProducer() {
+        createProducer();
+        initTransactions();
     }
 
     /**
@@ -303,6 +317,7 @@ final class StreamThread extends Thread {
     @Override
     public void run() {
         try {
+            initTransactions();
             consumer.subscribe(sourceTopics, new Rebalance());
             lastCommit = System.currentTimeMillis();
             while (running) {

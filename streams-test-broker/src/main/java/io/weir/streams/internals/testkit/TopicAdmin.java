@@ -8,6 +8,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -23,10 +24,17 @@ public final class TopicAdmin implements AutoCloseable {
     private static final long TIMEOUT_SECONDS = 30;
 
     private final String bootstrapServers;
+    private final Map<String, Object> clientConfig;
     private @Nullable Admin admin;
 
     public TopicAdmin(String bootstrapServers) {
-        this.bootstrapServers = bootstrapServers;
+        this(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+    }
+
+    /** @param clientConfig the admin client's settings: {@code bootstrap.servers}, and security settings if any */
+    public TopicAdmin(Map<String, Object> clientConfig) {
+        this.clientConfig = Map.copyOf(clientConfig);
+        this.bootstrapServers = String.valueOf(clientConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
     }
 
     /**
@@ -112,11 +120,9 @@ public final class TopicAdmin implements AutoCloseable {
     private Admin admin() {
         Admin a = admin;
         if (a == null) {
-            a = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    bootstrapServers,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                    String.valueOf(TIMEOUT_SECONDS * 1000)));
+            Map<String, Object> config = new HashMap<>(clientConfig);
+            config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(TIMEOUT_SECONDS * 1000));
+            a = Admin.create(config);
             admin = a;
         }
         return a;

@@ -1,10 +1,13 @@
 package io.weir.streams.test.kafka;
 
 import io.weir.streams.internals.testkit.BrokerLogTail;
+import io.weir.streams.internals.testkit.SecuredListeners;
+import io.weir.streams.internals.testkit.TlsMaterial;
 import io.weir.streams.internals.testkit.TopicAdmin;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -25,6 +28,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -62,10 +66,14 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     private final Duration startupTimeout;
     private final @Nullable Path requestedLogDir;
     private final int preferredPort;
+    private final @Nullable BrokerSecurity security;
 
     private @Nullable Path baseDir;
     private int brokerPort;
     private int controllerPort;
+    /** The secured broker's listeners; null for a plaintext broker. */
+    private @Nullable SecuredListeners secured;
+
     private @Nullable Running running;
     private boolean closed;
 
@@ -73,23 +81,28 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     private record Running(KafkaRaftServer server, TopicAdmin topics) {}
 
     private EmbeddedKafkaBroker(
-            Map<String, String> overrides, Duration startupTimeout, @Nullable Path logDir, int preferredPort) {
+            Map<String, String> overrides,
+            Duration startupTimeout,
+            @Nullable Path logDir,
+            int preferredPort,
+            @Nullable BrokerSecurity security) {
         this.overrides = Map.copyOf(overrides);
         this.startupTimeout = startupTimeout;
         this.requestedLogDir = logDir;
         this.preferredPort = preferredPort;
+        this.security = security;
     }
 
     /** A broker with default settings, not yet started. */
     public static EmbeddedKafkaBroker create() {
-        return new EmbeddedKafkaBroker(Map.of(), DEFAULT_STARTUP_TIMEOUT, null, 0);
+        return new EmbeddedKafkaBroker(Map.of(), DEFAULT_STARTUP_TIMEOUT, null, 0, null);
     }
 
     /** Sets one broker config (e.g. {@code log.retention.ms}), overriding the kit's default. */
     public EmbeddedKafkaBroker withBrokerConfig(String key, String value) {
         Map<String, String> next = new HashMap<>(overrides);
         next.put(key, value);
-        return new EmbeddedKafkaBroker(next, startupTimeout, requestedLogDir, preferredPort);
+        return new EmbeddedKafkaBroker(next, startupTimeout, requestedLogDir, preferredPort, security);
     }
 
     /** How long {@link #start()} waits for the broker to answer before failing; default 60 s. */
@@ -97,7 +110,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("startupTimeout must be positive, was " + timeout);
         }
-        return new EmbeddedKafkaBroker(overrides, timeout, requestedLogDir, preferredPort);
+        return new EmbeddedKafkaBroker(overrides, timeout, requestedLogDir, preferredPort, security);
     }
 
     /**
@@ -105,7 +118,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
      * The caller owns {@code dir}: {@link #close()} deletes only what the broker wrote into it.
      */
     public EmbeddedKafkaBroker withLogDir(Path dir) {
-        return new EmbeddedKafkaBroker(overrides, startupTimeout, dir, preferredPort);
+        return new EmbeddedKafkaBroker(overrides, startupTimeout, dir, preferredPort, security);
     }
 
     /**
@@ -117,7 +130,40 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         if (port < 1 || port > 65_535) {
             throw new IllegalArgumentException("port must be in 1..65535, was " + port);
         }
-        return new EmbeddedKafkaBroker(overrides, startupTimeout, requestedLogDir, port);
+        return new EmbeddedKafkaBroker(overrides, startupTimeout, requestedLogDir, port, security);
+    }
+
+    /**
+     * Secures the client listener as {@code security} says (SASL/SCRAM, optionally TLS and ACLs): {@link
+     * #bootstrapServers()} then needs {@link #clientConfig} or {@link #superUserConfig()} beside it.
+     */
+    public EmbeddedKafkaBroker withSecurity(BrokerSecurity security) {
+        return new EmbeddedKafkaBroker(
+                overrides,
+                startupTimeout,
+                requestedLogDir,
+                preferredPort,
+                Objects.requireNonNull(security, "security"));
+    }
+
+    /**
+     * The settings a client needs to connect as {@code user}: {@code bootstrap.servers} and, for a secured
+     * broker, {@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config} and, over TLS,
+     * the certificate to trust. For a plaintext broker, {@code bootstrap.servers} only.
+     */
+    public synchronized Map<String, Object> clientConfig(String user, String password) {
+        running();
+        SecuredListeners s = secured;
+        if (s == null) {
+            return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        }
+        return s.clientConfig(user, password);
+    }
+
+    /** {@link #clientConfig} for the super user {@value BrokerSecurity#SUPER_USER}, who may do anything. */
+    public synchronized Map<String, Object> superUserConfig() {
+        BrokerSecurity b = security;
+        return clientConfig(BrokerSecurity.SUPER_USER, b == null ? "" : b.superUserPassword());
     }
 
     @Override
@@ -135,6 +181,17 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
             baseDir = dir;
             brokerPort = preferredPort != 0 && !FreePorts.inUse(preferredPort) ? preferredPort : FreePorts.pick();
             controllerPort = FreePorts.pick();
+            BrokerSecurity b = security;
+            if (b != null) {
+                secured = new SecuredListeners(
+                        brokerPort,
+                        FreePorts.pick(),
+                        controllerPort,
+                        BrokerSecurity.SUPER_USER,
+                        b.superUserPassword(),
+                        b.acls(),
+                        b.tls() ? TlsMaterial.generate(dir) : null);
+            }
         }
         Properties props = brokerProperties(dir);
         KafkaConfig config = validated(props);
@@ -187,6 +244,10 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         // The broker gives up by itself at the deadline and shuts down cleanly; a broker still
         // STARTING when shutdown() is called would ignore it and leak its threads.
         config.put("server.max.startup.time.ms", String.valueOf(startupTimeout.toMillis()));
+        SecuredListeners s = secured;
+        if (s != null) {
+            config.putAll(s.brokerConfig());
+        }
         config.putAll(overrides);
         Properties props = new Properties();
         props.putAll(config);
@@ -225,7 +286,14 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         KafkaRaftServer starting = new KafkaRaftServer(config, Time.SYSTEM);
         try {
             awaitReady(starting);
-            running = new Running(starting, new TopicAdmin(bootstrap()));
+            SecuredListeners s = secured;
+            BrokerSecurity b = security;
+            if (s != null && b != null) {
+                Map<String, String> users = new LinkedHashMap<>(b.users());
+                users.put(BrokerSecurity.SUPER_USER, b.superUserPassword());
+                s.createUsers(users);
+            }
+            running = new Running(starting, new TopicAdmin(adminConfig()));
             log.info("Kafka broker up at {} (data in {})", bootstrap(), dir);
         } catch (RuntimeException e) {
             String lastLines = tail.describe();
@@ -260,7 +328,7 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         try {
             startup.get(startupTimeout.plus(STARTUP_GRACE).toMillis(), TimeUnit.MILLISECONDS);
             long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-            try (Admin client = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            try (Admin client = Admin.create(adminConfig())) {
                 client.describeCluster().nodes().get(left, TimeUnit.MILLISECONDS);
             }
         } catch (TimeoutException e) {
@@ -294,6 +362,12 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
 
     private String bootstrap() {
         return "127.0.0.1:" + brokerPort;
+    }
+
+    /** How the kit's own admin client connects: the super user's internal listener on a secured broker. */
+    private Map<String, Object> adminConfig() {
+        SecuredListeners s = secured;
+        return s == null ? Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()) : s.internalAdminConfig();
     }
 
     @Override
