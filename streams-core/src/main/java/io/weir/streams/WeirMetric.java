@@ -9,7 +9,8 @@ import java.util.Map;
  *
  * <p>A metric of a task, operator or store exists while this instance runs the task: it is removed when
  * the task moves to another instance, and added again if the task comes back (its counters go on from
- * where they were). Values may be read from any thread.
+ * where they were if it comes back to the same stream thread; a store cache's hits and misses start
+ * again). Values may be read from any thread.
  */
 public interface WeirMetric {
 

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.Topology;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
@@ -242,7 +243,13 @@ class SecurityIntegrationTest {
 
     @Test
     void withoutItsTransactionalIdsItFailsNamingThem(@TempDir Path dir) {
-        assertFailsNaming("no-txn", NO_TXN_PASSWORD, dir, "WRITE on transactional ids with the prefix 'sec-app-'");
+        // Even a handler that replaces failed threads: a replacement would meet the same refusal.
+        try (WeirStreams app = instance("no-txn", NO_TXN_PASSWORD, dir)) {
+            app.setUncaughtExceptionHandler(e -> StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD);
+            app.start();
+            String message = failure(app);
+            assertTrue(message.contains("WRITE on transactional ids with the prefix 'sec-app-'"), message);
+        }
     }
 
     @Test
@@ -289,7 +296,12 @@ class SecurityIntegrationTest {
         List<String> secrets = new ArrayList<>(SECRETS);
         secrets.add(m.group(1));
         List<String> lines = new ArrayList<>();
-        for (ILoggingEvent event : List.copyOf(logs.list)) {
+        List<ILoggingEvent> events;
+        synchronized (logs) {
+            // AppenderBase appends under the appender's own lock.
+            events = List.copyOf(logs.list);
+        }
+        for (ILoggingEvent event : events) {
             lines.add(event.getFormattedMessage());
             for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
                 lines.add(t.getClassName() + ": " + t.getMessage());

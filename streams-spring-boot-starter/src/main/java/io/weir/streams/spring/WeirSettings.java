@@ -3,10 +3,17 @@ package io.weir.streams.spring;
 import io.weir.streams.StreamsConfig;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +22,10 @@ import java.util.Map;
  * {@link StreamsConfig} as it is, so a key Weir does not know fails the start naming it. Only {@code
  * weir.spring.*} belongs to the starter itself. {@code application.id} defaults to {@code
  * spring.application.name}.
+ *
+ * <p>Environment variables are not read by name: {@code WEIR_*} variables that are not Weir settings (such
+ * as the {@code WEIR_SERVICE_HOST} Kubernetes injects for a Service named {@code weir}) would otherwise
+ * fail the start. They reach Weir through placeholders, {@code weir.bootstrap.servers=${KAFKA_BOOTSTRAP}}.
  */
 final class WeirSettings {
 
@@ -26,7 +37,7 @@ final class WeirSettings {
     private WeirSettings() {}
 
     static Map<String, Object> streamsConfig(Environment environment) {
-        Map<String, String> bound = Binder.get(environment)
+        Map<String, String> bound = withoutEnvironmentVariables(environment)
                 .bind(PREFIX, Bindable.mapOf(String.class, String.class))
                 .orElseGet(Map::of);
         Map<String, Object> config = new HashMap<>();
@@ -40,6 +51,22 @@ final class WeirSettings {
             config.put(StreamsConfig.APPLICATION_ID, name);
         }
         return config;
+    }
+
+    /** A binder over every property source but the environment variables, resolving placeholders from all. */
+    private static Binder withoutEnvironmentVariables(Environment environment) {
+        if (!(environment instanceof ConfigurableEnvironment configurable)) {
+            return Binder.get(environment);
+        }
+        List<PropertySource<?>> sources = new ArrayList<>();
+        for (PropertySource<?> source : configurable.getPropertySources()) {
+            if (!ConfigurationPropertySources.isAttachedConfigurationPropertySource(source)
+                    && !StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(source.getName())) {
+                sources.add(source);
+            }
+        }
+        return new Binder(
+                ConfigurationPropertySources.from(sources), new PropertySourcesPlaceholdersResolver(configurable));
     }
 
     /** How long closing the instance may take when the context closes: {@code weir.spring.close-timeout}, 30 s by default. */

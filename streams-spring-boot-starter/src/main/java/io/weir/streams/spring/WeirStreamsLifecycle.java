@@ -9,7 +9,7 @@ import java.time.Duration;
  * Starts the {@link WeirStreams} instance when the application context has started its beans, and closes
  * it (committing, and leaving its stores ready for the next start) when the context closes, within
  * {@code weir.spring.close-timeout}. The instance runs in the background: its state moves to {@code
- * RUNNING} once its tasks are restored, which the health indicator shows.
+ * RUNNING} once its tasks are restored, which the health indicator's {@code state} detail shows.
  */
 public final class WeirStreamsLifecycle implements SmartLifecycle {
 

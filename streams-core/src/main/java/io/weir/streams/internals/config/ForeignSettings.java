@@ -182,14 +182,13 @@ public final class ForeignSettings {
                     advice = p.getValue();
                 }
             }
-            throw new ConfigException(
-                    key,
-                    value,
-                    advice != null
+            // The value stays out of the message: a mistyped key may hold a password.
+            throw new ConfigException("Setting '" + key + "' is refused: "
+                    + (advice != null
                             ? "Weir does not implement this Kafka Streams setting: " + advice
                             : "Weir does not know this setting. Its own settings are " + new TreeSet<>(weirKeys)
                                     + "; client settings go to the clients with the consumer., producer. or admin. "
-                                    + "prefix (security, sasl. and ssl. settings without one)");
+                                    + "prefix (security, sasl. and ssl. settings without one)"));
         }
     }
 }

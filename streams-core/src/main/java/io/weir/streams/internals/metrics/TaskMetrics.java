@@ -105,7 +105,7 @@ public final class TaskMetrics {
     /**
      * Withdraws the task's metrics from the registry and drops its gauges: called when the task closes, so a
      * task that moved away stops reporting what it no longer holds. Counters and timers stay here: they
-     * count what this instance did, and go on if the task comes back.
+     * count what this thread did, and go on if the task comes back to it.
      */
     public void unpublish() {
         MetricGroup g = group;

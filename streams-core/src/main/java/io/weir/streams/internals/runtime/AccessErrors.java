@@ -103,16 +103,17 @@ public final class AccessErrors {
     }
 
     private String topicNeeds(String topic) {
-        if (topic.startsWith(applicationId + "-")) {
-            return "ALL on topics with the prefix '" + applicationId + "-' (its internal topics, such as '" + topic
-                    + "')";
-        }
+        // The application's own topics first: an input or output may share the internal prefix.
         if (inputs.contains(topic)) {
             return "READ on its input topic '" + topic + "'";
         }
         if (outputs.contains(topic)) {
             return "WRITE and DESCRIBE_CONFIGS on its output topic '" + topic + "'";
         }
-        return "access to topic '" + topic + "'";
+        if (topic.startsWith(applicationId + "-")) {
+            return "ALL on topics with the prefix '" + applicationId + "-' (its internal topics, such as '" + topic
+                    + "')";
+        }
+        return "READ (a source by pattern or a global table) or WRITE on topic '" + topic + "'";
     }
 }

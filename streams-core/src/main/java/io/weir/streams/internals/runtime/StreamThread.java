@@ -573,7 +573,20 @@ final class StreamThread extends Thread {
         }
     }
 
+    /** Closes the clients and metrics of a thread that was made but never started. */
+    void closeUnstarted() {
+        shutdown();
+    }
+
     private void shutdown() {
+        try {
+            closeTasksAndClients();
+        } finally {
+            threadMetrics.close();
+        }
+    }
+
+    private void closeTasksAndClients() {
         if (failure != null) {
             closeTasksDirty();
         } else {
@@ -587,7 +600,6 @@ final class StreamThread extends Thread {
         closeQuietly(restoreConsumer);
         closeQuietly(producer);
         closeQuietly(admin);
-        threadMetrics.close();
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -97,8 +97,15 @@ public final class StreamThreads {
     }
 
     public synchronized void start() {
-        for (int i = 0; i < config.threads(); i++) {
-            threads.add(newThread(i));
+        try {
+            for (int i = 0; i < config.threads(); i++) {
+                threads.add(newThread(i));
+            }
+        } catch (RuntimeException e) {
+            // A later thread's clients refused their settings: the earlier ones never run, so close them here.
+            threads.forEach(StreamThread::closeUnstarted);
+            threads.clear();
+            throw e;
         }
         current = List.copyOf(threads);
         metrics.gauge(
@@ -161,6 +168,13 @@ public final class StreamThreads {
                 return;
             }
             String record = failedRecord(e);
+            if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD && AccessErrors.isAccessError(e)) {
+                log.error(
+                        "Not replacing thread {}: Kafka refused its credentials or a permission, which a replacement "
+                                + "would meet again",
+                        failed.getName());
+                response = StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
+            }
             if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD
                     && record != null
                     && !failedRecords.add(record)) {

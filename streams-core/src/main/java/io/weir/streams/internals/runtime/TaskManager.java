@@ -266,7 +266,17 @@ final class TaskManager implements AutoCloseable {
         for (TaskId id : restored) {
             Restoring r = Objects.requireNonNull(restoring.remove(id), "a restored task was restoring");
             r.stores().ready();
-            tasks.put(id, newTask(id, r));
+            StreamTask task;
+            try {
+                task = newTask(id, r);
+            } catch (RuntimeException e) {
+                // A processor's init threw: the task never runs, so nothing else would withdraw its metrics.
+                metricsOf(id).unpublish();
+                r.stores().close();
+                inputPartitions(id).forEach(taskOfPartition::remove);
+                throw e;
+            }
+            tasks.put(id, task);
             consumer.resume(inputPartitions(id));
         }
         if (!restored.isEmpty()) {

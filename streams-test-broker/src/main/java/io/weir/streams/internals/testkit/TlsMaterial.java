@@ -67,6 +67,12 @@ public record TlsMaterial(Path keyStore, String password, String certificatePem)
         }
     }
 
+    @Override
+    public String toString() {
+        // Not the record's own: that would print the password.
+        return "TlsMaterial[" + keyStore + "]";
+    }
+
     private static void keytool(String... args) {
         Path tool = Path.of(System.getProperty("java.home"), "bin", "keytool");
         List<String> command = new ArrayList<>();
