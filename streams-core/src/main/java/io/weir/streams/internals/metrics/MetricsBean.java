@@ -30,9 +30,6 @@ final class MetricsBean implements DynamicMBean {
     private final Set<WeirMetric> metrics = new LinkedHashSet<>();
 
     synchronized void add(WeirMetric m) {
-        // A metric with the same name here replaces the old one: the registry removes that one first.
-        metrics.removeIf(old -> old.name().equals(m.name()));
-        attributes.values().removeIf(v -> v.metric().name().equals(m.name()));
         metrics.add(m);
         String name = m.name();
         String d = m.description();

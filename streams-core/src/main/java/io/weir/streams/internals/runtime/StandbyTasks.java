@@ -101,11 +101,7 @@ final class StandbyTasks implements AutoCloseable {
                 id,
                 threadMetrics
                         .child(WeirMetric.Level.TASK, id.toString())
-                        .gauge(
-                                WeirMetrics.STANDBY_LAG_RECORDS,
-                                () -> partitions.stream()
-                                        .mapToLong(tp -> partitionLag.getOrDefault(tp, 0L))
-                                        .sum()));
+                        .gauge(WeirMetrics.STANDBY_LAG_RECORDS, () -> lagOf(partitions)));
         if (mine.isEmpty()) {
             return;
         }
@@ -227,12 +223,15 @@ final class StandbyTasks implements AutoCloseable {
      */
     Map<TaskId, Long> lags() {
         Map<TaskId, Long> out = new TreeMap<>();
-        partitionsOf.forEach((id, partitions) -> out.put(
-                id,
-                partitions.stream()
-                        .mapToLong(tp -> partitionLag.getOrDefault(tp, 0L))
-                        .sum()));
+        partitionsOf.forEach((id, partitions) -> out.put(id, lagOf(partitions)));
         return out;
+    }
+
+    /** The records the copy following {@code partitions} has not read yet, as of the last step. */
+    private long lagOf(Set<TopicPartition> partitions) {
+        return partitions.stream()
+                .mapToLong(tp -> partitionLag.getOrDefault(tp, 0L))
+                .sum();
     }
 
     /**
