@@ -12,7 +12,14 @@ public final class RecordError extends RuntimeException {
     public enum Reason {
         KEY_DESERIALIZATION,
         VALUE_DESERIALIZATION,
-        INVALID_EVENT_TIME
+        INVALID_EVENT_TIME,
+        /**
+         * A record of a repartition topic that claims to be a watermark mark (it has the {@code weir.wm}
+         * header) but is not one Weir wrote: a key or value, a missing or malformed header, or a writer
+         * the topic does not have. Only repartition topics carry marks; on any other topic the header
+         * means nothing and the record is an ordinary one.
+         */
+        INVALID_WATERMARK_MARK
     }
 
     private final Reason reason;

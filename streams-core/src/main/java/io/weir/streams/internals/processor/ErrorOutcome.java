@@ -23,11 +23,22 @@ public final class ErrorOutcome {
     private final RecordCollector collector;
     private final Counter skipped;
     private final Counter deadLettered;
+    private final Runnable onInputRefused;
 
-    /** @param skippedMetric the metric that counts this node's skips */
-    public ErrorOutcome(String node, RecordCollector collector, TaskMetrics metrics, String skippedMetric) {
+    /**
+     * @param skippedMetric  the metric that counts this node's skips
+     * @param onInputRefused told when a record deriving from an input record is skipped or dead-lettered:
+     *                       the task then does not let that input record advance its watermark
+     */
+    public ErrorOutcome(
+            String node,
+            RecordCollector collector,
+            TaskMetrics metrics,
+            String skippedMetric,
+            Runnable onInputRefused) {
         this.node = node;
         this.collector = collector;
+        this.onInputRefused = onInputRefused;
         this.skipped = metrics.counter(node, skippedMetric);
         this.deadLettered = metrics.counter(node, WeirMetrics.RECORDS_DEAD_LETTERED);
     }
@@ -56,10 +67,12 @@ public final class ErrorOutcome {
         switch (decision.action()) {
             case FAIL -> throw error;
             case CONTINUE -> {
+                refused(source);
                 skipped.increment();
                 log.warn("Skipped a record at node {}: {}", node, error.getMessage());
             }
             case DEAD_LETTER -> {
+                refused(source);
                 Throwable cause = error.getCause() != null ? error.getCause() : error;
                 DivertedRecord letter = new DivertedRecord(source)
                         .header(DeadLetterRecord.REASON_HEADER, reason)
@@ -76,6 +89,12 @@ public final class ErrorOutcome {
                 deadLettered.increment();
                 log.warn("Dead-lettered a record at node {} to topic {}: {}", node, topic, error.getMessage());
             }
+        }
+    }
+
+    private void refused(@Nullable SourceInfo source) {
+        if (source != null) {
+            onInputRefused.run();
         }
     }
 }

@@ -47,6 +47,12 @@ public interface ProcessorContext {
     RecordCollector collector();
 
     /**
+     * Carries out error handlers' decisions for this node, counting skips as {@code skippedMetric}. A
+     * record it skips or dead-letters keeps the input record it derives from out of the task's watermark.
+     */
+    ErrorOutcome errorOutcome(String skippedMetric);
+
+    /**
      * Asks for the task's results to be committed soon: a processor that has just emitted results
      * a reader waits for (a window's pane) calls it. The runtime then commits at the end of
      * the current batch if its thread has caught up with its input (no partition of a running task

@@ -3,9 +3,7 @@ package io.weir.streams.internals.processor;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.topology.InternalTopics;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -63,10 +61,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
         if (sentIdle && marks) {
             mark(watermark, false);
         }
-        Headers headers = new RecordHeaders();
-        for (Header h : record.headers()) {
-            headers.add(h);
-        }
+        Headers headers = WatermarkRecords.dataHeaders(record.headers());
         if (record.beyondFutureSkew()) {
             WatermarkRecords.flagFuture(headers);
         }

@@ -44,8 +44,7 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
     @Override
     public void init(ProcessorContext context) {
         this.collector = context.collector();
-        this.errors = new ErrorOutcome(
-                context.nodeName(), collector, context.metrics(), WeirMetrics.RECORDS_PRODUCTION_SKIPPED);
+        this.errors = context.errorOutcome(WeirMetrics.RECORDS_PRODUCTION_SKIPPED);
         this.produced = context.metrics().counter(context.nodeName(), WeirMetrics.RECORDS_PRODUCED);
     }
 

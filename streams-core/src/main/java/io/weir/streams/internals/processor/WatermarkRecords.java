@@ -6,6 +6,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
+import java.util.Set;
 
 /**
  * Control records that carry event time across a repartition topic. An upstream task writes one to
@@ -20,6 +21,7 @@ public final class WatermarkRecords {
     static final String WRITER = "weir.wm.writer";
     static final String IDLE = "weir.wm.idle";
     static final String FUTURE = "weir.future";
+    private static final Set<String> CONTROL = Set.of(WATERMARK, WRITER, IDLE, FUTURE);
 
     private WatermarkRecords() {}
 
@@ -34,16 +36,55 @@ public final class WatermarkRecords {
         return headers;
     }
 
-    /** The mark in {@code headers}, or null for a data record. */
-    public static @Nullable Mark read(Headers headers) {
-        Header watermark = headers.lastHeader(WATERMARK);
-        if (watermark == null) {
-            return null;
+    /** Whether a record of a repartition topic claims to be a mark; only {@link #read} tells if it is one. */
+    public static boolean isMark(Headers headers) {
+        return headers.lastHeader(WATERMARK) != null;
+    }
+
+    /**
+     * The mark a record of a repartition topic written by {@code writers} tasks carries.
+     *
+     * @throws IllegalArgumentException naming what is wrong when the record is not a mark Weir wrote: it
+     *     has a key or value, a header is missing or of the wrong size, or the writer is out of range
+     */
+    public static Mark read(byte @Nullable [] key, byte @Nullable [] value, Headers headers, int writers) {
+        if (key != null || value != null) {
+            throw new IllegalArgumentException("a watermark mark has no key and no value");
         }
-        return new Mark(
-                ByteBuffer.wrap(headers.lastHeader(WRITER).value()).getInt(),
-                ByteBuffer.wrap(watermark.value()).getLong(),
-                headers.lastHeader(IDLE).value()[0] == 1);
+        byte[] watermark = header(headers, WATERMARK, 8);
+        byte[] writer = header(headers, WRITER, 4);
+        byte[] idle = header(headers, IDLE, 1);
+        int w = ByteBuffer.wrap(writer).getInt();
+        if (w < 0 || w >= writers) {
+            throw new IllegalArgumentException(
+                    "the mark names writer " + w + ", but " + writers + " tasks write this topic");
+        }
+        if (idle[0] != 0 && idle[0] != 1) {
+            throw new IllegalArgumentException("header " + IDLE + " is neither 0 nor 1");
+        }
+        return new Mark(w, ByteBuffer.wrap(watermark).getLong(), idle[0] == 1);
+    }
+
+    private static byte[] header(Headers headers, String name, int size) {
+        Header h = headers.lastHeader(name);
+        if (h == null || h.value() == null || h.value().length != size) {
+            throw new IllegalArgumentException("header " + name + " is missing or not " + size + " bytes long");
+        }
+        return h.value();
+    }
+
+    /**
+     * A copy of a data record's headers without Weir's control headers: a record read from a user topic
+     * may carry any header, and one named like a mark or a flag must not become one on a repartition topic.
+     */
+    static Headers dataHeaders(Headers headers) {
+        Headers copy = new RecordHeaders();
+        for (Header h : headers) {
+            if (!CONTROL.contains(h.key())) {
+                copy.add(h);
+            }
+        }
+        return copy;
     }
 
     /** Whether a repartitioned data record was future-skewed where it was first read; removes the flag. */

@@ -27,12 +27,18 @@ final class ProcessingFailures {
     private final ProcessingErrorHandler handler;
     private final RecordCollector collector;
     private final TaskMetrics metrics;
+    private final Runnable onInputRefused;
     // Created on the first failure, so an operator that never fails reports no error counters.
     private @Nullable ErrorOutcome outcome;
 
     ProcessingFailures(
-            String operator, ProcessingErrorHandler handler, RecordCollector collector, TaskMetrics metrics) {
+            String operator,
+            ProcessingErrorHandler handler,
+            RecordCollector collector,
+            TaskMetrics metrics,
+            Runnable onInputRefused) {
         this.operator = operator;
+        this.onInputRefused = onInputRefused;
         this.handler = handler;
         this.collector = collector;
         this.metrics = metrics;
@@ -54,7 +60,8 @@ final class ProcessingFailures {
                 ? new ProcessingError(operator, null, -1, -1, e)
                 : new ProcessingError(operator, source.topic(), source.partition(), source.offset(), e);
         if (outcome == null) {
-            outcome = new ErrorOutcome(operator, collector, metrics, WeirMetrics.RECORDS_PROCESSING_SKIPPED);
+            outcome = new ErrorOutcome(
+                    operator, collector, metrics, WeirMetrics.RECORDS_PROCESSING_SKIPPED, onInputRefused);
         }
         outcome.apply(
                 handler.handle(error),

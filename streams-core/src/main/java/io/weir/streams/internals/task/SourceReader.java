@@ -46,7 +46,24 @@ final class SourceReader<K, V> {
         this.maxFutureSkew =
                 c.watermarkStrategy().maxFutureSkew().map(Duration::toMillis).orElse(-1L);
         this.consumed = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_CONSUMED);
-        this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED);
+        // A record the reader refuses is not read at all, so it never reaches the watermark anyway.
+        this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED, () -> {});
+    }
+
+    /**
+     * The watermark mark a record of this repartition source carries, or null when the record claims to
+     * be one but is not (then the source's error handler has decided, reason {@code INVALID_WATERMARK_MARK}).
+     *
+     * @param writers how many tasks write this topic
+     * @throws RecordError when the handler chose to fail
+     */
+    WatermarkRecords.@Nullable Mark readMark(RawRecord raw, int writers) {
+        try {
+            return WatermarkRecords.read(raw.key(), raw.value(), raw.headers(), writers);
+        } catch (IllegalArgumentException e) {
+            reject(raw, RecordError.Reason.INVALID_WATERMARK_MARK, e.getMessage(), null);
+            return null;
+        }
     }
 
     /** The name of the source node this reader is. */

@@ -3,6 +3,7 @@ package io.weir.streams.internals.task;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.metrics.Timer;
+import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
@@ -44,6 +45,8 @@ public final class StreamTask implements AutoCloseable {
     private final WatermarkTracker tracker = new WatermarkTracker();
     /** Per topic (as named in Kafka), its reads: usually one; more when the topology reads it twice. */
     private final Map<String, List<SourceReader<?, ?>>> readers = new HashMap<>();
+    /** For each repartition topic this task reads (as named in Kafka), how many tasks write it. */
+    private final Map<String, Integer> upstreamWriters = new HashMap<>();
     /** This task's partition of each source, by the source's node name. */
     private final Map<String, TopicPartition> sourcePartitions = new HashMap<>();
 
@@ -53,6 +56,9 @@ public final class StreamTask implements AutoCloseable {
     // processingTime and watermark are volatile: the watermark-lag gauge reads them from other threads.
     private volatile long processingTime;
     private boolean commitRequested;
+    /** Whether an error handler skipped or dead-lettered something derived from the record in process. */
+    private boolean inputRefused;
+
     private volatile long watermark = Long.MIN_VALUE;
 
     /**
@@ -88,6 +94,7 @@ public final class StreamTask implements AutoCloseable {
                 if (writers == null) {
                     throw new IllegalArgumentException("Task " + id + " needs the number of tasks writing " + topic);
                 }
+                upstreamWriters.put(topic, writers);
                 tracker.addUpstream(tp, writers, !source.table());
             } else {
                 tracker.add(tp, source.consumed().watermarkStrategy(), processingTime, source.table());
@@ -97,7 +104,7 @@ public final class StreamTask implements AutoCloseable {
             Node node = new Node(
                     n.name(),
                     n.processor().get(),
-                    new ProcessingFailures(n.name(), spec.processingErrors(), collector, metrics));
+                    new ProcessingFailures(n.name(), spec.processingErrors(), collector, metrics, this::refuseInput));
             nodesByName.put(n.name(), node);
             topological.add(node);
             for (String parent : n.parents()) {
@@ -150,10 +157,14 @@ public final class StreamTask implements AutoCloseable {
             throw new IllegalArgumentException("Task " + id + " does not read topic '" + raw.topic() + "'");
         }
         TopicPartition tp = new TopicPartition(raw.topic(), raw.partition());
-        WatermarkRecords.Mark mark = WatermarkRecords.read(raw.headers());
-        if (mark != null) {
-            tracker.upstream(tp, mark.writer(), mark.watermark(), mark.idle());
-            propagate(tracker.advance());
+        Integer writers = upstreamWriters.get(raw.topic());
+        if (writers != null && WatermarkRecords.isMark(raw.headers())) {
+            // Marks are honoured on repartition topics only, which one source reads.
+            WatermarkRecords.Mark mark = reads.get(0).readMark(raw, writers);
+            if (mark != null) {
+                tracker.upstream(tp, mark.writer(), mark.watermark(), mark.idle());
+                propagate(tracker.advance());
+            }
             return;
         }
         tracker.markActive(tp, processingTime);
@@ -162,14 +173,22 @@ public final class StreamTask implements AutoCloseable {
             if (record == null) {
                 continue;
             }
+            inputRefused = false;
             for (Node child : sourceChildren.getOrDefault(reader.nodeName(), List.of())) {
                 child.process(record);
             }
-            if (!record.beyondFutureSkew()) {
+            // A record an error handler skipped or dead-lettered anywhere in the graph, or one beyond the
+            // future skew, is not trusted: its event time may be what made it fail (an overflow), and one
+            // such record moving the watermark would make every later record late.
+            if (!record.beyondFutureSkew() && !inputRefused) {
                 tracker.observe(tp, record.timestamp());
             }
         }
         propagate(tracker.advance());
+    }
+
+    private void refuseInput() {
+        inputRefused = true;
     }
 
     /**
@@ -474,6 +493,11 @@ public final class StreamTask implements AutoCloseable {
         @Override
         public RecordCollector collector() {
             return collector;
+        }
+
+        @Override
+        public ErrorOutcome errorOutcome(String skippedMetric) {
+            return new ErrorOutcome(name, collector, metrics, skippedMetric, StreamTask.this::refuseInput);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.testing;
 
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
@@ -30,6 +31,7 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
     private long watermark = Long.MIN_VALUE;
     private long processingTime;
     private int commitRequests;
+    private int inputRefusals;
 
     /** With one logged RocksDB store per name in {@code storeNames}, under {@code dir}. */
     public RecordingContext(Path dir, String... storeNames) {
@@ -136,6 +138,16 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
                 return 1;
             }
         };
+    }
+
+    @Override
+    public ErrorOutcome errorOutcome(String skippedMetric) {
+        return new ErrorOutcome(nodeName(), collector(), metrics, skippedMetric, () -> inputRefusals++);
+    }
+
+    /** How many times an error outcome skipped or dead-lettered a record deriving from an input record. */
+    public int inputRefusals() {
+        return inputRefusals;
     }
 
     @Override

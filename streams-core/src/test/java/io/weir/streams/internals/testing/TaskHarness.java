@@ -58,13 +58,32 @@ public final class TaskHarness implements AutoCloseable {
         this(topology, stateDir, Map.of(), hosting);
     }
 
+    /**
+     * Task {@code subtopology}_0 of {@code topology}, which reads repartition topics (as named in Kafka,
+     * application id {@code app}) written by the given numbers of upstream tasks.
+     */
+    public static TaskHarness ofSubtopology(
+            Topology topology, Path stateDir, int subtopology, Map<String, Integer> upstreamTasks) {
+        return new TaskHarness(topology, stateDir, Map.of(), null, subtopology, upstreamTasks);
+    }
+
     private TaskHarness(
             Topology topology,
             Path stateDir,
             Map<TopicPartition, String> committedTime,
             @Nullable StoreHosting hosting) {
+        this(topology, stateDir, committedTime, hosting, 0, Map.of());
+    }
+
+    private TaskHarness(
+            Topology topology,
+            Path stateDir,
+            Map<TopicPartition, String> committedTime,
+            @Nullable StoreHosting hosting,
+            int subtopology,
+            Map<String, Integer> upstreamTasks) {
         var spec = TopologyAccess.spec(topology);
-        SubtopologySpec sub = spec.subtopologies().get(0);
+        SubtopologySpec sub = spec.subtopologies().get(subtopology);
         List<StoreSpec> stores = spec.storesOf(sub);
         RecordCollector collector = new RecordCollector() {
             @Override
@@ -78,7 +97,7 @@ public final class TaskHarness implements AutoCloseable {
                 return 1;
             }
         };
-        TaskId id = new TaskId(0, 0);
+        TaskId id = new TaskId(subtopology, 0);
         task = new StreamTask(
                 id,
                 "app",
@@ -88,23 +107,19 @@ public final class TaskHarness implements AutoCloseable {
                 collector,
                 new TaskMetrics(id.toString()),
                 now,
-                Map.of(),
+                upstreamTasks,
                 committedTime);
     }
 
     /** Processes a record of {@code topic} (partition 0) with event time {@code t}, at the harness's clock. */
     public void pipe(String topic, String key, String value, long t) {
+        pipe(topic, STRINGS.serialize(topic, key), STRINGS.serialize(topic, value), new RecordHeaders(), t);
+    }
+
+    /** Processes a record of {@code topic} (partition 0) as bytes with headers, at the harness's clock. */
+    public void pipe(String topic, byte @Nullable [] key, byte @Nullable [] value, Headers headers, long t) {
         long offset = offsets.merge(topic, 1L, Long::sum) - 1;
-        task.process(
-                new RawRecord(
-                        topic,
-                        0,
-                        offset,
-                        t,
-                        STRINGS.serialize(topic, key),
-                        STRINGS.serialize(topic, value),
-                        new RecordHeaders()),
-                now);
+        task.process(new RawRecord(topic, 0, offset, t, key, value, headers), now);
     }
 
     /** Moves processing time to {@code time}. */

@@ -1,15 +1,24 @@
 package io.weir.streams.test.contract;
 
+import io.weir.streams.ProcessingErrorHandler;
+import io.weir.streams.ProductionErrorHandler;
+import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.PaneInfo;
+import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
+import io.weir.streams.test.TestDriver;
+import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.time.WatermarkStrategy;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -309,6 +318,62 @@ class EventTimeContractTest {
             assertEquals(2L, panes.get(0).value());
             assertEquals(new PaneInfo(PaneInfo.Timing.ON_TIME, 0, true), pane(panes.get(0)));
             assertEquals(0, f.driver.metrics().get("counts", WeirMetrics.OPEN_WINDOWS));
+        }
+    }
+
+    /** in -> mapValues (throws on "boom") -> out, beside a sink that refuses values over 10 bytes. */
+    private static TestDriver refusing(ProcessingErrorHandler processing, ProductionErrorHandler production) {
+        StreamsBuilder builder = new StreamsBuilder().setProcessingErrorHandler(processing);
+        EventStream<String, String> in = builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()));
+        in.mapValues(v -> {
+                    if (v.equals("boom")) {
+                        throw new IllegalArgumentException("refused");
+                    }
+                    return v;
+                })
+                .to("out", Produced.with(Serdes.String(), Serdes.String()));
+        in.to(
+                "short",
+                Produced.with(
+                                Serdes.String(),
+                                org.apache.kafka.common.serialization.Serdes.serdeFrom(
+                                        (topic, v) -> {
+                                            if (v.length() > 10) {
+                                                throw new IllegalArgumentException("too long");
+                                            }
+                                            return v.getBytes(StandardCharsets.UTF_8);
+                                        },
+                                        (topic, bytes) -> new String(bytes, StandardCharsets.UTF_8)))
+                        .withErrorHandler(production));
+        return new TestDriver(builder.build());
+    }
+
+    @Test
+    void rule1_aRecordAProcessingErrorHandlerSkipsOrDeadLettersNeverAdvancesTheWatermark() {
+        for (ProcessingErrorHandler handler :
+                List.of(ProcessingErrorHandler.logAndContinue(), ProcessingErrorHandler.deadLetterTo("dlq"))) {
+            try (TestDriver driver = refusing(handler, ProductionErrorHandler.fail())) {
+                TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+                in.pipe("a", "ok", 1_000);
+                in.pipe("a", "boom", Long.MAX_VALUE - 1);
+                assertEquals(999, driver.watermark("in", 0), handler + ": the refused record left the watermark");
+                in.pipe("a", "ok", 2_000);
+                assertEquals(1_999, driver.watermark("in", 0), "and the next record moves it as before");
+            }
+        }
+    }
+
+    @Test
+    void rule1_aRecordAProductionErrorHandlerSkipsNeverAdvancesTheWatermark() {
+        try (TestDriver driver = refusing(ProcessingErrorHandler.fail(), ProductionErrorHandler.logAndContinue())) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            in.pipe("a", "ok", 1_000);
+            in.pipe("a", "far too long", 500_000);
+            assertEquals(999, driver.watermark("in", 0));
+            assertEquals(
+                    List.of("ok", "far too long"),
+                    driver.output("out", Serdes.String(), Serdes.String()).readValues(),
+                    "its other outputs are still written: only its event time is not trusted");
         }
     }
 }
