@@ -1,6 +1,7 @@
 package io.weir.streams.dsl;
 
 import io.weir.streams.internals.Require;
+import io.weir.streams.internals.TimeMath;
 
 import java.time.Duration;
 
@@ -10,6 +11,12 @@ import java.time.Duration;
  * up where they do not divide).
  */
 public final class HoppingWindows implements Windows {
+
+    /**
+     * The most windows one record may belong to: each is a store entry written per record, so beyond this a
+     * single record costs more than a batch of thousands. Sliding windows serve fine-grained overlap.
+     */
+    public static final long MAX_WINDOWS_PER_RECORD = 100_000;
 
     private final Duration size;
     private final Duration advance;
@@ -24,7 +31,8 @@ public final class HoppingWindows implements Windows {
     /**
      * Windows of {@code size} starting every {@code advance}.
      *
-     * @throws IllegalArgumentException if either is not positive or {@code advance > size}
+     * @throws IllegalArgumentException if either is not positive, {@code advance > size}, or a record would
+     *     belong to more than {@link #MAX_WINDOWS_PER_RECORD} windows
      */
     public static HoppingWindows of(Duration size, Duration advance) {
         Require.positive("size", size);
@@ -32,6 +40,12 @@ public final class HoppingWindows implements Windows {
         if (advance.compareTo(size) > 0) {
             throw new IllegalArgumentException("advance (" + advance + ") must not be larger than size (" + size
                     + "): records between windows would belong to none");
+        }
+        long perRecord = (TimeMath.millis(size) - 1) / TimeMath.millis(advance) + 1;
+        if (perRecord > MAX_WINDOWS_PER_RECORD) {
+            throw new IllegalArgumentException("size (" + size + ") / advance (" + advance + ") puts each record in "
+                    + perRecord + " windows, more than " + MAX_WINDOWS_PER_RECORD + "; use a larger advance, or "
+                    + "SlidingWindows for a window at every record");
         }
         return new HoppingWindows(size, advance, Duration.ZERO);
     }

@@ -33,7 +33,12 @@ public interface KeyedProcessorContext<K, KOut, VOut> {
     /** Sends a record downstream, stamped with {@link #eventTime()}; the input record's headers go with it. */
     void forward(KOut key, VOut value);
 
-    /** Sends a record downstream with event time {@code eventTime}. */
+    /**
+     * Sends a record downstream with event time {@code eventTime}, from 0 to {@code Long.MAX_VALUE - 1}
+     * ({@code Long.MAX_VALUE} is the end of input); another time throws {@link IllegalArgumentException},
+     * which the processing-error handler decides on. Time arithmetic near the end of time saturates
+     * rather than wraps only if it is written so: {@code Math.addExact} throws, {@code +} wraps.
+     */
     void forward(KOut key, VOut value, long eventTime);
 
     /**

@@ -24,7 +24,11 @@ public interface WindowStore<K, V> {
         void accept(K key, long time, V value);
     }
 
-    /** Sets the value of {@code key} at {@code time}; a null value deletes it. */
+    /**
+     * Sets the value of {@code key} at {@code time}; a null value deletes it.
+     *
+     * @throws IllegalArgumentException for {@code time == Long.MAX_VALUE}, which stands for the end of input
+     */
     void put(K key, @Nullable V value, long time);
 
     /** The value of {@code key} at {@code time}, or null. */

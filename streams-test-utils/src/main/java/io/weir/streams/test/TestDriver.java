@@ -1,6 +1,7 @@
 package io.weir.streams.test;
 
 import io.weir.streams.Topology;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.global.GlobalTableSpec;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -418,7 +419,10 @@ public final class TestDriver implements AutoCloseable {
 
     /** Moves processing time forward by {@code d}. */
     public void advanceTime(Duration d) {
-        advanceTo(processingTime + d.toMillis());
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("Processing time never moves back; advanceTime was given " + d);
+        }
+        advanceTo(TimeMath.plus(processingTime, TimeMath.millis(d)));
     }
 
     /** Moves processing time to {@code time} (never back). */
@@ -437,7 +441,7 @@ public final class TestDriver implements AutoCloseable {
             task.advanceProcessingTime(time);
             drain();
         }
-        if (processingTime - lastCommit >= config.commitInterval().toMillis()) {
+        if (processingTime >= TimeMath.plus(lastCommit, TimeMath.millis(config.commitInterval()))) {
             commit();
         }
     }

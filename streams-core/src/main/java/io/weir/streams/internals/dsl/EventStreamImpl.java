@@ -18,6 +18,7 @@ import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.dsl.TopicNameExtractor;
 import io.weir.streams.internals.Require;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.dedup.DeduplicateProcessor;
 import io.weir.streams.internals.join.GlobalTableJoinProcessor;
 import io.weir.streams.internals.join.StreamStreamJoinProcessor;
@@ -580,9 +581,9 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         EventStreamImpl<K, VO> rightInput = o.keyChanged ? o.through(name + "-right", k, vo, -1) : o;
         String leftStore = name + "-left";
         String rightStore = name + "-right";
-        long before = windows.before().toMillis();
-        long after = windows.after().toMillis();
-        long lateness = windows.allowedLateness().toMillis();
+        long before = TimeMath.millis(windows.before());
+        long after = TimeMath.millis(windows.after());
+        long lateness = TimeMath.millis(windows.allowedLateness());
         String leftUnmatched = leftOuter ? leftStore + "-unmatched" : null;
         String rightUnmatched = rightOuter ? rightStore + "-unmatched" : null;
         long bufferRetention = StreamStreamJoinProcessor.bufferChangelogRetention(before, after, lateness);
@@ -761,7 +762,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
             Duration within,
             Deduplicated<I> deduplicated,
             @Nullable BiFunction<? super K, ? super V, ? extends I> idSelector) {
-        long interval = Require.positive("within", within).toMillis();
+        long interval = TimeMath.millis(Require.positive("within", within));
         String name = deduplicated.name().orElseGet(() -> graph.newName("dedup"));
         Serializer<I> idSerializer = deduplicated.idSerde().serializer();
         BiFunction<? super K, ? super V, byte @Nullable []> ids = idSelector == null
@@ -793,7 +794,7 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                 name,
                 expiryStore,
                 interval,
-                deduplicated.allowedLateness().toMillis(),
+                TimeMath.millis(deduplicated.allowedLateness()),
                 deduplicated.lateTopic().orElse(null),
                 keySerde.serializer(),
                 ids);

@@ -53,16 +53,7 @@ public final class GraphBuilder {
 
     /** Registers a topic read as a table ({@code StreamsBuilder.table}); returns its source. */
     public SourceSpec addTableSource(String topic, Consumed<?, ?> consumed) {
-        refuseFutureSkew("Table", topic, consumed);
         return addSource(topic, consumed, false, -1, true);
-    }
-
-    /** A table, global or not, takes every update whatever its event time: a maximum future skew would refuse nothing. */
-    private static void refuseFutureSkew(String kind, String topic, Consumed<?, ?> consumed) {
-        if (consumed.watermarkStrategy().maxFutureSkew().isPresent()) {
-            throw new IllegalArgumentException(kind + " '" + topic + "': a table takes every update whatever its "
-                    + "event time, so a maximum future skew has nothing to refuse; remove withMaxFutureSkew");
-        }
     }
 
     /**
@@ -139,7 +130,6 @@ public final class GraphBuilder {
      * @throws IllegalArgumentException if the topic is read otherwise too, or the store name is taken
      */
     public void addGlobalTable(GlobalTableSpec table) {
-        refuseFutureSkew("Global table", table.topic(), table.consumed());
         for (SourceSpec source : sources) {
             if (source.pattern() == null && source.topic().equals(table.topic())) {
                 throw new IllegalArgumentException("Topic '" + table.topic() + "' is read as a global table and again "

@@ -134,7 +134,7 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
                         + "withEmitEveryChange, which is for tables; a keyed processor emits what it forwards");
             }
             String name = store.storeName().get();
-            long retention = store.retention().map(Duration::toMillis).orElse(-1L);
+            long retention = store.retention().map(TimeMath::millis).orElse(-1L);
             // A window store's purges are range deletes, which leave no tombstone in the changelog: its
             // changelog deletes by time too, a day after the retention, as for window aggregations.
             long changelogRetention = retention < 0

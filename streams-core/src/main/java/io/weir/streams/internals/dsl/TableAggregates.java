@@ -1,6 +1,7 @@
 package io.weir.streams.internals.dsl;
 
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.table.TableAggregateProcessor;
 import io.weir.streams.internals.table.TableAggregation;
@@ -70,7 +71,7 @@ final class TableAggregates {
         }
         String index = TimeToLive.indexStoreOf(store);
         graph.addStore(new StoreSpec(index, materialized.storeType(), materialized.loggingEnabled(), -1));
-        return new TimeToLive(materialized.timeToLive().get().toMillis(), materialized.timeToLiveDomain(), index);
+        return new TimeToLive(TimeMath.millis(materialized.timeToLive().get()), materialized.timeToLiveDomain(), index);
     }
 
     /** The stores of a table operator: its own, and its time-to-live index if any. */

@@ -10,6 +10,7 @@ import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.join.ForeignKeyJoinProcessor;
 import io.weir.streams.internals.join.ForeignKeySubscriptionProcessor;
 import io.weir.streams.internals.join.JoinedRows;
@@ -101,7 +102,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
         TableSourceProcessor.Versioning versioning = null;
         if (versioned) {
             versioning = new TableSourceProcessor.Versioning(
-                    materialized.historyRetention().get().toMillis(),
+                    TimeMath.millis(materialized.historyRetention().get()),
                     TableVersions.historyStoreOf(storeName),
                     TableVersions.expiryStoreOf(storeName),
                     source.nodeName());

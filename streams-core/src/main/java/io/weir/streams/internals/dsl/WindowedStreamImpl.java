@@ -28,7 +28,6 @@ import io.weir.streams.serde.WindowedSerdes;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -155,7 +154,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         checkTriggerAndRefinement(operator, aggregation);
         graph.useSerde(keySerde, true);
         graph.useSerde(aggSerde, false);
-        long lateness = windows.allowedLateness().toMillis();
+        long lateness = TimeMath.millis(windows.allowedLateness());
         WindowAggregateProcessor.Settings<K, V, A> settings = new WindowAggregateProcessor.Settings<>(
                 aggregation, lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde);
         Set<String> stores = new HashSet<>();
@@ -168,23 +167,23 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     stores,
                     recordStore,
                     materialized,
-                    retention(sliding.timeDifference().toMillis() + 1),
+                    retention(TimeMath.plus(TimeMath.millis(sliding.timeDifference()), 1)),
                     null);
         } else if (windows instanceof SessionWindows session) {
             String indexStore = storeName + "-sessions";
-            long gap = session.gap().toMillis();
-            long cap = session.maxSessionLength().map(Duration::toMillis).orElse(Long.MAX_VALUE);
+            long gap = TimeMath.millis(session.gap());
+            long cap = session.maxSessionLength().map(TimeMath::millis).orElse(Long.MAX_VALUE);
             assigner = () -> WindowAssigners.sessions(gap, cap, indexStore);
             addStore(graph, stores, indexStore, materialized, retention(gap), null);
         } else if (windows instanceof GlobalWindows) {
             assigner = () -> WindowAssigners.global();
         } else if (windows instanceof TumblingWindows tumbling) {
-            long size = tumbling.size().toMillis();
+            long size = TimeMath.millis(tumbling.size());
             assigner = () -> WindowAssigners.tumbling(size);
         } else {
             HoppingWindows hopping = (HoppingWindows) windows;
-            long size = hopping.size().toMillis();
-            long advance = hopping.advance().toMillis();
+            long size = TimeMath.millis(hopping.size());
+            long advance = TimeMath.millis(hopping.advance());
             assigner = () -> WindowAssigners.hopping(size, advance);
         }
         Supplier<Processor<K, V>> processor = () -> new WindowAggregateProcessor<>(assigner.get(), settings);
@@ -239,8 +238,8 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     storeName,
                     keySerde,
                     aggSerde,
-                    session.gap().toMillis(),
-                    session.maxSessionLength().map(Duration::toMillis).orElse(WindowView.UNBOUNDED));
+                    TimeMath.millis(session.gap()),
+                    session.maxSessionLength().map(TimeMath::millis).orElse(WindowView.UNBOUNDED));
         }
         return WindowView.windows(
                 storeName, keySerde, aggSerde, windows instanceof GlobalWindows ? WindowView.UNBOUNDED : span());
@@ -277,15 +276,15 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
     /** The longest a window is open: its size (tumbling, hopping), the sliding time difference plus one, or the session gap. */
     private long span() {
         if (windows instanceof TumblingWindows t) {
-            return t.size().toMillis();
+            return TimeMath.millis(t.size());
         }
         if (windows instanceof HoppingWindows h) {
-            return h.size().toMillis();
+            return TimeMath.millis(h.size());
         }
         if (windows instanceof SessionWindows s) {
-            return s.gap().toMillis();
+            return TimeMath.millis(s.gap());
         }
-        return ((SlidingWindows) windows).timeDifference().toMillis() + 1;
+        return TimeMath.plus(TimeMath.millis(((SlidingWindows) windows).timeDifference()), 1);
     }
 
     /**
@@ -293,7 +292,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
      * keeps. A session is rewritten under a new key each time it grows, so its gap is its span here.
      */
     private long retention(long span) {
-        return TimeMath.plus(TimeMath.plus(span, windows.allowedLateness().toMillis()), 24L * 60 * 60 * 1000);
+        return TimeMath.plus(TimeMath.plus(span, TimeMath.millis(windows.allowedLateness())), 24L * 60 * 60 * 1000);
     }
 
     private <A> Supplier<WindowAssigner<K, V, A>> slidingAssigner(
@@ -305,7 +304,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
                     + "(or a merge of streams with different serdes); "
                     + "aggregate a stream whose value serde is known");
         }
-        long difference = sliding.timeDifference().toMillis();
+        long difference = TimeMath.millis(sliding.timeDifference());
         stream.graph.useSerde(valueSerde, false);
         return () -> WindowAssigners.sliding(difference, lateness, recordStore, valueSerde);
     }

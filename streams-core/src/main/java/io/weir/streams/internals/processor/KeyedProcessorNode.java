@@ -218,6 +218,11 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @Override
     public void forward(KOut key, VOut value, long time) {
+        if (time < 0 || time == Long.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    "Processor '" + context.nodeName() + "' forwarded a record with event time " + time
+                            + ": event times are from 0 to Long.MAX_VALUE - 1 (Long.MAX_VALUE is the end of input)");
+        }
         context.forward(new Record<>(key, value, time, headers, source));
     }
 

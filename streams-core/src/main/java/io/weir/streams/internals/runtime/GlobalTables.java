@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.global.GlobalTableSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -176,7 +177,7 @@ public final class GlobalTables implements AutoCloseable {
         if (t != null) {
             consumer.wakeup();
             try {
-                t.join(Math.max(1, timeout.toMillis()));
+                t.join(Math.max(1, TimeMath.millis(timeout)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

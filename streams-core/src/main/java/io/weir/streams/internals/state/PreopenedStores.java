@@ -1,5 +1,6 @@
 package io.weir.streams.internals.state;
 
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
@@ -269,7 +270,7 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
             return true;
         }
         try {
-            background.join(Math.max(1, timeout.toMillis()));
+            background.join(Math.max(1, TimeMath.millis(timeout)));
             return !background.isAlive();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

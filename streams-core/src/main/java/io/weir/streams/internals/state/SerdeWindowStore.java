@@ -45,11 +45,15 @@ public final class SerdeWindowStore<K, V> implements WindowStore<K, V> {
             return;
         }
         expiredThrough = through;
-        cache.deleteRange(null, WindowKeys.endBound(TimeMath.plus(through, 1)));
+        cache.deleteRange(null, through == Long.MAX_VALUE ? null : WindowKeys.endBound(through + 1));
     }
 
     @Override
     public void put(K key, @Nullable V value, long time) {
+        if (time == Long.MAX_VALUE) {
+            throw new IllegalArgumentException("Window store '" + cache.name() + "' cannot hold an entry at "
+                    + "Long.MAX_VALUE, which stands for the end of input");
+        }
         if (time <= expiredThrough) {
             expiredPuts.increment();
             return;

@@ -4,6 +4,7 @@ import io.weir.streams.RecordError;
 import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ErrorOutcome;
@@ -15,8 +16,6 @@ import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.jspecify.annotations.Nullable;
-
-import java.time.Duration;
 
 /**
  * Turns one source topic's raw records into typed records with event times, applying the source's
@@ -44,7 +43,7 @@ final class SourceReader<K, V> {
         this.extractor = c.timestampExtractor();
         this.handler = c.errorHandler();
         this.maxFutureSkew =
-                c.watermarkStrategy().maxFutureSkew().map(Duration::toMillis).orElse(-1L);
+                c.watermarkStrategy().maxFutureSkew().map(TimeMath::millis).orElse(-1L);
         this.consumed = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_CONSUMED);
         // A record the reader refuses is not read at all, so it never reaches the watermark anyway.
         this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED, () -> {});
@@ -101,9 +100,24 @@ final class SourceReader<K, V> {
         if (eventTime < 0) {
             return reject(raw, RecordError.Reason.INVALID_EVENT_TIME, "negative event time " + eventTime, null);
         }
-        boolean future = (maxFutureSkew >= 0 && eventTime - maxFutureSkew > processingTime)
+        if (eventTime == Long.MAX_VALUE) {
+            // The watermark's end of input: no window [start, end) can hold it.
+            return reject(
+                    raw,
+                    RecordError.Reason.INVALID_EVENT_TIME,
+                    "event time Long.MAX_VALUE, which stands for the end of input",
+                    null);
+        }
+        // A table takes every update, so its records are never flagged for operators to refuse; the task
+        // still keeps them out of the watermark (beyondFutureSkew).
+        boolean future = (!spec.table() && beyondFutureSkew(eventTime, processingTime))
                 || (spec.repartition() && WatermarkRecords.takeFutureFlag(raw.headers()));
         return new Record<>(key, value, eventTime, raw.headers(), source(raw, future));
+    }
+
+    /** Whether {@code eventTime} is further ahead of {@code processingTime} than the source's maximum future skew. */
+    boolean beyondFutureSkew(long eventTime, long processingTime) {
+        return maxFutureSkew >= 0 && TimeMath.minus(eventTime, maxFutureSkew) > processingTime;
     }
 
     private @Nullable Record<K, V> reject(

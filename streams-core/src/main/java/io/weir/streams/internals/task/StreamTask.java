@@ -1,6 +1,7 @@
 package io.weir.streams.internals.task;
 
 import io.weir.streams.WeirMetrics;
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.metrics.Timer;
 import io.weir.streams.internals.processor.ErrorOutcome;
@@ -180,7 +181,9 @@ public final class StreamTask implements AutoCloseable {
             // A record an error handler skipped or dead-lettered anywhere in the graph, or one beyond the
             // future skew, is not trusted: its event time may be what made it fail (an overflow), and one
             // such record moving the watermark would make every later record late.
-            if (!record.beyondFutureSkew() && !inputRefused) {
+            if (!inputRefused
+                    && !record.beyondFutureSkew()
+                    && !reader.beyondFutureSkew(record.timestamp(), processingTime)) {
                 tracker.observe(tp, record.timestamp());
             }
         }
@@ -320,7 +323,7 @@ public final class StreamTask implements AutoCloseable {
 
     private long watermarkLag() {
         long w = watermark;
-        return w == Long.MIN_VALUE ? -1 : Math.max(0, processingTime - w);
+        return w == Long.MIN_VALUE ? -1 : Math.max(0, TimeMath.minus(processingTime, w));
     }
 
     public long partitionWatermark(TopicPartition partition) {

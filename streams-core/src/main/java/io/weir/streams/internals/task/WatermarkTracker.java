@@ -1,9 +1,9 @@
 package io.weir.streams.internals.task;
 
+import io.weir.streams.internals.TimeMath;
 import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.TopicPartition;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -43,14 +43,14 @@ public final class WatermarkTracker {
         boolean idle;
 
         EventTimeInput(WatermarkStrategy strategy, long now) {
-            this.delay = strategy.delay().toMillis();
-            this.idleness = strategy.idleness().map(Duration::toMillis).orElse(-1L);
+            this.delay = TimeMath.millis(strategy.delay());
+            this.idleness = strategy.idleness().map(TimeMath::millis).orElse(-1L);
             this.lastActivity = now;
         }
 
         @Override
         public long watermark() {
-            return maxSeen == Long.MIN_VALUE ? Long.MIN_VALUE : maxSeen - delay - 1;
+            return maxSeen == Long.MIN_VALUE ? Long.MIN_VALUE : TimeMath.minus(TimeMath.minus(maxSeen, delay), 1);
         }
 
         @Override
@@ -60,7 +60,7 @@ public final class WatermarkTracker {
 
         @Override
         public void onProcessingTime(long now) {
-            if (!idle && idleness >= 0 && now - lastActivity >= idleness) {
+            if (!idle && idleness >= 0 && now >= TimeMath.plus(lastActivity, idleness)) {
                 idle = true;
             }
         }

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.window;
 
 import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.TimeMath;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,16 +29,20 @@ final class FixedWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
         return new FixedWindowAssigner<>(size, advance);
     }
 
+    /**
+     * The windows of a record at {@code t}: {@code lastStart} is the latest multiple of the advance not after
+     * {@code t}, and the {@code extra} windows before it start {@code advance} apart, as long as they still
+     * reach {@code t}. Counted, not stepped: stepping a start past the last one could overflow. The last
+     * window of time ends at Long.MAX_VALUE, shorter than the others, since no time lies beyond it.
+     */
     @Override
     public List<WindowAssignment> assign(K key, byte[] keyBytes, long t) {
         long lastStart = t - Math.floorMod(t, advance);
-        long firstStart = lastStart;
-        while (firstStart - advance > t - size) {
-            firstStart -= advance;
-        }
-        List<WindowAssignment> windows = new ArrayList<>((int) ((size + advance - 1) / advance));
-        for (long start = firstStart; start <= lastStart; start += advance) {
-            windows.add(WindowAssignment.of(new Window(start, start + size)));
+        long extra = (size - 1 - (t - lastStart)) / advance;
+        List<WindowAssignment> windows = new ArrayList<>((int) extra + 1);
+        for (long i = extra; i >= 0; i--) {
+            long start = lastStart - i * advance;
+            windows.add(WindowAssignment.of(new Window(start, TimeMath.plus(start, size))));
         }
         return windows;
     }

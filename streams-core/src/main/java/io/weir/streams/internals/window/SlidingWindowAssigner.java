@@ -5,6 +5,7 @@ import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.state.ByteEntry;
+import io.weir.streams.internals.state.Bytes;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -68,14 +69,16 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     @Override
     public List<WindowAssignment> assign(K key, byte[] keyBytes, long t) {
-        nearby = read(keyBytes, t - difference - 1, t + difference + 1);
+        // Every bound saturates and is inclusive: near the end of time t + difference passes Long.MAX_VALUE.
+        long before = TimeMath.minus(TimeMath.minus(t, difference), 1);
+        nearby = read(keyBytes, before, TimeMath.plus(TimeMath.plus(t, difference), 1));
         TreeMap<Long, WindowAssignment> windows = new TreeMap<>();
-        addWindow(windows, t - difference);
+        addWindow(windows, TimeMath.minus(t, difference));
         for (long r :
-                nearby.subMap(t - difference - 1, true, t + difference, true).keySet()) {
+                nearby.subMap(before, true, TimeMath.plus(t, difference), true).keySet()) {
             if (r >= t) {
-                addWindow(windows, r - difference);
-            } else if (hasRecordIn(r + 1, r + difference, t)) {
+                addWindow(windows, TimeMath.minus(r, difference));
+            } else if (hasRecordIn(r + 1, TimeMath.plus(r, difference), t)) {
                 addWindow(windows, r + 1);
             }
         }
@@ -85,13 +88,17 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     /** The record's right window, when a kept record follows it within the difference: it does not hold the record. */
     @Override
     public List<Window> windowsCreatedBy(long t) {
-        return hasRecordIn(t + 1, t + difference, t) ? List.of(window(t + 1)) : List.of();
+        // No record is at Long.MAX_VALUE (the end of input), so a record there has no right window.
+        return t < Long.MAX_VALUE && hasRecordIn(t + 1, TimeMath.plus(t, difference), t)
+                ? List.of(window(t + 1))
+                : List.of();
     }
 
     /** Whether a kept record, or the new one at {@code newRecord}, has event time in {@code [from, to]}. */
     private boolean hasRecordIn(long from, long to, long newRecord) {
-        return (newRecord >= from && newRecord <= to)
-                || !nearby.subMap(from, true, to, true).isEmpty();
+        return from <= to
+                && ((newRecord >= from && newRecord <= to)
+                        || !nearby.subMap(from, true, to, true).isEmpty());
     }
 
     private void addWindow(NavigableMap<Long, WindowAssignment> windows, long start) {
@@ -99,7 +106,7 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
     }
 
     private Window window(long start) {
-        return new Window(start, start + difference + 1);
+        return new Window(start, TimeMath.plus(TimeMath.plus(start, difference), 1));
     }
 
     @Override
@@ -144,14 +151,14 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
      * window {@code [t + 1, t + d + 2)}, is past its allowed lateness.
      */
     private long neededUntil(long t) {
-        return TimeMath.plus(t + difference + 1, allowedLateness);
+        return TimeMath.plus(TimeMath.plus(TimeMath.plus(t, difference), 1), allowedLateness);
     }
 
     @Override
     public void purge(long watermark) {
         long cutoff = watermark == Long.MAX_VALUE
                 ? Long.MAX_VALUE
-                : TimeMath.minus(TimeMath.minus(watermark, difference + 1), allowedLateness);
+                : TimeMath.minus(TimeMath.minus(TimeMath.minus(watermark, difference), 1), allowedLateness);
         if (cutoff <= purgedUpTo) {
             return;
         }
@@ -172,9 +179,11 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
         purgedUpTo = cutoff;
     }
 
+    /** The kept records of a key with event time in {@code [from, to]}. */
     private NavigableMap<Long, List<V>> read(byte[] keyBytes, long from, long to) {
         TreeMap<Long, List<V>> records = new TreeMap<>();
-        try (KeyValueIterator it = store.range(recordKey(keyBytes, from), recordKey(keyBytes, to + 1))) {
+        byte[] end = to == Long.MAX_VALUE ? Bytes.prefixEnd(recordPrefix(keyBytes)) : recordKey(keyBytes, to + 1);
+        try (KeyValueIterator it = store.range(recordKey(keyBytes, from), end)) {
             while (it.hasNext()) {
                 ByteEntry entry = it.next();
                 long t = ByteBuffer.wrap(entry.key(), entry.key().length - 8, 8).getLong() ^ Long.MIN_VALUE;
@@ -198,10 +207,16 @@ final class SlidingWindowAssigner<K, V, A> implements WindowAssigner<K, V, A> {
 
     private static byte[] recordKey(byte[] keyBytes, long t) {
         return ByteBuffer.allocate(1 + 4 + keyBytes.length + 8)
+                .put(recordPrefix(keyBytes))
+                .putLong(t ^ Long.MIN_VALUE)
+                .array();
+    }
+
+    private static byte[] recordPrefix(byte[] keyBytes) {
+        return ByteBuffer.allocate(1 + 4 + keyBytes.length)
                 .put(RECORDS)
                 .putInt(keyBytes.length)
                 .put(keyBytes)
-                .putLong(t ^ Long.MIN_VALUE)
                 .array();
     }
 

@@ -45,10 +45,9 @@ final class TriggerRunner {
     /** {@code processingTime}: the clock when the task starts; the first ticks follow it. */
     TriggerRunner(Trigger trigger, long processingTime) {
         this.atCloseOnly = trigger.firesAtWindowCloseOnly();
-        this.earlyInterval =
-                trigger.earlyFiringInterval().map(d -> d.toMillis()).orElse(0L);
+        this.earlyInterval = trigger.earlyFiringInterval().map(TimeMath::millis).orElse(0L);
         this.earlyCount = trigger.earlyFiringCount().orElse(0);
-        this.lateInterval = trigger.lateFiringInterval().map(d -> d.toMillis()).orElse(0L);
+        this.lateInterval = trigger.lateFiringInterval().map(TimeMath::millis).orElse(0L);
         this.nextEarlyTick = nextTick(processingTime, earlyInterval);
         this.nextLateTick = nextTick(processingTime, lateInterval);
         this.firesAtClose = atCloseOnly || lateInterval > 0;
@@ -128,6 +127,8 @@ final class TriggerRunner {
 
     /** The first multiple of {@code interval} after {@code now}; never for no interval. */
     private static long nextTick(long now, long interval) {
-        return interval == 0 ? Long.MAX_VALUE : TimeMath.plus(now - Math.floorMod(now, interval), interval);
+        return interval == 0
+                ? Long.MAX_VALUE
+                : TimeMath.plus(TimeMath.minus(now, Math.floorMod(now, interval)), interval);
     }
 }

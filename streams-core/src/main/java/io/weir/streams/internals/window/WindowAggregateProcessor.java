@@ -278,15 +278,19 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         if (!triggers.firesOnTime()) {
             return;
         }
-        // end - 1 in (previous, current]  <=>  end in [previous + 2, current + 2).
-        long fromEnd = TimeMath.plus(previous, 2);
-        long toEndExclusive = TimeMath.plus(current, 2);
-        boolean toInfinity = toEndExclusive == Long.MAX_VALUE;
-        if (!openWindows.anyIn(fromEnd, toInfinity ? Long.MAX_VALUE : toEndExclusive - 1)) {
+        // end - 1 in (previous, current]  <=>  end in [previous + 2, current + 1]. Inclusive bounds: a window
+        // may end at Long.MAX_VALUE (the last window of time), and a saturated exclusive bound would take
+        // it for "no bound" and fire it early.
+        if (previous >= Long.MAX_VALUE - 1) {
             return;
         }
-        try (KeyValueIterator it =
-                store.range(WindowKeys.endBound(fromEnd), toInfinity ? null : WindowKeys.endBound(toEndExclusive))) {
+        long fromEnd = previous + 2;
+        long toEnd = TimeMath.plus(current, 1);
+        if (!openWindows.anyIn(fromEnd, toEnd)) {
+            return;
+        }
+        try (KeyValueIterator it = store.range(
+                WindowKeys.endBound(fromEnd), toEnd == Long.MAX_VALUE ? null : WindowKeys.endBound(toEnd + 1))) {
             // The watermark only moves forward, so no window in this range has met its ON_TIME moment
             // before: a window with nothing new since its last pane is left as it is, unwritten.
             while (it.hasNext()) {
@@ -321,8 +325,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         // a previous owner had closed.
         long closedThrough = openWindows.purgedThrough();
         byte[] from = closedThrough == Long.MIN_VALUE ? null : WindowKeys.endBound(TimeMath.plus(closedThrough, 1));
-        long endExclusive = TimeMath.plus(lastClosingEnd, 1);
-        byte[] to = endExclusive == Long.MAX_VALUE ? null : WindowKeys.endBound(endExclusive);
+        // lastClosingEnd is an inclusive bound: only it may be Long.MAX_VALUE without meaning "beyond".
+        byte[] to = lastClosingEnd == Long.MAX_VALUE ? null : WindowKeys.endBound(lastClosingEnd + 1);
         boolean fires = fire && triggers.firesAtClose();
         if (fires || assigner.tracksWindows()) {
             // Visiting anyway, so delete by key: session ends are spread over every millisecond, and a
@@ -352,7 +356,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      */
     private WindowState<A> emit(K key, Window window, WindowState<A> state, PaneInfo.Timing timing) {
         PaneInfo pane = new PaneInfo(timing, state.panes(), watermark >= closeTime(window));
-        long timestamp = window.end() == Long.MAX_VALUE ? state.maxEventTime() : window.maxTimestamp();
+        long timestamp = isGlobal(window) && state.maxEventTime() != Long.MIN_VALUE
+                ? state.maxEventTime()
+                : window.maxTimestamp();
         panes.emit(new Windowed<>(key, window), state.emitted(), state.aggregate(), timestamp, pane);
         return state.afterPane(
                 panes.discards() ? aggregation.initial() : state.aggregate(),
@@ -372,7 +378,15 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /** A global window's panes are stamped with its largest event time, so only its state keeps it. */
     private byte[] encode(byte[] storeKey, WindowState<A> state) {
-        return codec.encode(state, WindowKeys.end(storeKey) == Long.MAX_VALUE);
+        return codec.encode(state, WindowKeys.start(storeKey) == Long.MIN_VALUE);
+    }
+
+    /**
+     * Whether {@code window} is a global window, the one window that starts at minus infinity (the last
+     * window of every other kind ends at Long.MAX_VALUE too, clamped).
+     */
+    private static boolean isGlobal(Window window) {
+        return window.start() == Long.MIN_VALUE;
     }
 
     private K key(byte[] storeKey) {

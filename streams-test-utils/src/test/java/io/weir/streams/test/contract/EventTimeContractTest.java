@@ -66,6 +66,33 @@ class EventTimeContractTest {
     }
 
     @Test
+    void rule1_byDefaultARecordMoreThanAnHourAheadOfProcessingTimeIsBeyondTheFutureSkew() {
+        long now = 1_000_000_000L;
+        long hour = WatermarkStrategy.DEFAULT_MAX_FUTURE_SKEW.toMillis();
+        assertEquals(3_600_000, hour);
+        try (WindowedCountFixture f = WindowedCountFixture.of(0, 0)) {
+            f.pipe("a", now, 0, now);
+            f.pipe("a", now + 10 * 365 * 24 * hour, 0, now);
+            assertEquals(now - 1, f.watermark(), "a record ten years ahead did not move the watermark");
+            assertEquals(1, f.driver.metrics().get("counts", WeirMetrics.FUTURE_RECORDS_DROPPED));
+            f.pipe("a", now + hour, 0, now);
+            assertEquals(now + hour - 1, f.watermark(), "exactly an hour ahead is still valid");
+        }
+    }
+
+    @Test
+    void rule1_withoutAMaximumFutureSkewEveryEventTimeMovesTheWatermark() {
+        long now = 1_000_000_000L;
+        WatermarkStrategy trusting = WatermarkStrategy.forMonotonousTimestamps().withoutMaxFutureSkew();
+        assertTrue(trusting.maxFutureSkew().isEmpty());
+        try (WindowedCountFixture f = WindowedCountFixture.of(trusting, Duration.ZERO, false, 1)) {
+            f.pipe("a", now, 0, now);
+            f.pipe("a", Long.MAX_VALUE - 1, 0, now);
+            assertEquals(Long.MAX_VALUE - 2, f.watermark());
+        }
+    }
+
+    @Test
     void rule1_futureRecordsAreDroppedAndCountedWithoutASideOutput() {
         WatermarkStrategy strategy = WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ZERO);
         try (WindowedCountFixture f = WindowedCountFixture.of(strategy, Duration.ZERO, false, 1)) {

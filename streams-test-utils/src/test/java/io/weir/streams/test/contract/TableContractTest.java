@@ -385,25 +385,42 @@ class TableContractTest {
     }
 
     @Test
-    void aTopicIsReadAsATableOnceAndATableTakesNoFutureSkewOrSerdesOfItsOwn() {
+    void aTopicIsReadAsATableOnceAndATableTakesNoSerdesOfItsOwn() {
         StreamsBuilder builder = new StreamsBuilder();
         Consumed<String, String> strings = Consumed.with(Serdes.String(), Serdes.String());
         builder.table("profiles", strings);
         IllegalArgumentException twice =
                 assertThrows(IllegalArgumentException.class, () -> builder.stream("profiles", strings));
         assertTrue(twice.getMessage().contains("read as a table"), twice.getMessage());
-        IllegalArgumentException skew = assertThrows(
-                IllegalArgumentException.class,
-                () -> builder.table(
-                        "other",
-                        strings.withWatermarks(
-                                WatermarkStrategy.forMonotonousTimestamps().withMaxFutureSkew(Duration.ofMinutes(1)))));
-        assertTrue(skew.getMessage().contains("future skew"), skew.getMessage());
         IllegalStateException serdes = assertThrows(
                 IllegalStateException.class,
                 () -> builder.table(
                         "third", strings, Materialized.<String, String>as("t").withValueSerde(Serdes.String())));
         assertTrue(serdes.getMessage().contains("Consumed"), serdes.getMessage());
+    }
+
+    @Test
+    void aTableTakesAnUpdateBeyondTheFutureSkewButItDoesNotMoveTheTablesWatermark() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table(
+                        "profiles",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()
+                                        .withMaxFutureSkew(Duration.ofMinutes(1))),
+                        Materialized.as("profiles"))
+                .toStream()
+                .to("out", Produced.with(Serdes.String(), Serdes.String()));
+        try (TestDriver driver = new TestDriver(builder.build())) {
+            TestInputTopic<String, String> in = driver.input("profiles", Serdes.String(), Serdes.String());
+            in.pipe(TestRecord.of("alice", "v1").at(1_000));
+            in.pipe(TestRecord.of("alice", "v2").at(Long.MAX_VALUE - 1).arrivingAt(1_000));
+            driver.commit();
+            assertEquals(
+                    Map.of("alice", "v2"),
+                    driver.table("profiles", Serdes.String(), Serdes.String()),
+                    "a table takes every update");
+            assertEquals(999, driver.watermark("profiles", 0), "but its time is not trusted");
+        }
     }
 
     @Test

@@ -6,6 +6,10 @@ package io.weir.streams.test.reference;
  */
 record InputRecord(String key, long value, String topic, int partition, long eventTime, long arrivalTime) {
 
+    InputRecord withEventTime(long time) {
+        return new InputRecord(key, value, topic, partition, time, arrivalTime);
+    }
+
     @Override
     public String toString() {
         return key + "=" + value + " -> " + topic + "[" + partition + "] t=" + eventTime + " arrives " + arrivalTime;

@@ -263,7 +263,7 @@ final class ReferenceModel {
         advanceTo(record.arrivalTime());
         int task = record.partition();
         boolean future = scenario.maxFutureSkew().isPresent()
-                && record.eventTime() > now + scenario.maxFutureSkew().getAsLong();
+                && record.eventTime() > sum(now, scenario.maxFutureSkew().getAsLong());
         long offset = judged.stream()
                 .filter(j -> sameInputPartition(j.record(), record))
                 .count();
@@ -354,7 +354,7 @@ final class ReferenceModel {
     /** Rules 13 to 19. */
     private void assignToSession(JudgedRecord record, WindowShape.Session shape) {
         long t = record.record().eventTime();
-        WindowId proto = windowId(record, new Window(t, t + shape.gap()));
+        WindowId proto = windowId(record, new Window(t, sum(t, shape.gap())));
         List<Session> candidates = sessions.stream()
                 .filter(s -> s.live
                         && !s.sealed
@@ -425,7 +425,10 @@ final class ReferenceModel {
     private void createRightWindow(JudgedRecord record, long difference) {
         long t = record.record().eventTime();
         long watermark = record.watermark();
-        Window right = new Window(t + 1, t + difference + 2);
+        if (t >= Long.MAX_VALUE - 1) {
+            return;
+        }
+        Window right = new Window(t + 1, sum(t, difference + 2));
         WindowId id = windowId(record, right);
         if (slidingWindows(record, difference).contains(right)
                 && watermark < purgeTime(right)
@@ -454,9 +457,12 @@ final class ReferenceModel {
 
     private static List<Window> hoppingWindowsContaining(long t, long size, long advance) {
         List<Window> windows = new ArrayList<>();
-        for (long start = Math.floorDiv(t - size, advance) * advance; start <= t; start += advance) {
-            if (t < start + size) {
-                windows.add(new Window(start, start + size));
+        for (long start = Math.floorDiv(t - size, advance) * advance; start <= t; start = sum(start, advance)) {
+            if (t < sum(start, size)) {
+                windows.add(new Window(start, sum(start, size)));
+            }
+            if (start == Long.MAX_VALUE) {
+                break;
             }
         }
         return windows;
@@ -474,15 +480,15 @@ final class ReferenceModel {
             if (another
                     && other.record().key().equals(record.record().key())
                     && !other.future()
-                    && record.watermark() < other.record().eventTime() + reach) {
+                    && record.watermark() < sum(other.record().eventTime(), reach)) {
                 times.add(other.record().eventTime());
             }
         }
         Set<Window> windows = new LinkedHashSet<>();
         for (long r : times) {
             windows.add(new Window(r - difference, r + 1));
-            if (times.stream().anyMatch(s -> r < s && s <= r + difference)) {
-                windows.add(new Window(r + 1, r + difference + 2));
+            if (times.stream().anyMatch(s -> r < s && s <= sum(r, difference))) {
+                windows.add(new Window(r + 1, sum(r, difference + 2)));
             }
         }
         return windows;
@@ -575,6 +581,18 @@ final class ReferenceModel {
     }
 
     private long purgeTime(Window window) {
-        return lastInstant(window) + scenario.allowedLateness();
+        return sum(lastInstant(window), scenario.allowedLateness());
+    }
+
+    /**
+     * {@code a + b} for a non-negative {@code b}, or Long.MAX_VALUE when it is more: no time lies beyond, so
+     * the last window of time ends there, shorter than the others.
+     */
+    private static long sum(long a, long b) {
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 }

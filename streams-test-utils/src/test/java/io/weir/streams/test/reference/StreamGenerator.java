@@ -56,6 +56,35 @@ final class StreamGenerator {
         return new StreamGenerator(scenario, seed).generate();
     }
 
+    /**
+     * The stream {@link #generate} makes for {@code seed}, its event times moved up together so that the
+     * last lies within two window spans below Long.MAX_VALUE (at Long.MAX_VALUE - 1, the last valid event
+     * time, for every third seed): the last windows of time, which end there,
+     * hold records. Processing time stays as it was; only for a scenario without a future skew, which
+     * judges event times against it.
+     */
+    static GeneratedStream generateNearTheEndOfTime(Scenario scenario, long seed) {
+        if (scenario.maxFutureSkew().isPresent()) {
+            throw new IllegalArgumentException("a future skew judges event times against processing time: " + scenario);
+        }
+        GeneratedStream stream = generate(scenario, seed);
+        long last = stream.steps().stream()
+                .filter(StreamStep.Arrival.class::isInstance)
+                .mapToLong(step -> ((StreamStep.Arrival) step).record().eventTime())
+                .max()
+                .orElse(0);
+        long top = Long.MAX_VALUE
+                - 1
+                - new Random(seed).nextLong(2 * scenario.windows().span());
+        long shift = top - last;
+        return stream.withSteps(stream.steps().stream()
+                .map(step -> step instanceof StreamStep.Arrival arrival
+                        ? new StreamStep.Arrival(
+                                arrival.record().withEventTime(arrival.record().eventTime() + shift))
+                        : step)
+                .toList());
+    }
+
     private GeneratedStream generate() {
         if (random.nextInt(4) == 0) {
             silentUntil.put(random.nextInt(TOPICS.size() * partitions), Long.MAX_VALUE);

@@ -125,10 +125,11 @@ final class WeirRun {
             watermarks = watermarks.withIdleness(
                     Duration.ofMillis(scenario.idleness().getAsLong()));
         }
-        if (scenario.maxFutureSkew().isPresent()) {
-            watermarks = watermarks.withMaxFutureSkew(
-                    Duration.ofMillis(scenario.maxFutureSkew().getAsLong()));
-        }
+        // The model knows no default: a scenario without a future skew trusts every event time.
+        watermarks = scenario.maxFutureSkew().isPresent()
+                ? watermarks.withMaxFutureSkew(
+                        Duration.ofMillis(scenario.maxFutureSkew().getAsLong()))
+                : watermarks.withoutMaxFutureSkew();
         Consumed<String, Long> consumed =
                 Consumed.with(Serdes.String(), Serdes.Long()).withWatermarks(watermarks);
         StreamsBuilder builder = new StreamsBuilder();

@@ -149,6 +149,30 @@ class WindowedAggregationPropertyTest {
     }
 
     /**
+     * The same streams near the end of time: the last window of each kind ends at Long.MAX_VALUE, shorter
+     * than the others, and fires only at the end of input; nothing overflows, nothing is lost. For the
+     * scenarios without a future skew (which judges event times against processing time, left as it was).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenariosWithoutFutureSkew")
+    void weirAgreesWithTheReferenceModelNearTheEndOfTime(Scenario scenario) {
+        long[] seeds = Long.getLong(SEED_PROPERTY) != null
+                ? seeds(scenario)
+                : LongStream.range(0, seeds(scenario).length / 4).toArray();
+        for (long seed : seeds) {
+            GeneratedStream stream = StreamGenerator.generateNearTheEndOfTime(scenario, seed);
+            PropertyCheck.Verdict verdict = PropertyCheck.check(scenario, stream);
+            if (!verdict.problems().isEmpty()) {
+                fail("near the end of time: " + PropertyCheck.report(scenario, seed, stream));
+            }
+        }
+    }
+
+    static List<Scenario> scenariosWithoutFutureSkew() {
+        return scenarios().stream().filter(s -> s.maxFutureSkew().isEmpty()).toList();
+    }
+
+    /**
      * Guards against streams too tame to test anything: over all seeds, the model must have seen
      * ON_TIME panes and dropped records, LATE panes and future records where the scenario allows
      * them, merged sessions for session windows (unless a cap of at most two gaps seals them first),
