@@ -19,6 +19,7 @@ import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.kafka.BrokerSecurity;
 import io.weir.streams.test.kafka.EmbeddedKafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -28,6 +29,8 @@ import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
@@ -47,11 +50,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -69,9 +75,16 @@ class SecurityIntegrationTest {
     private static final String NO_TXN_PASSWORD = "notxn-pw-91d4e7a3f6";
     private static final String NO_GROUP_PASSWORD = "nogroup-pw-0a6d3c9e72";
     private static final String NO_WRITE_PASSWORD = "nowrite-pw-e84b1f5d3a";
+    private static final String NO_INTERNAL_READ_PASSWORD = "nointernal-pw-6e0b2d8f17";
     private static final String WRONG_PASSWORD = "wrong-pw-5b2c8e1f94";
     private static final List<String> SECRETS = List.of(
-            APP_PASSWORD, NO_READ_PASSWORD, NO_TXN_PASSWORD, NO_GROUP_PASSWORD, NO_WRITE_PASSWORD, WRONG_PASSWORD);
+            APP_PASSWORD,
+            NO_READ_PASSWORD,
+            NO_TXN_PASSWORD,
+            NO_GROUP_PASSWORD,
+            NO_WRITE_PASSWORD,
+            NO_INTERNAL_READ_PASSWORD,
+            WRONG_PASSWORD);
 
     private static EmbeddedKafkaBroker broker;
     private static ListAppender<ILoggingEvent> logs;
@@ -99,7 +112,8 @@ class SecurityIntegrationTest {
                         .withUser("no-read", NO_READ_PASSWORD)
                         .withUser("no-txn", NO_TXN_PASSWORD)
                         .withUser("no-group", NO_GROUP_PASSWORD)
-                        .withUser("no-write", NO_WRITE_PASSWORD))
+                        .withUser("no-write", NO_WRITE_PASSWORD)
+                        .withUser("no-internal-read", NO_INTERNAL_READ_PASSWORD))
                 .start();
         broker.createTopic(INPUT, 2);
         broker.createTopic(OUTPUT, 2);
@@ -109,6 +123,7 @@ class SecurityIntegrationTest {
             acls.addAll(leastAcls("no-txn", Missing.TRANSACTIONAL_IDS));
             acls.addAll(leastAcls("no-group", Missing.GROUP));
             acls.addAll(leastAcls("no-write", Missing.OUTPUT_WRITE));
+            acls.addAll(leastAcls("no-internal-read", Missing.INTERNAL_READ));
             admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
         }
     }
@@ -122,15 +137,26 @@ class SecurityIntegrationTest {
     }
 
     /**
-     * The ACLs docs/guides/security.md lists for an application: ALL on topics and READ on the group, both
-     * prefixed by the application id; WRITE on transactional ids with that prefix (exactly-once); READ on
-     * its input; WRITE and DESCRIBE_CONFIGS on its output.
+     * The ACLs docs/guides/security.md lists for an application, and no more: CREATE, READ, WRITE,
+     * DESCRIBE_CONFIGS and DELETE on topics prefixed by the application id and the separator; READ on its
+     * group, literally (not a prefix: another team's group 'sec-app-audit' or 'sec-appX' is not covered);
+     * WRITE on transactional ids with the topics' prefix (exactly-once); READ on its input; WRITE and
+     * DESCRIBE_CONFIGS on its output. No ALL anywhere; DESCRIBE is implied by READ, WRITE and DELETE.
      */
     private static List<AclBinding> leastAcls(String user, Missing missing) {
         List<AclBinding> acls = new ArrayList<>();
-        acls.add(allow(user, ResourceType.TOPIC, APP + "-", PatternType.PREFIXED, AclOperation.ALL));
+        for (AclOperation op : List.of(
+                AclOperation.CREATE,
+                AclOperation.READ,
+                AclOperation.WRITE,
+                AclOperation.DESCRIBE_CONFIGS,
+                AclOperation.DELETE)) {
+            if (!(missing == Missing.INTERNAL_READ && op == AclOperation.READ)) {
+                acls.add(allow(user, ResourceType.TOPIC, APP + "-", PatternType.PREFIXED, op));
+            }
+        }
         if (missing != Missing.GROUP) {
-            acls.add(allow(user, ResourceType.GROUP, APP, PatternType.PREFIXED, AclOperation.READ));
+            acls.add(allow(user, ResourceType.GROUP, APP, PatternType.LITERAL, AclOperation.READ));
         }
         if (missing != Missing.TRANSACTIONAL_IDS) {
             acls.add(allow(user, ResourceType.TRANSACTIONAL_ID, APP + "-", PatternType.PREFIXED, AclOperation.WRITE));
@@ -151,7 +177,8 @@ class SecurityIntegrationTest {
         INPUT_READ,
         TRANSACTIONAL_IDS,
         GROUP,
-        OUTPUT_WRITE
+        OUTPUT_WRITE,
+        INTERNAL_READ
     }
 
     private static AclBinding allow(String user, ResourceType type, String name, PatternType pattern, AclOperation op) {
@@ -265,6 +292,39 @@ class SecurityIntegrationTest {
                 NO_WRITE_PASSWORD,
                 dir,
                 "WRITE and DESCRIBE_CONFIGS on its output topic 'orders-per-customer'");
+    }
+
+    @Test
+    void withoutReadOnItsInternalTopicsItFailsNamingTheOperationsOnThePrefix(@TempDir Path dir) {
+        produceOrders(10);
+        assertFailsNaming(
+                "no-internal-read",
+                NO_INTERNAL_READ_PASSWORD,
+                dir,
+                "CREATE, READ, WRITE, DESCRIBE_CONFIGS and DELETE on topics with the prefix 'sec-app-'");
+    }
+
+    @Test
+    void theLeastAclsOpenNoOtherTeamsGroupOrTopics() throws Exception {
+        // The group ACL is literal and the topic prefix ends with the separator: with a group prefix 'sec-app'
+        // or a topic prefix without the '-', another team's 'sec-app-audit' or 'sec-appX' would be open to it.
+        try (Admin admin = Admin.create(broker.clientConfig("app", APP_PASSWORD))) {
+            admin.listConsumerGroupOffsets(APP).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+            for (String group : List.of(APP + "-audit", APP + "X")) {
+                ExecutionException e = assertThrows(
+                        ExecutionException.class,
+                        () -> admin.listConsumerGroupOffsets(group)
+                                .partitionsToOffsetAndMetadata()
+                                .get(30, TimeUnit.SECONDS));
+                assertInstanceOf(GroupAuthorizationException.class, e.getCause(), group);
+            }
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> admin.createTopics(List.of(new NewTopic(APP + "X-changelog", 1, (short) 1)))
+                            .all()
+                            .get(30, TimeUnit.SECONDS));
+            assertInstanceOf(TopicAuthorizationException.class, e.getCause());
+        }
     }
 
     @Test

@@ -111,8 +111,9 @@ public final class AccessErrors {
             return "WRITE and DESCRIBE_CONFIGS on its output topic '" + topic + "'";
         }
         if (topic.startsWith(applicationId + "-")) {
-            return "ALL on topics with the prefix '" + applicationId + "-' (its internal topics, such as '" + topic
-                    + "')";
+            // The least that works, never ALL (READ, WRITE and DELETE each imply DESCRIBE).
+            return "CREATE, READ, WRITE, DESCRIBE_CONFIGS and DELETE on topics with the prefix '" + applicationId
+                    + "-' (a PREFIXED ACL, the '-' included; its internal topics, such as '" + topic + "')";
         }
         return "READ (a source by pattern or a global table) or WRITE on topic '" + topic + "'";
     }

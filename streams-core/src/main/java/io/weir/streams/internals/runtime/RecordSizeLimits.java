@@ -7,6 +7,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -84,12 +85,17 @@ final class RecordSizeLimits {
                     topic,
                     TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
         } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            // The cause as text: slf4j would take a Throwable last argument as the exception, not the third {}.
             log.warn(
-                    "Cannot read the {} of topic {} ({}): records sent to it are checked against the producer's "
+                    "Cannot read the {} of topic {} ({}{}): records sent to it are checked against the producer's "
                             + "limits only",
                     TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                     topic,
-                    e.getCause() != null ? e.getCause() : e);
+                    cause,
+                    cause instanceof AuthorizationException
+                            ? "; its principal needs DESCRIBE_CONFIGS on it, see docs/guides/security.md"
+                            : "");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reading the config of topic " + topic, e);

@@ -60,9 +60,13 @@ final class RepartitionPurger {
         var unused = admin.deleteRecords(batch).all().whenComplete((ignored, e) -> {
             if (e != null) {
                 log.warn(
-                        "Purging committed records from repartition topics {} failed; the next purge retries: {}",
+                        "Purging committed records from repartition topics {} failed; the next purge retries: {}{}",
                         batch.keySet(),
-                        e.toString());
+                        e.toString(),
+                        AccessErrors.isAccessError(e)
+                                ? " (its principal needs DELETE on the internal topics' prefix, see "
+                                        + "docs/guides/security.md; until then these topics only grow)"
+                                : "");
             } else {
                 log.debug("Purged repartition topics up to {}", batch);
             }
