@@ -16,7 +16,11 @@ import io.weir.streams.dsl.LateRecord;
  *   <li>{@value #SINK_TOPIC_HEADER}: the topic the record could not be produced to (production errors
  *       only);</li>
  *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER},
- *       {@value #SOURCE_TIMESTAMP_HEADER}: where the input record was read and its Kafka timestamp.</li>
+ *       {@value #SOURCE_TIMESTAMP_HEADER}: where the input record was read and its Kafka timestamp;</li>
+ *   <li>{@value #TRUNCATED_HEADER}, {@value #RESTAMPED_HEADER}: only when the dead letter had to be cut to
+ *       the topic's size limit or restamped to a timestamp it accepts ({@link LateRecord}). A dead letter
+ *       that does not fit even cut is dropped, counted as {@code side-output-records-dropped} and logged;
+ *       the handler's decision is never turned into a failure by the dead-letter topic.</li>
  * </ul>
  * Text in UTF-8, numbers as decimal strings. The record's timestamp is the input record's Kafka
  * timestamp. A record derived from a window result has no input record: its dead letter has a null
@@ -38,4 +42,6 @@ public final class DeadLetterRecord {
     public static final String SOURCE_PARTITION_HEADER = LateRecord.SOURCE_PARTITION_HEADER;
     public static final String SOURCE_OFFSET_HEADER = LateRecord.SOURCE_OFFSET_HEADER;
     public static final String SOURCE_TIMESTAMP_HEADER = LateRecord.SOURCE_TIMESTAMP_HEADER;
+    public static final String TRUNCATED_HEADER = LateRecord.TRUNCATED_HEADER;
+    public static final String RESTAMPED_HEADER = LateRecord.RESTAMPED_HEADER;
 }

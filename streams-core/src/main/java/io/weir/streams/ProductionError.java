@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A record a sink could not produce, before any of it reached Kafka: its key or value did not
- * serialize, or it is larger than its topic accepts. The message names the sink topic, the reason and
+ * serialize, it is larger than its topic accepts, or its topic would refuse its timestamp. The message names the sink topic, the reason and
  * the coordinates of the input record it derives from (never its payload).
  *
  * <p>Only failures that leave nothing behind are described by a {@code ProductionError} and offered to
@@ -24,7 +24,14 @@ public final class ProductionError extends DerivedRecordError {
          * {@code max.request.size} and {@code buffer.memory}, judged on the uncompressed size of a batch
          * holding the record alone (as the producer judges {@code max.request.size}).
          */
-        RECORD_TOO_LARGE
+        RECORD_TOO_LARGE,
+        /**
+         * A timestamp the sink topic would refuse: further from the broker's clock than its {@code
+         * message.timestamp.before.max.ms} or {@code message.timestamp.after.max.ms} allow (Kafka 4 brokers
+         * refuse records more than an hour ahead by default). Outputs carry their event times, so a
+         * record whose event time is far from now can meet this.
+         */
+        TIMESTAMP_OUT_OF_RANGE
     }
 
     private final Reason reason;

@@ -30,6 +30,8 @@ public final class WeirMetrics {
     public static final String FUTURE_RECORDS_DROPPED = "future-records-dropped";
     /** Records written to a late-data side-output topic (late and future records alike). */
     public static final String SIDE_OUTPUT_RECORDS = "side-output-records";
+
+    public static final String SIDE_OUTPUT_RECORDS_DROPPED = "side-output-records-dropped";
     /** Panes (window results) emitted, of any timing. */
     public static final String PANES_EMITTED = "panes-emitted";
     /** Early panes emitted (early firings by processing time or record count). */

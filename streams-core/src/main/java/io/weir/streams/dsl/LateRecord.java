@@ -22,7 +22,10 @@ import java.util.List;
  *       BEFORE_TABLE_HISTORY}, the table's);</li>
  *   <li>{@value #EVENT_TIME_HEADER}: the record's event time;</li>
  *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER},
- *       {@value #SOURCE_TIMESTAMP_HEADER}: where it was read, and its Kafka timestamp.</li>
+ *       {@value #SOURCE_TIMESTAMP_HEADER}: where it was read, and its Kafka timestamp;</li>
+ *   <li>{@value #TRUNCATED_HEADER}, {@value #RESTAMPED_HEADER}: only when the record had to be cut or
+ *       restamped to be accepted by the topic (a record that does not fit even with its key and value
+ *       cut is dropped and counted as {@code side-output-records-dropped}).</li>
  * </ul>
  * Numbers are decimal strings in UTF-8. The record's timestamp is its event time.
  *
@@ -53,6 +56,17 @@ public final class LateRecord {
     public static final String SOURCE_PARTITION_HEADER = "weir.source.partition";
     public static final String SOURCE_OFFSET_HEADER = "weir.source.offset";
     public static final String SOURCE_TIMESTAMP_HEADER = "weir.source.timestamp";
+    /**
+     * On a side-output or dead-letter record whose key or value was cut to fit the topic's size limit:
+     * their lengths before, {@code key=<bytes>;value=<bytes>} (-1 for null).
+     */
+    public static final String TRUNCATED_HEADER = "weir.truncated";
+    /**
+     * On a side-output or dead-letter record whose timestamp the topic would refuse (its broker's
+     * {@code message.timestamp.*.max.ms}): the timestamp it had; the record is stamped with the nearest
+     * one the topic accepts instead.
+     */
+    public static final String RESTAMPED_HEADER = "weir.restamped";
 
     /** The windows that refused a side-output record, from its headers; empty for FUTURE_TIMESTAMP. */
     public static List<Window> refusedWindows(Headers headers) {

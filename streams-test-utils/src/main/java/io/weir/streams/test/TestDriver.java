@@ -7,6 +7,7 @@ import io.weir.streams.internals.global.GlobalTableSpec;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.RecordSize;
+import io.weir.streams.internals.processor.TopicLimits;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
@@ -105,6 +106,8 @@ public final class TestDriver implements AutoCloseable {
     private Map<Integer, Integer> taskCounts = Map.of();
     private final ArrayDeque<Map.Entry<String, TopicLog.Entry>> pending = new ArrayDeque<>();
     private long processingTime;
+    /** What every topic the topology writes accepts. */
+    private final TopicLimits topicLimits;
     // False until the first record or time advance when no start time is configured.
     private boolean clockStarted;
     private long lastCommit;
@@ -122,6 +125,10 @@ public final class TestDriver implements AutoCloseable {
     public TestDriver(Topology topology, TestDriverConfig config) {
         this.topology = TopologyAccess.spec(topology).resolvePatterns(config.topics(), config.applicationId());
         this.config = config;
+        this.topicLimits = new TopicLimits(
+                config.maxRecordBytes(),
+                TimeMath.millis(config.timestampsBefore()),
+                TimeMath.millis(config.timestampsAfter()));
         this.topology.idlenessWarnings().forEach(log::warn);
         this.topology.configureSerdes(config.serdeConfig());
         this.processingTime = config.startTime().map(Instant::toEpochMilli).orElse(0L);
@@ -281,6 +288,16 @@ public final class TestDriver implements AutoCloseable {
         public int partitionsFor(String topic) {
             return topic(topic).partitions();
         }
+
+        @Override
+        public TopicLimits limits(String topic) {
+            return topicLimits;
+        }
+
+        @Override
+        public long now() {
+            return processingTime;
+        }
     }
 
     private TopicLog writtenLog(String topic, int partitions) {
@@ -403,7 +420,7 @@ public final class TestDriver implements AutoCloseable {
             Headers headers,
             long timestamp,
             long watermark) {
-        checkSize("sent to", topic, key, value, headers);
+        topicLimits.check(topic, key, value, headers, timestamp, processingTime);
         // The only topics a topology writes without declaring them are dead-letter topics, which error
         // handlers choose at run time: they exist from their first record on.
         TopicLog log = topics.computeIfAbsent(topic, t -> {

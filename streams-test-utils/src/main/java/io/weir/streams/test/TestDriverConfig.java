@@ -26,6 +26,8 @@ public final class TestDriverConfig {
     /** Kafka's producer default for {@code max.request.size}, the first limit a record meets. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
+    private static final Duration MAX_DURATION = Duration.ofMillis(Long.MAX_VALUE);
+
     private Map<String, Integer> partitions = Map.of();
     private Duration commitInterval = Duration.ofMillis(100);
     private long cacheMaxBytesPerTask = 10L * 1024 * 1024;
@@ -34,6 +36,8 @@ public final class TestDriverConfig {
     private String applicationId = "test-driver";
     private boolean keepReadRecords = true;
     private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
+    private Duration timestampsBefore = MAX_DURATION;
+    private Duration timestampsAfter = MAX_DURATION;
     private Map<String, Object> serdeConfig = Map.of();
     private Set<String> topics = Set.of();
 
@@ -49,6 +53,8 @@ public final class TestDriverConfig {
         c.applicationId = applicationId;
         c.keepReadRecords = keepReadRecords;
         c.maxRecordBytes = maxRecordBytes;
+        c.timestampsBefore = timestampsBefore;
+        c.timestampsAfter = timestampsAfter;
         c.serdeConfig = serdeConfig;
         c.topics = topics;
         return c;
@@ -141,6 +147,24 @@ public final class TestDriverConfig {
     }
 
     /**
+     * The timestamps every topic the topology writes accepts, as a broker's {@code
+     * message.timestamp.before.max.ms} and {@code message.timestamp.after.max.ms} would (Kafka 4's default
+     * after is one hour), judged against the driver's processing time. An output outside them goes to its
+     * sink's production error handler ({@code TIMESTAMP_OUT_OF_RANGE}); a side-output or dead-letter record
+     * is restamped. Unlimited by default: tests pipe event times far from their processing time.
+     */
+    public TestDriverConfig withTimestampLimits(Duration before, Duration after) {
+        if (before.isNegative() || after.isNegative()) {
+            throw new IllegalArgumentException(
+                    "timestamp limits must not be negative, were " + before + " and " + after);
+        }
+        TestDriverConfig c = copy();
+        c.timestampsBefore = before;
+        c.timestampsAfter = after;
+        return c;
+    }
+
+    /**
      * Settings for the topology's serdes, as the runtime's {@code serde.}-prefixed settings (give them
      * here without the prefix): the driver calls {@code configure(settings, isKey)} on every serde of the
      * topology once when it starts. Empty by default: serdes are used as given.
@@ -204,6 +228,16 @@ public final class TestDriverConfig {
 
     public int maxRecordBytes() {
         return maxRecordBytes;
+    }
+
+    /** How far before processing time an output's timestamp may be. */
+    public Duration timestampsBefore() {
+        return timestampsBefore;
+    }
+
+    /** How far after processing time an output's timestamp may be. */
+    public Duration timestampsAfter() {
+        return timestampsAfter;
     }
 
     public Map<String, Object> serdeConfig() {

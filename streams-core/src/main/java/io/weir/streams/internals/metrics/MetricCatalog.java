@@ -73,6 +73,9 @@ public final class MetricCatalog {
         node(WeirMetrics.LATE_RECORDS_DROPPED, "(record, window) pairs refused: past the allowed lateness.");
         node(WeirMetrics.FUTURE_RECORDS_DROPPED, "Records refused: event time beyond the maximum future skew.");
         node(WeirMetrics.SIDE_OUTPUT_RECORDS, "Records written to a late-data side-output topic.");
+        node(
+                WeirMetrics.SIDE_OUTPUT_RECORDS_DROPPED,
+                "Late-data or dead-letter records their topic could not take even with key and value cut.");
         node(WeirMetrics.PANES_EMITTED, "Window results emitted, of any timing.");
         node(WeirMetrics.EARLY_PANES, "Early window results emitted.");
         node(WeirMetrics.ON_TIME_PANES, "On-time window results emitted.");

@@ -27,6 +27,8 @@ public final class LateDataOutput {
     private final Counter lateDropped;
     private final Counter futureDropped;
     private final Counter written;
+    private final Counter writeFailures;
+    private final DropWarning oversizedWarning;
     private final DropWarning lateWarning;
     private final DropWarning futureWarning;
 
@@ -38,6 +40,11 @@ public final class LateDataOutput {
         this.lateDropped = metrics.counter(context.nodeName(), WeirMetrics.LATE_RECORDS_DROPPED);
         this.futureDropped = metrics.counter(context.nodeName(), WeirMetrics.FUTURE_RECORDS_DROPPED);
         this.written = metrics.counter(context.nodeName(), WeirMetrics.SIDE_OUTPUT_RECORDS);
+        this.writeFailures = metrics.counter(context.nodeName(), WeirMetrics.SIDE_OUTPUT_RECORDS_DROPPED);
+        this.oversizedWarning = new DropWarning(
+                context.nodeName(),
+                "side-output records whose headers alone exceed the late-data topic's size limit",
+                "Raise the topic's max.message.bytes; counted as " + WeirMetrics.SIDE_OUTPUT_RECORDS_DROPPED + ".");
         this.lateWarning = new DropWarning(
                 context.nodeName(),
                 "late records (every window of theirs was past its allowed lateness)",
@@ -104,8 +111,12 @@ public final class LateDataOutput {
                     .header(LateRecord.WINDOW_END_HEADER, Long.toString(window.end()));
         }
         out.header(LateRecord.WATERMARK_HEADER, Long.toString(watermark))
-                .header(LateRecord.EVENT_TIME_HEADER, Long.toString(record.timestamp()))
-                .sendTo(context.collector(), topic, record.timestamp());
-        written.increment();
+                .header(LateRecord.EVENT_TIME_HEADER, Long.toString(record.timestamp()));
+        if (out.sendTo(context.collector(), topic, record.timestamp())) {
+            written.increment();
+        } else {
+            writeFailures.increment();
+            oversizedWarning.dropped(record, watermark);
+        }
     }
 }

@@ -23,6 +23,7 @@ public final class ErrorOutcome {
     private final RecordCollector collector;
     private final Counter skipped;
     private final Counter deadLettered;
+    private final Counter lettersDropped;
     private final Runnable onInputRefused;
 
     /**
@@ -41,6 +42,7 @@ public final class ErrorOutcome {
         this.onInputRefused = onInputRefused;
         this.skipped = metrics.counter(node, skippedMetric);
         this.deadLettered = metrics.counter(node, WeirMetrics.RECORDS_DEAD_LETTERED);
+        this.lettersDropped = metrics.counter(node, WeirMetrics.SIDE_OUTPUT_RECORDS_DROPPED);
     }
 
     /**
@@ -85,9 +87,19 @@ public final class ErrorOutcome {
                     letter.header(DeadLetterRecord.SINK_TOPIC_HEADER, sinkTopic);
                 }
                 String topic = decision.deadLetterTopic().orElseThrow();
-                letter.sendTo(collector, topic, timestamp);
-                deadLettered.increment();
-                log.warn("Dead-lettered a record at node {} to topic {}: {}", node, topic, error.getMessage());
+                if (letter.sendTo(collector, topic, timestamp)) {
+                    deadLettered.increment();
+                    log.warn("Dead-lettered a record at node {} to topic {}: {}", node, topic, error.getMessage());
+                } else {
+                    lettersDropped.increment();
+                    log.error(
+                            "Could not dead-letter a record at node {} to topic {}: its headers alone exceed the "
+                                    + "topic's size limit; dropped it ({}): {}",
+                            node,
+                            topic,
+                            WeirMetrics.SIDE_OUTPUT_RECORDS_DROPPED,
+                            error.getMessage());
+                }
             }
         }
     }

@@ -3,6 +3,8 @@ package io.weir.streams.internals.processor;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.topology.InternalTopics;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -26,6 +28,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
     private final boolean marks;
     private ProcessorContext context;
     private Counter produced;
+    private Counter futureDropped;
     private String topic;
     private int partitions;
     private long sentWatermark = Long.MIN_VALUE;
@@ -54,6 +57,7 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
         this.topic = InternalTopics.name(context.applicationId(), logicalTopic);
         this.partitions = context.collector().partitionsFor(topic);
         this.produced = context.metrics().counter(context.nodeName(), WeirMetrics.RECORDS_PRODUCED);
+        this.futureDropped = context.metrics().counter(context.nodeName(), WeirMetrics.FUTURE_RECORDS_DROPPED);
     }
 
     @Override
@@ -65,15 +69,40 @@ public final class RepartitionSinkProcessor<K, V> implements Processor<K, V> {
         if (record.beyondFutureSkew()) {
             WatermarkRecords.flagFuture(headers);
         }
-        context.collector()
-                .send(
-                        topic,
-                        null,
-                        keySerializer.serialize(topic, headers, record.key()),
-                        valueSerializer.serialize(topic, headers, record.value()),
-                        headers,
-                        record.timestamp());
+        try {
+            context.collector()
+                    .send(
+                            topic,
+                            null,
+                            keySerializer.serialize(topic, headers, record.key()),
+                            valueSerializer.serialize(topic, headers, record.value()),
+                            headers,
+                            record.timestamp());
+        } catch (InvalidTimestampException e) {
+            refused(record, e);
+            return;
+        }
         produced.increment();
+    }
+
+    /**
+     * The topic would refuse the record's timestamp (Weir creates repartition topics without timestamp
+     * limits; this one was made otherwise). A record beyond its source's future skew is dropped here and
+     * counted, as the keyed operator reading the topic would have refused it; any other must not be lost.
+     */
+    private void refused(Record<K, V> record, InvalidTimestampException e) {
+        if (record.beyondFutureSkew()) {
+            futureDropped.increment();
+            return;
+        }
+        SourceInfo source = record.source();
+        throw new IllegalStateException(
+                "Repartition topic '" + topic + "' refuses the timestamp of the record derived "
+                        + "from " + (source == null ? "a window result" : source.coordinates()) + ": " + e.getMessage()
+                        + ". Set " + TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG + " and "
+                        + TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG + " to " + Long.MAX_VALUE
+                        + " on it, as Weir does on the repartition topics it creates",
+                e);
     }
 
     @Override

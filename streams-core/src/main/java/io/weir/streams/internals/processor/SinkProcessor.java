@@ -6,6 +6,7 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.TopicNameExtractor;
 import io.weir.streams.internals.metrics.Counter;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
@@ -13,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Writes records to a topic, fixed or chosen per record by a {@link TopicNameExtractor}: serialized
  * with the sink's serdes, partitioned by key bytes or by the sink's {@link StreamPartitioner}. A record
- * whose key or value does not serialize, or that the collector refuses as too large before sending it,
- * goes to the sink's {@link ProductionErrorHandler}; a topic extractor or partitioner that throws fails
+ * whose key or value does not serialize, or that the collector refuses before sending it (too large, a
+ * timestamp the topic would refuse), goes to the sink's {@link ProductionErrorHandler}; a topic extractor or partitioner that throws fails
  * as user code (the task's processing-error handling); any other failure propagates.
  */
 public final class SinkProcessor<K, V> implements Processor<K, V> {
@@ -83,6 +84,8 @@ public final class SinkProcessor<K, V> implements Processor<K, V> {
             produced.increment();
         } catch (RecordTooLargeException e) {
             failed(record, topic, ProductionError.Reason.RECORD_TOO_LARGE, e);
+        } catch (InvalidTimestampException e) {
+            failed(record, topic, ProductionError.Reason.TIMESTAMP_OUT_OF_RANGE, e);
         }
     }
 

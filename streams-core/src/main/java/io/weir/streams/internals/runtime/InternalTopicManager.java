@@ -9,6 +9,7 @@ import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -38,6 +39,21 @@ public final class InternalTopicManager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(InternalTopicManager.class);
     private static final long MAX_BACKOFF_MS = 30_000;
+
+    /**
+     * Repartition records carry event times, which may be far in the past (a replay) or ahead: time-based
+     * retention would delete them unread (RepartitionPurger deletes what was committed past), and a
+     * broker's timestamp limits (Kafka 4 refuses records an hour ahead by default) would refuse them.
+     */
+    static final Map<String, String> REPARTITION_CONFIGS = Map.of(
+            TopicConfig.CLEANUP_POLICY_CONFIG,
+            TopicConfig.CLEANUP_POLICY_DELETE,
+            TopicConfig.RETENTION_MS_CONFIG,
+            "-1",
+            TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG,
+            Long.toString(Long.MAX_VALUE),
+            TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG,
+            Long.toString(Long.MAX_VALUE));
 
     private final StreamsConfig config;
     private final Admin admin;
@@ -155,10 +171,7 @@ public final class InternalTopicManager implements AutoCloseable {
                     wanted.put(
                             source.topic(app),
                             new NewTopic(source.topic(app), Optional.of(partitions), replication)
-                                    // Records carry event times, which may be far in the past (a replay): time-based
-                                    // retention would delete them unread; RepartitionPurger deletes what was committed
-                                    // past.
-                                    .configs(Map.of("cleanup.policy", "delete", "retention.ms", "-1")));
+                                    .configs(REPARTITION_CONFIGS));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.processor.TopicLimits;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -19,15 +20,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * Remembers the last offset written to each partition of the changelog topics it is given, so a
  * commit can tell each store which changelog offset its contents reach (other topics' offsets are not
  * kept: the callback runs for every record, on the producer's I/O thread), and the first send
- * failure, which fails the next commit (nothing is skipped silently). A record too large for its
- * topic is refused before it is sent ({@link RecordSizeLimits}). Used by one thread; callbacks
+ * failure, which fails the next commit (nothing is skipped silently). A record its topic would refuse
+ * (too large, a timestamp out of range) is refused before it is sent ({@link TopicLimitsReader}). Used by one thread; callbacks
  * arrive on the producer's I/O thread.
  */
 final class KafkaRecordCollector implements RecordCollector {
 
     private final Producer<byte[], byte[]> producer;
     private final Runnable beforeSend;
-    private final RecordSizeLimits sizeLimits;
+    private final TopicLimitsReader limits;
     private final Set<String> trackedTopics;
     private final Callback errorsOnly = (metadata, e) -> failed(e);
     private final Callback tracked = this::tracked;
@@ -37,17 +38,17 @@ final class KafkaRecordCollector implements RecordCollector {
 
     /**
      * @param beforeSend    runs before every send (opens the transaction under exactly-once)
-     * @param sizeLimits    refuses records too large for their topic before they are sent
+     * @param limits        what each topic accepts, checked before a record is sent
      * @param trackedTopics the topics whose last written offsets {@link #lastOffset} tells
      */
     KafkaRecordCollector(
             Producer<byte[], byte[]> producer,
             Runnable beforeSend,
-            RecordSizeLimits sizeLimits,
+            TopicLimitsReader limits,
             Set<String> trackedTopics) {
         this.producer = producer;
         this.beforeSend = beforeSend;
-        this.sizeLimits = sizeLimits;
+        this.limits = limits;
         this.trackedTopics = Set.copyOf(trackedTopics);
     }
 
@@ -59,7 +60,7 @@ final class KafkaRecordCollector implements RecordCollector {
             byte @Nullable [] value,
             Headers headers,
             long timestamp) {
-        sizeLimits.check(topic, key, value, headers);
+        limits.limits(topic).check(topic, key, value, headers, timestamp, now());
         beforeSend.run();
         // The callback handles the outcome; the future adds nothing.
         @SuppressWarnings("FutureReturnValueIgnored")
@@ -86,6 +87,16 @@ final class KafkaRecordCollector implements RecordCollector {
     public int partitionsFor(String topic) {
         return partitionCounts.computeIfAbsent(
                 topic, t -> producer.partitionsFor(t).size());
+    }
+
+    @Override
+    public TopicLimits limits(String topic) {
+        return limits.limits(topic);
+    }
+
+    @Override
+    public long now() {
+        return System.currentTimeMillis();
     }
 
     /** The highest offset written to {@code partition} (of a tracked topic) so far, or null. */

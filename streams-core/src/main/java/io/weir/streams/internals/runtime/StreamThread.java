@@ -69,7 +69,7 @@ import java.util.stream.Collectors;
  * reached) go into the transaction with {@code sendOffsetsToTransaction}, the transaction commits,
  * and only then do the stores receive their writes with the changelog offsets they match. Under
  * at-least-once the producer is flushed, its send failures checked, and only then the offsets committed
- * with {@code commitSync}. An admin client reads the output topics' size limits ({@link RecordSizeLimits})
+ * with {@code commitSync}. An admin client reads the output topics' size limits ({@link TopicLimitsReader})
  * and deletes repartition records the thread's tasks have committed past ({@link RepartitionPurger}).
  *
  * <p>Rebalances are cooperative ({@link WeirPartitionAssignor}): tasks that stay keep processing while
@@ -87,7 +87,7 @@ import java.util.stream.Collectors;
  * <p>The tasks themselves (running, restoring, standby; by partition) are kept by the {@link
  * TaskManager}; this class keeps the clients, the loop, the commit and the rebalance callbacks, which
  * run inside {@code poll()} on this thread and share its producer and transaction. The other parts stand
- * apart too ({@link KafkaRecordCollector}, {@link RepartitionPurger}, {@link RecordSizeLimits}, {@link
+ * apart too ({@link KafkaRecordCollector}, {@link RepartitionPurger}, {@link TopicLimitsReader}, {@link
  * AssignorContext}).
  */
 final class StreamThread extends Thread {
@@ -124,7 +124,7 @@ final class StreamThread extends Thread {
     private final KafkaConsumer<byte[], byte[]> restoreConsumer;
     private final Map<String, Object> producerConfig;
     private final Admin admin;
-    private final RecordSizeLimits sizeLimits;
+    private final TopicLimitsReader topicLimits;
     /** The changelog topics this thread's commits write, whose last offsets the collector keeps. */
     private final Set<String> changelogTopics;
 
@@ -216,7 +216,7 @@ final class StreamThread extends Thread {
         this.admin = Admin.create(adminConfig);
         ChangelogSizes changelogs = new ChangelogSizes(admin, REBALANCE_LOOKUP_TIMEOUT);
         assignor.changelogSizes(changelogs);
-        this.sizeLimits = new RecordSizeLimits(admin, producerConfig);
+        this.topicLimits = new TopicLimitsReader(admin, producerConfig);
         this.changelogTopics = topology.stores().values().stream()
                 .filter(StoreSpec::ownChangelog)
                 .map(s -> s.changelogTopic(applicationId))
@@ -266,7 +266,7 @@ final class StreamThread extends Thread {
     /** A fresh producer and collector, its transactions not yet initialized. */
     private void createProducer() {
         producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
-        collector = new KafkaRecordCollector(producer, this::ensureTransaction, sizeLimits, changelogTopics);
+        collector = new KafkaRecordCollector(producer, this::ensureTransaction, topicLimits, changelogTopics);
         transactionOpen = false;
     }
 

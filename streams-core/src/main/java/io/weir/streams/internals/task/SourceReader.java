@@ -42,8 +42,10 @@ final class SourceReader<K, V> {
         this.valueDeserializer = c.valueSerde().deserializer();
         this.extractor = c.timestampExtractor();
         this.handler = c.errorHandler();
-        this.maxFutureSkew =
-                c.watermarkStrategy().maxFutureSkew().map(TimeMath::millis).orElse(-1L);
+        // A repartition topic's records were judged where they were first read: the verdict travels as a flag.
+        this.maxFutureSkew = spec.repartition()
+                ? -1
+                : c.watermarkStrategy().maxFutureSkew().map(TimeMath::millis).orElse(-1L);
         this.consumed = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_CONSUMED);
         // A record the reader refuses is not read at all, so it never reaches the watermark anyway.
         this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED, () -> {});

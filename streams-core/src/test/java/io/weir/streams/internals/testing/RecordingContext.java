@@ -5,6 +5,7 @@ import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.processor.TopicLimits;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
@@ -136,6 +137,16 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
             @Override
             public int partitionsFor(String topic) {
                 return 1;
+            }
+
+            @Override
+            public TopicLimits limits(String topic) {
+                return TopicLimits.ofSize(Long.MAX_VALUE);
+            }
+
+            @Override
+            public long now() {
+                return 0;
             }
         };
     }

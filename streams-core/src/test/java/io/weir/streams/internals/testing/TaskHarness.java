@@ -3,6 +3,7 @@ package io.weir.streams.internals.testing;
 import io.weir.streams.Topology;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.processor.TopicLimits;
 import io.weir.streams.internals.state.StoreHosting;
 import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.state.TaskStores;
@@ -95,6 +96,16 @@ public final class TaskHarness implements AutoCloseable {
             @Override
             public int partitionsFor(String topic) {
                 return 1;
+            }
+
+            @Override
+            public TopicLimits limits(String topic) {
+                return TopicLimits.ofSize(Long.MAX_VALUE);
+            }
+
+            @Override
+            public long now() {
+                return 0;
             }
         };
         TaskId id = new TaskId(subtopology, 0);

@@ -15,6 +15,7 @@ import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestInputTopic;
+import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.WatermarkStrategy;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,31 @@ class EventTimeContractTest {
             f.pipe("a", now, 0, now);
             f.pipe("a", Long.MAX_VALUE - 1, 0, now);
             assertEquals(Long.MAX_VALUE - 2, f.watermark());
+        }
+    }
+
+    @Test
+    void rule1_theFutureSkewIsJudgedOnceWhereARecordIsFirstReadNotAgainAfterARepartition() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(
+                        "in",
+                        Consumed.with(Serdes.String(), Serdes.String())
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()
+                                        .withoutMaxFutureSkew()))
+                .selectKey((k, v) -> v)
+                .groupByKey(io.weir.streams.dsl.Grouped.with(Serdes.String(), Serdes.String()))
+                .count(io.weir.streams.dsl.Materialized.as("counts"));
+        try (TestDriver driver = new TestDriver(builder.build())) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            in.pipe(TestRecord.of("k", "x").at(1_000).arrivingAt(1_000));
+            in.pipe(TestRecord.of("k", "x")
+                    .at(1_000 + 10 * 365 * 24 * 3_600_000L)
+                    .arrivingAt(1_000));
+            driver.commit();
+            assertEquals(
+                    java.util.Map.of("x", 2L),
+                    driver.table("counts", Serdes.String(), Serdes.Long()),
+                    "the repartition's reading side applies no default skew of its own");
         }
     }
 
