@@ -32,6 +32,10 @@ public final class WeirMetrics {
     public static final String SIDE_OUTPUT_RECORDS = "side-output-records";
 
     public static final String SIDE_OUTPUT_RECORDS_DROPPED = "side-output-records-dropped";
+    public static final String TASK_LOSSES = "task-losses";
+    public static final String BATCH_COMMITS = "batch-commits";
+    public static final String THREAD_REPLACEMENTS = "thread-replacements";
+    public static final String STALLED_THREADS = "stalled-threads";
     /** Panes (window results) emitted, of any timing. */
     public static final String PANES_EMITTED = "panes-emitted";
     /** Early panes emitted (early firings by processing time or record count). */

@@ -385,6 +385,20 @@ public final class WeirStreams implements AutoCloseable {
         return t == null ? Map.of() : t.metricsSnapshot();
     }
 
+    /**
+     * The stream threads that run but make no progress: records processed and not committed for too long,
+     * or their tasks' uncommitted work lost again and again (see {@link ThreadStall}). Empty while every
+     * thread commits. A {@link State#RUNNING} instance with stalls writes nothing {@code read_committed}
+     * readers see: health checks should treat it as down ({@code WeirHealthIndicator} does).
+     */
+    public List<ThreadStall> stalls() {
+        StreamThreads t;
+        synchronized (this) {
+            t = threads;
+        }
+        return t == null ? List.of() : t.stalls();
+    }
+
     /** This instance's stream threads and the tasks each runs now; empty before the threads start. */
     public List<ThreadMetadata> localThreads() {
         StreamThreads t;

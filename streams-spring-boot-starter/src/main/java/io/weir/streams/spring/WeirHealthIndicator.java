@@ -1,19 +1,22 @@
 package io.weir.streams.spring;
 
 import io.weir.streams.ThreadMetadata;
+import io.weir.streams.ThreadStall;
 import io.weir.streams.WeirStreams;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * The health of the {@link WeirStreams} instance, from its state: {@code RUNNING} and {@code REBALANCING}
- * (a rebalance or a restore under way, the instance alive) are UP; {@code CREATED} and {@code
+ * (a rebalance or a restore under way, the instance alive) are UP, unless a stream thread is stalled
+ * ({@link WeirStreams#stalls()}: it commits nothing), which is DOWN; {@code CREATED} and {@code
  * PENDING_SHUTDOWN} are OUT_OF_SERVICE; {@code NOT_RUNNING} and {@code ERROR} are DOWN, an error with its
- * message. Details: the state, and each stream thread's active and standby tasks.
+ * message. Details: the state, each stream thread's active and standby tasks, and each stall's reason.
  */
 public final class WeirHealthIndicator implements HealthIndicator {
 
@@ -26,7 +29,16 @@ public final class WeirHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         WeirStreams.State state = streams.state();
-        Health.Builder health = new Health.Builder(status(state)).withDetail("state", state.name());
+        List<ThreadStall> stalls = streams.stalls();
+        Status status = status(state);
+        Health.Builder health = new Health.Builder(status.equals(Status.UP) && !stalls.isEmpty() ? Status.DOWN : status)
+                .withDetail("state", state.name());
+        if (!stalls.isEmpty()) {
+            Map<String, Object> stalled = new TreeMap<>();
+            stalls.forEach(
+                    s -> stalled.put(s.thread(), Map.of("since", s.since().toString(), "reason", s.reason())));
+            health.withDetail("stalled", stalled);
+        }
         Map<String, Object> threads = new TreeMap<>();
         for (ThreadMetadata thread : streams.localThreads()) {
             threads.put(

@@ -28,6 +28,14 @@ public final class MetricCatalog {
                 "The instance's state: 0 created, 1 rebalancing, 2 running, "
                         + "3 pending shutdown, 4 not running, 5 error.");
         application(WeirMetrics.ALIVE_THREADS, Kind.GAUGE, "Stream threads running now.");
+        application(
+                WeirMetrics.THREAD_REPLACEMENTS,
+                Kind.COUNTER,
+                "Stream threads replaced after a failure (StreamsUncaughtExceptionHandler REPLACE_THREAD).");
+        application(
+                WeirMetrics.STALLED_THREADS,
+                Kind.GAUGE,
+                "Stream threads that have commits to make but have not made one for too long (WeirStreams.stalls()).");
 
         thread(WeirMetrics.POLL, Kind.TIMER, "Polls of the group consumer, and the time spent in them.");
         thread(
@@ -40,6 +48,16 @@ public final class MetricCatalog {
                 Kind.TIMER,
                 "Commits of the thread's tasks (one transaction under exactly-once), " + "and their duration.");
         thread(WeirMetrics.TASKS_RUNNING, Kind.GAUGE, "Active tasks processing records.");
+        thread(
+                WeirMetrics.TASK_LOSSES,
+                Kind.COUNTER,
+                "Times the thread lost its tasks with their uncommitted work (a fenced or timed-out transaction, a "
+                        + "missed rebalance); the work is done again.");
+        thread(
+                WeirMetrics.BATCH_COMMITS,
+                Kind.COUNTER,
+                "Commits made inside a poll's records because the open transaction (or the poll) had lived half "
+                        + "its timeout.");
         thread(WeirMetrics.TASKS_RESTORING, Kind.GAUGE, "Active tasks restoring their stores before they process.");
         thread(WeirMetrics.STANDBY_TASKS, Kind.GAUGE, "Standby copies the thread keeps.");
 

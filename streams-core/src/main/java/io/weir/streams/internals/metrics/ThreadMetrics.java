@@ -18,6 +18,8 @@ public final class ThreadMetrics implements AutoCloseable {
     private final Timer poll = new Timer();
     private final Timer process = new Timer();
     private final Timer commit = new Timer();
+    private final Counter taskLosses = new Counter();
+    private final Counter batchCommits = new Counter();
 
     /** @param running, restoring, standbys the thread's task counts, readable from any thread */
     public ThreadMetrics(MetricGroup group, LongSupplier running, LongSupplier restoring, LongSupplier standbys) {
@@ -25,6 +27,8 @@ public final class ThreadMetrics implements AutoCloseable {
         registered.add(group.timer(WeirMetrics.POLL, poll));
         registered.add(group.timer(WeirMetrics.PROCESS, process));
         registered.add(group.timer(WeirMetrics.COMMIT, commit));
+        registered.add(group.counter(WeirMetrics.TASK_LOSSES, taskLosses));
+        registered.add(group.counter(WeirMetrics.BATCH_COMMITS, batchCommits));
         registered.add(group.gauge(WeirMetrics.TASKS_RUNNING, running::getAsLong));
         registered.add(group.gauge(WeirMetrics.TASKS_RESTORING, restoring::getAsLong));
         registered.add(group.gauge(WeirMetrics.STANDBY_TASKS, standbys::getAsLong));
@@ -45,6 +49,14 @@ public final class ThreadMetrics implements AutoCloseable {
 
     public Timer commit() {
         return commit;
+    }
+
+    public Counter taskLosses() {
+        return taskLosses;
+    }
+
+    public Counter batchCommits() {
+        return batchCommits;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.weir.streams.internals.runtime;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
+import io.weir.streams.ThreadStall;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -98,6 +99,8 @@ final class StreamThread extends Thread {
     static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
     /** Members learn of a rebalance from a heartbeat: a short interval makes rebalances quick. */
     static final int DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
+    /** Kafka's consumer default for {@code max.poll.interval.ms}. */
+    private static final long DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
     /**
      * How long a rebalance waits for the brokers on each of its lookups (the whole group waits meanwhile):
      * the leader for the changelogs' sizes and for each departed member's transaction to be aborted, a
@@ -143,9 +146,15 @@ final class StreamThread extends Thread {
     private volatile boolean leaveGroup;
 
     private boolean transactionOpen;
+    private long transactionStartNanos;
     private long lastCommit;
     private @Nullable Throwable failure;
     private final Consumer<Throwable> onFailure;
+    private final Liveness liveness;
+    /** The record in process, whose coordinates a failure carries when it names none itself. */
+    private @Nullable ConsumerRecord<byte[], byte[]> inProcess;
+
+    private volatile @Nullable String failedRecord;
 
     StreamThread(
             String name,
@@ -231,6 +240,11 @@ final class StreamThread extends Thread {
             assignor.transactions(
                     transactionalId, new TransactionFencer(producerConfig, REBALANCE_LOOKUP_TIMEOUT)::fence);
         }
+        this.liveness = new Liveness(
+                name,
+                exactlyOnce ? transactionTimeoutMs(producerConfig) : -1,
+                maxPollIntervalMs(consumerConfig),
+                config.commitIntervalMs());
         createProducer();
         Map<String, Object> standbyConfig = ReaderConsumers.config(config, name + "-standby-consumer");
         this.tasks = new TaskManager(
@@ -261,6 +275,15 @@ final class StreamThread extends Thread {
                 () -> taskManager.standbyIds().size());
         assignor.standbyLags(tasks::standbyLags);
         assignor.stateOnDisk(new StateOnDisk(storesFound, topology, applicationId, changelogs)::lags);
+    }
+
+    private static long transactionTimeoutMs(Map<String, Object> producerConfig) {
+        return Long.parseLong(String.valueOf(producerConfig.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)));
+    }
+
+    private static long maxPollIntervalMs(Map<String, Object> consumerConfig) {
+        Object set = consumerConfig.get(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG);
+        return set == null ? DEFAULT_MAX_POLL_INTERVAL_MS : Long.parseLong(String.valueOf(set));
     }
 
     /** A fresh producer and collector, its transactions not yet initialized. */
@@ -300,9 +323,16 @@ final class StreamThread extends Thread {
     /** Closes the tasks without committing and replaces the producer, whose transactions may be fenced. */
     private void dropTasks(RuntimeException cause) {
         log.warn("Thread {} lost its tasks ({}); closing them dirty", getName(), cause.toString());
+        lostTasks(cause);
         closeTasksDirty();
         closeQuietly(producer);
         newProducer();
+    }
+
+    /** Counts a loss of the tasks' uncommitted work, for the escalation of repeated ones ({@link Liveness}). */
+    private void lostTasks(Throwable cause) {
+        threadMetrics.taskLosses().increment();
+        liveness.lost(cause, transactionOpen ? (System.nanoTime() - transactionStartNanos) / 1_000_000 : -1);
     }
 
     private static boolean tasksMigrated(RuntimeException e) {
@@ -350,28 +380,7 @@ final class StreamThread extends Thread {
                     log.info("Thread {} asks for a new assignment: {}", getName(), probe);
                     consumer.enforceRebalance(probe);
                 }
-                for (TopicPartition tp : records.partitions()) {
-                    StreamTask task = tasks.taskOf(tp);
-                    List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
-                    // Timed per batch: a clock read per record would cost more than many operators do.
-                    long processStart = System.nanoTime();
-                    for (ConsumerRecord<byte[], byte[]> r : batch) {
-                        task.process(
-                                new RawRecord(
-                                        r.topic(),
-                                        r.partition(),
-                                        r.offset(),
-                                        r.timestamp(),
-                                        r.key(),
-                                        r.value(),
-                                        r.headers()),
-                                now);
-                    }
-                    long processed = System.nanoTime() - processStart;
-                    task.processTimer().record(batch.size(), processed);
-                    threadMetrics.process().record(batch.size(), processed);
-                    consumed.put(tp, batch.get(batch.size() - 1).offset() + 1);
-                }
+                boolean cut = processBatch(records, now, System.nanoTime());
                 // Read again: processing a batch can take long (a slow user function), and the commit
                 // interval and processing-time timers are about the clock, not about the last poll.
                 // Advancing the clock also ends each task's batch (StreamTask.advanceProcessingTime).
@@ -380,7 +389,8 @@ final class StreamThread extends Thread {
                     task.advanceProcessingTime(now);
                 }
                 if (!assignor.rebalancing()
-                        && (now - lastCommit >= config.commitIntervalMs()
+                        && (cut
+                                || now - lastCommit >= config.commitIntervalMs()
                                 || tasks.running().values().stream().anyMatch(StreamTask::needsCommit)
                                 || (tasks.running().values().stream().anyMatch(StreamTask::commitRequested)
                                         && caughtUp()))) {
@@ -395,10 +405,18 @@ final class StreamThread extends Thread {
                     lastCommit = now;
                     purger.maybePurge(now);
                 }
+                liveness.check(
+                        System.currentTimeMillis(),
+                        !consumed.isEmpty() || transactionOpen,
+                        !tasks.running().isEmpty());
             }
             commit();
         } catch (Throwable e) {
             failure = e;
+            ConsumerRecord<byte[], byte[]> record = inProcess;
+            if (record != null) {
+                failedRecord = record.topic() + "-" + record.partition() + "@" + record.offset();
+            }
         } finally {
             shutdown();
         }
@@ -406,6 +424,55 @@ final class StreamThread extends Thread {
             log.error("Stream thread {} failed", getName(), failure);
             onFailure.accept(failure);
         }
+    }
+
+    /**
+     * Processes what a poll returned, partition by partition, until the open transaction has lived half its
+     * timeout or the poll half of {@code max.poll.interval.ms} ({@link Liveness#cutBatch}): then the rest is
+     * left for the next poll (each partition is sought back to its first record not processed), so the
+     * thread commits first. One slow record thus never costs the transaction its timeout, as long as that
+     * record alone takes less than half of it.
+     *
+     * @return whether the batch was cut, and the thread should commit now
+     */
+    private boolean processBatch(ConsumerRecords<byte[], byte[]> records, long now, long pollReturnedNanos) {
+        boolean cut = false;
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
+            if (cut) {
+                consumer.seek(tp, batch.get(0).offset());
+                continue;
+            }
+            StreamTask task = tasks.taskOf(tp);
+            // Timed per batch: a clock read per record would cost more than many operators do.
+            long processStart = System.nanoTime();
+            liveness.processed(System.currentTimeMillis());
+            int processed = 0;
+            for (ConsumerRecord<byte[], byte[]> r : batch) {
+                if (liveness.cutBatch(System.nanoTime(), pollReturnedNanos, transactionOpen, transactionStartNanos)) {
+                    consumer.seek(tp, r.offset());
+                    cut = true;
+                    break;
+                }
+                inProcess = r;
+                task.process(
+                        new RawRecord(
+                                r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value(), r.headers()),
+                        now);
+                processed++;
+            }
+            inProcess = null;
+            if (processed > 0) {
+                long took = System.nanoTime() - processStart;
+                task.processTimer().record(processed, took);
+                threadMetrics.process().record(processed, took);
+                consumed.put(tp, batch.get(processed - 1).offset() + 1);
+            }
+        }
+        if (cut) {
+            threadMetrics.batchCommits().increment();
+        }
+        return cut;
     }
 
     /**
@@ -426,6 +493,7 @@ final class StreamThread extends Thread {
         if (exactlyOnce && !transactionOpen) {
             producer.beginTransaction();
             transactionOpen = true;
+            transactionStartNanos = System.nanoTime();
         }
     }
 
@@ -461,6 +529,7 @@ final class StreamThread extends Thread {
             }
         }
         consumed.clear();
+        liveness.committed();
         purger.committed(offsets);
         prepared.forEach(p -> p.task().completeCommit(p.flushes(), changelogOffsets(p.id(), p.flushes(), offsets)));
         threadMetrics.commit().record(System.nanoTime() - start);
@@ -538,6 +607,9 @@ final class StreamThread extends Thread {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            if (!consumed.isEmpty() || transactionOpen) {
+                lostTasks(new IllegalStateException("the group took its partitions: it missed a rebalance"));
+            }
             closeTasksDirty();
         }
     }
@@ -620,6 +692,26 @@ final class StreamThread extends Thread {
         leaveGroup = leave;
         running = false;
         consumer.wakeup();
+    }
+
+    /** Whether this thread has no commit it should have made by now, and why; callable from any thread. */
+    @Nullable
+    ThreadStall stall() {
+        return liveness.stall();
+    }
+
+    /** Whether this thread ever committed; callable from any thread. */
+    boolean hasCommitted() {
+        return liveness.hasCommitted();
+    }
+
+    /**
+     * The input record ({@code topic-partition@offset}) this thread was processing when it failed, or null when
+     * it failed outside a record; callable from any thread once it ended.
+     */
+    @Nullable
+    String failedRecord() {
+        return failedRecord;
     }
 
     /** This thread's name and running tasks; callable from any thread. */

@@ -6,10 +6,12 @@ import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadMetadata;
+import io.weir.streams.ThreadStall;
 import io.weir.streams.WeirMetric;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
@@ -34,13 +36,18 @@ import java.util.function.Consumer;
  * state from theirs, applies the uncaught-exception handler when one fails (replace it, or fail the
  * instance), and stops them all. Thread-safe.
  *
- * <p>A thread is replaced at most once per failing record: a replacement reads again from the last
- * commit and would meet a poison record again, so a second failure on the same input record (by
- * coordinates, whichever thread owns it by then) fails the instance instead of looping.
+ * <p>{@code REPLACE_THREAD} is bounded for every kind of failure. A thread is replaced at most once per
+ * failing record: a replacement reads again from the last commit and would meet a poison record again, so a
+ * second failure on the same input record (by coordinates, whichever thread owns it by then; a failure that
+ * names no record counts as one on the record its thread was processing) fails the instance instead of
+ * looping. And a failure that has nothing to do with records (a corrupt store, a full disk) would meet the
+ * replacement too: after {@value #MAX_REPLACEMENTS_WITHOUT_COMMIT} replaced threads in a row that never
+ * committed, the next failure fails the instance.
  */
 public final class StreamThreads {
 
     private static final Logger log = LoggerFactory.getLogger(StreamThreads.class);
+    static final int MAX_REPLACEMENTS_WITHOUT_COMMIT = 3;
 
     private final StreamsConfig config;
     private final TopologySpec topology;
@@ -63,6 +70,10 @@ public final class StreamThreads {
     private final Set<StreamThread> running = ConcurrentHashMap.newKeySet();
     private final Set<String> failedRecords = new HashSet<>();
     private int generation;
+    /** Threads replaced in a row whose failure came before they ever committed. */
+    private int replacementsWithoutCommit;
+
+    private final Counter replacements = new Counter();
     private boolean stopping;
 
     public StreamThreads(
@@ -111,6 +122,8 @@ public final class StreamThreads {
         metrics.gauge(
                 WeirMetrics.ALIVE_THREADS,
                 () -> current.stream().filter(Thread::isAlive).count());
+        metrics.counter(WeirMetrics.THREAD_REPLACEMENTS, replacements);
+        metrics.gauge(WeirMetrics.STALLED_THREADS, () -> stalls().size());
         threads.forEach(Thread::start);
     }
 
@@ -167,7 +180,7 @@ public final class StreamThreads {
             if (stopping) {
                 return;
             }
-            String record = failedRecord(e);
+            String record = failedRecord(e, failed);
             if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD && AccessErrors.isAccessError(e)) {
                 log.error(
                         "Not replacing thread {}: Kafka refused its credentials or a permission, which a replacement "
@@ -187,7 +200,19 @@ public final class StreamThreads {
                         record);
                 response = StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
             }
+            replacementsWithoutCommit = failed.hasCommitted() ? 0 : replacementsWithoutCommit + 1;
+            if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD
+                    && replacementsWithoutCommit > MAX_REPLACEMENTS_WITHOUT_COMMIT) {
+                log.error(
+                        "Not replacing thread {}: {} threads in a row failed before they ever committed, so a "
+                                + "replacement would most likely fail too. Fix the cause in the error (a corrupt "
+                                + "store, a full disk, a broker that refuses) and restart the instance.",
+                        failed.getName(),
+                        replacementsWithoutCommit);
+                response = StreamsUncaughtExceptionHandler.Response.SHUTDOWN_CLIENT;
+            }
             if (response == StreamsUncaughtExceptionHandler.Response.REPLACE_THREAD) {
+                replacements.increment();
                 generation++;
                 StreamThread replacement = newThread(index);
                 threads.set(index, replacement);
@@ -200,8 +225,16 @@ public final class StreamThreads {
         fatal.accept(e);
     }
 
-    /** The coordinates of the input record {@code e} failed on, or null when it names none. */
-    private static @Nullable String failedRecord(Throwable e) {
+    /**
+     * The coordinates of the input record {@code e} failed on, or of the record {@code thread} was processing
+     * when a failure that names none (a store's) came; null when it failed outside any record.
+     */
+    private static @Nullable String failedRecord(Throwable e, StreamThread thread) {
+        String named = namedRecord(e);
+        return named != null ? named : thread.failedRecord();
+    }
+
+    private static @Nullable String namedRecord(Throwable e) {
         if (e instanceof RecordError r) {
             return r.topic() + "-" + r.partition() + "@" + r.offset();
         }
@@ -248,6 +281,18 @@ public final class StreamThreads {
         synchronized (this) {
             return threads.stream().map(StreamThread::metadata).toList();
         }
+    }
+
+    /** The stalled threads among the current ones (see {@link ThreadStall}); callable from any thread. */
+    public List<ThreadStall> stalls() {
+        List<ThreadStall> stalls = new ArrayList<>();
+        for (StreamThread thread : current) {
+            ThreadStall stall = thread.isAlive() ? thread.stall() : null;
+            if (stall != null) {
+                stalls.add(stall);
+            }
+        }
+        return stalls;
     }
 
     public Map<String, Long> metricsSnapshot() {

@@ -234,6 +234,9 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         config.put("transaction.state.log.replication.factor", "1");
         config.put("transaction.state.log.min.isr", "1");
         config.put("transaction.state.log.num.partitions", "5");
+        // Transactions open past their timeout are aborted within a second (Kafka's default scans every 10 s), so
+        // tests of what a timed-out transaction costs see it as production would after a long batch.
+        config.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         config.put("share.coordinator.state.topic.replication.factor", "1");
         config.put("share.coordinator.state.topic.min.isr", "1");
         config.put("group.initial.rebalance.delay.ms", "0");
