@@ -1,5 +1,6 @@
 package io.weir.streams;
 
+import io.weir.streams.internals.Redaction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,7 +31,7 @@ public final class ProcessingError extends DerivedRecordError {
         super(
                 "Operator '" + operator + "' failed on the record derived from "
                         + coordinates(sourceTopic, sourcePartition, sourceOffset, "a window result or timer") + ": "
-                        + cause,
+                        + Redaction.describe(cause),
                 sourceTopic,
                 sourcePartition,
                 sourceOffset,

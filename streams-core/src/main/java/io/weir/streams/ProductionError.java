@@ -1,5 +1,6 @@
 package io.weir.streams;
 
+import io.weir.streams.internals.Redaction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,7 +51,8 @@ public final class ProductionError extends DerivedRecordError {
             Throwable cause) {
         super(
                 reason + " producing to topic '" + sinkTopic + "' the record derived from "
-                        + coordinates(sourceTopic, sourcePartition, sourceOffset, "a window result") + ": " + cause,
+                        + coordinates(sourceTopic, sourcePartition, sourceOffset, "a window result") + ": "
+                        + Redaction.describe(cause),
                 sourceTopic,
                 sourcePartition,
                 sourceOffset,

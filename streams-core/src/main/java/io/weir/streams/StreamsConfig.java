@@ -110,8 +110,11 @@ public final class StreamsConfig extends AbstractConfig {
                     ConfigDef.Type.STRING,
                     null,
                     ConfigDef.Importance.MEDIUM,
-                    "Where RocksDB stores live: <state.dir>/<application.id>/<task>/<store>. Default: "
-                            + "<java.io.tmpdir>/weir.")
+                    "Where RocksDB stores live: <state.dir>/<application.id>/<task>/<store>. One instance at a "
+                            + "time holds <state.dir>/<application.id> (a lock; a second one fails to start), which "
+                            + "must belong to the user running it and is made owner-only (rwx------). Default: "
+                            + "<java.io.tmpdir>/weir-<user.name>, a directory of the user's own; give each instance "
+                            + "on one machine its own.")
             .define(
                     REPLICATION_FACTOR,
                     ConfigDef.Type.SHORT,
@@ -292,7 +295,9 @@ public final class StreamsConfig extends AbstractConfig {
 
     public Path stateDir() {
         String configured = getString(STATE_DIR);
-        return configured != null ? Path.of(configured) : Path.of(System.getProperty("java.io.tmpdir"), "weir");
+        return configured != null
+                ? Path.of(configured)
+                : Path.of(System.getProperty("java.io.tmpdir"), "weir-" + System.getProperty("user.name"));
     }
 
     public short replicationFactor() {

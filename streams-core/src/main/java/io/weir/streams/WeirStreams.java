@@ -1,6 +1,7 @@
 package io.weir.streams;
 
 import io.weir.streams.dsl.StreamPartitioner;
+import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.metrics.JmxReporter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.MetricsRegistry;
@@ -11,6 +12,7 @@ import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
 import io.weir.streams.internals.state.PreopenedStores;
+import io.weir.streams.internals.state.StateDirectory;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
@@ -83,6 +85,7 @@ public final class WeirStreams implements AutoCloseable {
     private final JmxReporter jmx = new JmxReporter();
     private final MetricGroup applicationMetrics;
     private final AccessErrors accessErrors;
+    private final StateDirectory stateDirectory;
 
     /**
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
@@ -90,16 +93,20 @@ public final class WeirStreams implements AutoCloseable {
     public WeirStreams(Topology topology, Map<String, ?> config) {
         this.topology = TopologyAccess.spec(Objects.requireNonNull(topology, "topology"));
         this.config = new StreamsConfig(config);
-        this.processId = ProcessId.load(this.config.stateDir().resolve(this.config.applicationId()));
-        this.topology.idlenessWarnings().forEach(log::warn);
-        this.topology.configureSerdes(this.config.serdeConfig());
-        this.serving = new Serving(this.topology, this.config.applicationId(), this::stopping);
-        this.preopened = new PreopenedStores(
-                this.config.stateDir().resolve(this.config.applicationId()),
-                this.topology,
-                "weir-" + this.config.applicationId() + "-store-opener");
-        this.applicationMetrics = MetricGroup.application(metrics, this.config.applicationId(), clientId());
-        this.accessErrors = new AccessErrors(this.config, this.topology);
+        this.stateDirectory = StateDirectory.take(this.config.stateDir(), this.config.applicationId());
+        try {
+            this.processId = ProcessId.load(stateDirectory.directory());
+            this.topology.idlenessWarnings().forEach(log::warn);
+            this.topology.configureSerdes(this.config.serdeConfig());
+            this.serving = new Serving(this.topology, this.config.applicationId(), this::stopping);
+            this.preopened = new PreopenedStores(
+                    stateDirectory.directory(), this.topology, "weir-" + this.config.applicationId() + "-store-opener");
+            this.applicationMetrics = MetricGroup.application(metrics, this.config.applicationId(), clientId());
+            this.accessErrors = new AccessErrors(this.config, this.topology);
+        } catch (RuntimeException e) {
+            stateDirectory.close();
+            throw e;
+        }
     }
 
     /** The {@link WeirMetrics#STATE} gauge's code for {@code s}, fixed so dashboards can rely on it. */
@@ -224,7 +231,11 @@ public final class WeirStreams implements AutoCloseable {
         // Bad credentials or a missing ACL: say which setting or permission to fix.
         RuntimeException access = accessErrors.explain(failure);
         Throwable e = access == null ? failure : access;
-        log.error("Weir application {} failed: {}", config.applicationId(), e.getMessage(), e);
+        log.error(
+                "Weir application {} failed: {}",
+                config.applicationId(),
+                Redaction.strip(e.getMessage()),
+                Redaction.forLog(e));
         error = e;
         transition(State.ERROR);
         StreamThreads t;
@@ -473,6 +484,10 @@ public final class WeirStreams implements AutoCloseable {
         }
         metrics.removeListener(jmx);
         jmx.close();
+        if (stopped) {
+            // Only once nothing of this instance writes there any more may the next one take the directory.
+            stateDirectory.close();
+        }
         return stopped;
     }
 

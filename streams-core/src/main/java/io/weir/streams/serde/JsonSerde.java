@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.weir.streams.internals.Redaction;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -52,7 +53,8 @@ public final class JsonSerde<T> implements Serde<T> {
             try {
                 return mapper.writeValueAsBytes(value);
             } catch (IOException e) {
-                throw new SerializationException("Cannot write " + type.getName() + " as JSON: " + e.getMessage(), e);
+                throw new SerializationException(
+                        "Cannot write " + type.getName() + " as JSON: " + Redaction.strip(e.getMessage()), e);
             }
         };
     }
@@ -66,11 +68,13 @@ public final class JsonSerde<T> implements Serde<T> {
             try {
                 return mapper.readValue(bytes, type);
             } catch (JsonProcessingException e) {
-                // getOriginalMessage leaves out Jackson's excerpt of the payload: errors get logged.
+                // getOriginalMessage leaves out Jackson's excerpt of the document, but quotes the value it
+                // could not read: errors get logged and put in dead-letter headers, so that goes too.
                 throw new SerializationException(
-                        "Cannot read JSON as " + type.getName() + ": " + e.getOriginalMessage());
+                        "Cannot read JSON as " + type.getName() + ": " + Redaction.strip(e.getOriginalMessage()));
             } catch (IOException e) {
-                throw new SerializationException("Cannot read JSON as " + type.getName() + ": " + e.getMessage());
+                throw new SerializationException(
+                        "Cannot read JSON as " + type.getName() + ": " + Redaction.strip(e.getMessage()));
             }
         };
     }

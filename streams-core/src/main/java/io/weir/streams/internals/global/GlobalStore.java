@@ -3,6 +3,7 @@ package io.weir.streams.internals.global;
 import io.weir.streams.ErrorDecision;
 import io.weir.streams.RecordError;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.Bytes;
 import io.weir.streams.internals.state.BytesStore;
@@ -132,17 +133,21 @@ public final class GlobalStore<K, V> implements AutoCloseable {
         try {
             key = keyDeserializer.deserialize(spec.topic(), r.headers(), r.key());
         } catch (RuntimeException e) {
-            return reject(r, RecordError.Reason.KEY_DESERIALIZATION, e.getMessage(), e);
+            return reject(r, RecordError.Reason.KEY_DESERIALIZATION, Redaction.describe(e), e);
         }
         try {
             value = valueDeserializer.deserialize(spec.topic(), r.headers(), r.value());
         } catch (RuntimeException e) {
-            return reject(r, RecordError.Reason.VALUE_DESERIALIZATION, e.getMessage(), e);
+            return reject(r, RecordError.Reason.VALUE_DESERIALIZATION, Redaction.describe(e), e);
         }
         try {
             eventTime = consumed.timestampExtractor().extract(key, value, r.timestamp());
         } catch (RuntimeException e) {
-            return reject(r, RecordError.Reason.INVALID_EVENT_TIME, "the timestamp extractor failed: " + e, e);
+            return reject(
+                    r,
+                    RecordError.Reason.INVALID_EVENT_TIME,
+                    "the timestamp extractor failed: " + Redaction.describe(e),
+                    e);
         }
         if (key == null) {
             skipped.incrementAndGet();

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.global.GlobalTableSpec;
@@ -161,7 +162,7 @@ public final class GlobalTables implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             if (!closing) {
-                log.error("The global tables thread {} failed", threadName, e);
+                log.error("The global tables thread {} failed", threadName, Redaction.forLog(e));
                 onFailure.accept(e);
             }
         }

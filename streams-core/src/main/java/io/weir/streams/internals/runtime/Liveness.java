@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.ThreadStall;
+import io.weir.streams.internals.Redaction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,7 +96,7 @@ final class Liveness {
         if (lossStreak == 0) {
             streakSinceMs = System.currentTimeMillis();
         }
-        String loss = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        String loss = Redaction.describe(cause);
         if (transactionTimeoutMs >= 0 && transactionAgeMs >= transactionTimeoutMs) {
             loss += " (the open transaction had lived " + transactionAgeMs + " ms, longer than transaction.timeout.ms="
                     + transactionTimeoutMs + ": one record took longer than half of it, and the thread commits within a"

@@ -4,6 +4,7 @@ import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.ThreadStall;
+import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -421,7 +422,7 @@ final class StreamThread extends Thread {
             shutdown();
         }
         if (failure != null) {
-            log.error("Stream thread {} failed", getName(), failure);
+            log.error("Stream thread {} failed", getName(), Redaction.forLog(failure));
             onFailure.accept(failure);
         }
     }

@@ -2,6 +2,7 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirMetric;
+import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -342,7 +343,7 @@ final class TaskManager implements AutoCloseable {
                 try {
                     task.close();
                 } catch (RuntimeException e) {
-                    log.warn("Closing task {} failed", id, e);
+                    log.warn("Closing task {} failed", id, Redaction.forLog(e));
                 }
             }
             Restoring r = restoring.remove(id);

@@ -4,6 +4,7 @@ import io.weir.streams.RecordError;
 import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -86,18 +87,22 @@ final class SourceReader<K, V> {
         try {
             key = keyDeserializer.deserialize(raw.topic(), raw.headers(), raw.key());
         } catch (RuntimeException e) {
-            return reject(raw, RecordError.Reason.KEY_DESERIALIZATION, e.getMessage(), e);
+            return reject(raw, RecordError.Reason.KEY_DESERIALIZATION, Redaction.describe(e), e);
         }
         try {
             value = valueDeserializer.deserialize(raw.topic(), raw.headers(), raw.value());
         } catch (RuntimeException e) {
-            return reject(raw, RecordError.Reason.VALUE_DESERIALIZATION, e.getMessage(), e);
+            return reject(raw, RecordError.Reason.VALUE_DESERIALIZATION, Redaction.describe(e), e);
         }
         long eventTime;
         try {
             eventTime = extractor.extract(key, value, raw.timestamp());
         } catch (RuntimeException e) {
-            return reject(raw, RecordError.Reason.INVALID_EVENT_TIME, "the timestamp extractor failed: " + e, e);
+            return reject(
+                    raw,
+                    RecordError.Reason.INVALID_EVENT_TIME,
+                    "the timestamp extractor failed: " + Redaction.describe(e),
+                    e);
         }
         if (eventTime < 0) {
             return reject(raw, RecordError.Reason.INVALID_EVENT_TIME, "negative event time " + eventTime, null);
