@@ -7,9 +7,12 @@ import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.DescribeTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -17,8 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,21 +44,6 @@ public final class InternalTopicManager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(InternalTopicManager.class);
     private static final long MAX_BACKOFF_MS = 30_000;
-
-    /**
-     * Repartition records carry event times, which may be far in the past (a replay) or ahead: time-based
-     * retention would delete them unread (RepartitionPurger deletes what was committed past), and a
-     * broker's timestamp limits (Kafka 4 refuses records an hour ahead by default) would refuse them.
-     */
-    static final Map<String, String> REPARTITION_CONFIGS = Map.of(
-            TopicConfig.CLEANUP_POLICY_CONFIG,
-            TopicConfig.CLEANUP_POLICY_DELETE,
-            TopicConfig.RETENTION_MS_CONFIG,
-            "-1",
-            TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG,
-            Long.toString(Long.MAX_VALUE),
-            TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG,
-            Long.toString(Long.MAX_VALUE));
 
     private final StreamsConfig config;
     private final Admin admin;
@@ -117,91 +107,169 @@ public final class InternalTopicManager implements AutoCloseable {
         }
     }
 
+    /** The partition count of each of {@code topics} that exists, in one round trip. */
     private Map<String, Integer> partitionCounts(Set<String> topics) {
         Map<String, Integer> counts = new HashMap<>();
-        for (String topic : topics) {
-            try {
-                TopicDescription d = admin.describeTopics(Set.of(topic))
-                        .allTopicNames()
-                        .get(15, TimeUnit.SECONDS)
-                        .get(topic);
-                if (d != null) {
-                    counts.put(topic, d.partitions().size());
-                }
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    continue;
-                }
-                throw new RetryLater(naming(Causes.of(e), topic));
-            } catch (TimeoutException e) {
-                throw new RetryLater(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while reading topic metadata", e);
-            }
-        }
+        describe(topics).forEach((name, d) -> counts.put(name, d.partitions().size()));
         return counts;
     }
 
+    /** The description of each of {@code topics} that exists, in one round trip. */
+    private Map<String, TopicDescription> describe(Set<String> topics) {
+        Map<String, TopicDescription> found = new HashMap<>();
+        if (topics.isEmpty()) {
+            return found;
+        }
+        DescribeTopicsResult result = admin.describeTopics(topics);
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> e :
+                result.topicNameValues().entrySet()) {
+            try {
+                found.put(e.getKey(), e.getValue().get(15, TimeUnit.SECONDS));
+            } catch (ExecutionException x) {
+                if (!(x.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw new RetryLater(naming(Causes.of(x), e.getKey()));
+                }
+            } catch (TimeoutException x) {
+                throw new RetryLater(x);
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while reading topic metadata", x);
+            }
+        }
+        return found;
+    }
+
     private void createInternalTopics(TopologySpec topology, Map<Integer, Integer> taskCounts) {
-        Map<String, NewTopic> wanted = new LinkedHashMap<>();
-        Optional<Short> replication =
-                config.replicationFactor() < 0 ? Optional.empty() : Optional.of(config.replicationFactor());
+        Map<String, InternalTopic> wanted = new LinkedHashMap<>();
         String app = config.applicationId();
         for (SubtopologySpec sub : topology.subtopologies()) {
             int partitions = Objects.requireNonNull(taskCounts.get(sub.id()), "task count");
             for (String storeName : sub.stores()) {
                 StoreSpec store = topology.store(storeName);
                 if (store.ownChangelog()) {
-                    Map<String, String> configs = store.retentionMs() < 0
-                            ? Map.of("cleanup.policy", "compact")
-                            : Map.of(
-                                    "cleanup.policy",
-                                    "compact,delete",
-                                    "retention.ms",
-                                    Long.toString(store.retentionMs()));
-                    wanted.put(
-                            store.changelogTopic(app),
-                            new NewTopic(store.changelogTopic(app), Optional.of(partitions), replication)
-                                    .configs(configs));
+                    String name = store.changelogTopic(app);
+                    wanted.put(name, InternalTopic.changelog(name, partitions, store.retentionMs()));
                 }
             }
             for (SourceSpec source : sub.sources()) {
                 if (source.repartition()) {
-                    wanted.put(
-                            source.topic(app),
-                            new NewTopic(source.topic(app), Optional.of(partitions), replication)
-                                    .configs(REPARTITION_CONFIGS));
+                    wanted.put(source.topic(app), InternalTopic.repartition(source.topic(app), partitions));
                 }
             }
         }
-        Map<String, Integer> existing = partitionCounts(wanted.keySet());
-        for (NewTopic topic : wanted.values()) {
-            Integer have = existing.get(topic.name());
-            if (have == null) {
-                create(topic);
-            } else if (have != topic.numPartitions()) {
-                throw new IllegalStateException("Internal topic '" + topic.name() + "' has " + have
-                        + " partitions but the "
-                        + "topology needs " + topic.numPartitions() + "; delete it (its state is rebuilt) or restore "
-                        + "the source topics' partition count");
+        Map<String, TopicDescription> existing = describe(wanted.keySet());
+        validate(wanted, existing);
+        Optional<Short> replication =
+                config.replicationFactor() < 0 ? Optional.empty() : Optional.of(config.replicationFactor());
+        List<NewTopic> missing = wanted.values().stream()
+                .filter(t -> !existing.containsKey(t.name()))
+                .map(t -> t.newTopic(replication))
+                .toList();
+        create(missing);
+        warnOfSingleReplicas(wanted.keySet(), missing.isEmpty() ? existing : describe(wanted.keySet()));
+    }
+
+    /**
+     * Refuses existing internal topics that would lose data (see {@link InternalTopic}), all at once with
+     * their fixes; warns of what only costs a thread.
+     */
+    private void validate(Map<String, InternalTopic> wanted, Map<String, TopicDescription> existing) {
+        if (existing.isEmpty()) {
+            return;
+        }
+        Map<String, Config> configs = configs(existing.keySet());
+        List<String> problems = new ArrayList<>();
+        for (TopicDescription d : existing.values()) {
+            InternalTopic topic = wanted.get(d.name());
+            Config c = configs.get(d.name());
+            if (topic == null || c == null) {
+                continue;
             }
+            problems.addAll(topic.problems(d.partitions().size(), c));
+            topic.warnings(c).forEach(w -> log.warn("Internal topic {}", w));
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("Internal topics of application " + config.applicationId()
+                    + " exist with settings that would lose data; Weir refuses to start on them:\n  - "
+                    + String.join("\n  - ", problems)
+                    + "\n(docs/guides/operating.md, \"Internal topics\", lists what each must be)");
         }
     }
 
-    private void create(NewTopic topic) {
+    private Map<String, Config> configs(Set<String> topics) {
+        List<ConfigResource> resources = topics.stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
+                .toList();
         try {
-            admin.createTopics(Set.of(topic)).all().get(30, TimeUnit.SECONDS);
-            log.info("Created internal topic {} ({} partitions)", topic.name(), topic.numPartitions());
+            Map<ConfigResource, Config> read =
+                    admin.describeConfigs(resources).all().get(15, TimeUnit.SECONDS);
+            Map<String, Config> byTopic = new HashMap<>();
+            read.forEach((r, c) -> byTopic.put(r.name(), c));
+            return byTopic;
         } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new RetryLater(naming(Causes.of(e), topic.name()));
-            }
+            throw new RetryLater(Causes.of(e));
         } catch (TimeoutException e) {
             throw new RetryLater(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while creating " + topic.name(), e);
+            throw new IllegalStateException("Interrupted while reading topic configs", e);
+        }
+    }
+
+    /**
+     * Warns of internal topics with one replica on a cluster of several brokers: the replication factor
+     * left to the broker's default (1 on stock Kafka) loses their state with one disk.
+     */
+    private void warnOfSingleReplicas(Set<String> topics, Map<String, TopicDescription> described) {
+        int brokers;
+        try {
+            brokers = admin.describeCluster().nodes().get(15, TimeUnit.SECONDS).size();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("Cannot count the brokers to check the internal topics' replication ({})", String.valueOf(e));
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while counting brokers", e);
+        }
+        if (brokers < 2) {
+            return;
+        }
+        for (String topic : topics) {
+            TopicDescription d = described.get(topic);
+            if (d != null
+                    && !d.partitions().isEmpty()
+                    && d.partitions().get(0).replicas().size() == 1) {
+                log.warn(
+                        "Internal topic {} has one replica on a cluster of {} brokers: one broker's disk holds "
+                                + "all of it. Set {} (or the brokers' default.replication.factor) to 3 and raise its "
+                                + "replication with kafka-reassign-partitions.sh",
+                        topic,
+                        brokers,
+                        StreamsConfig.REPLICATION_FACTOR);
+            }
+        }
+    }
+
+    private void create(List<NewTopic> topics) {
+        if (topics.isEmpty()) {
+            return;
+        }
+        Map<String, KafkaFuture<Void>> created = admin.createTopics(topics).values();
+        for (NewTopic topic : topics) {
+            try {
+                Objects.requireNonNull(created.get(topic.name()), "a result per topic")
+                        .get(30, TimeUnit.SECONDS);
+                log.info("Created internal topic {} ({} partitions)", topic.name(), topic.numPartitions());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new RetryLater(naming(Causes.of(e), topic.name()));
+                }
+            } catch (TimeoutException e) {
+                throw new RetryLater(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while creating " + topic.name(), e);
+            }
         }
     }
 
