@@ -37,6 +37,7 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String REPLICATION_FACTOR = "replication.factor";
     public static final String CACHE_MAX_BYTES_PER_TASK = "cache.max.bytes.per.task";
     public static final String POLL_MS = "poll.ms";
+    public static final String MAX_FUTURE_SKEW_MS = "max.future.skew.ms";
     public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
     public static final String APPLICATION_SERVER = "application.server";
     public static final String GROUP_INSTANCE_ID = "group.instance.id";
@@ -128,6 +129,17 @@ public final class StreamsConfig extends AbstractConfig {
                     ConfigDef.Range.atLeast(1),
                     ConfigDef.Importance.LOW,
                     "Write-back cache size per task; a task commits early when its cache is full.")
+            .define(
+                    MAX_FUTURE_SKEW_MS,
+                    ConfigDef.Type.LONG,
+                    3_600_000L,
+                    ConfigDef.Range.atLeast(-1),
+                    ConfigDef.Importance.MEDIUM,
+                    "The maximum future skew of every source whose WatermarkStrategy sets none: a record whose event "
+                            + "time is further ahead of the wall clock is invalid, refused by event-time operators and "
+                            + "never moves the watermark, so one record stamped years ahead cannot make every later "
+                            + "record late. One hour, the limit Kafka 4 brokers put on record timestamps by default; "
+                            + "-1 trusts every event time.")
             .define(
                     POLL_MS,
                     ConfigDef.Type.LONG,
@@ -280,6 +292,11 @@ public final class StreamsConfig extends AbstractConfig {
 
     public boolean exactlyOnce() {
         return !AT_LEAST_ONCE.equals(getString(PROCESSING_GUARANTEE));
+    }
+
+    /** {@link #MAX_FUTURE_SKEW_MS}, -1 for none. */
+    public long maxFutureSkewMs() {
+        return getLong(MAX_FUTURE_SKEW_MS);
     }
 
     public long commitIntervalMs() {

@@ -29,8 +29,12 @@ import java.util.function.BiConsumer;
  * this instance holds (one per task); they fail with {@link StoreUnavailableException} when they cannot
  * be answered here. A read of one key fails while a copy restores unless a ready copy answers it (holds
  * a window of the key among those the read covers); {@link #fetchAll} and {@link #forEach} fail while any
- * copy restores. A scan holds the copies it reads
- * until it returns, so its action should be quick. Thread-safe.
+ * copy restores. A scan
+ * reads each copy in batches and holds no copy while its action runs: a slow action never holds up the
+ * instance (a commit, a rebalance, a close); a copy that moves away or closes meanwhile makes the scan fail
+ * with a retriable {@link StoreUnavailableException} after what it gave so far, and a scan over more than
+ * a batch may see commits made while it runs. {@code StoreQuery.withScanLimit} bounds what one scan gives.
+ * Thread-safe.
  */
 public interface ReadOnlyWindowStore<K, V> {
 

@@ -15,16 +15,18 @@ public final class StoreQuery<T> {
     private final String storeName;
     private final QueryableStoreType<T> type;
     private final boolean staleReads;
+    private final long scanLimit;
 
-    private StoreQuery(String storeName, QueryableStoreType<T> type, boolean staleReads) {
+    private StoreQuery(String storeName, QueryableStoreType<T> type, boolean staleReads, long scanLimit) {
         this.storeName = Objects.requireNonNull(storeName, "storeName");
         this.type = Objects.requireNonNull(type, "type");
         this.staleReads = staleReads;
+        this.scanLimit = scanLimit;
     }
 
     /** A query of store {@code storeName}, of the kind {@code type} names, reading the active copies only. */
     public static <T> StoreQuery<T> of(String storeName, QueryableStoreType<T> type) {
-        return new StoreQuery<>(storeName, type, false);
+        return new StoreQuery<>(storeName, type, false, Long.MAX_VALUE);
     }
 
     /**
@@ -39,7 +41,21 @@ public final class StoreQuery<T> {
      * or moving; compare the lag with what the answer may be behind.
      */
     public StoreQuery<T> withStaleReads(boolean staleReads) {
-        return new StoreQuery<>(storeName, type, staleReads);
+        return new StoreQuery<>(storeName, type, staleReads, scanLimit);
+    }
+
+    /**
+     * The same query, its scans ({@code forEach}, {@code range}, {@code fetchAll}, ...) stopping after
+     * {@code entries} entries: a service answering requests bounds what one request can cost. Reads of one
+     * key are not affected.
+     *
+     * @throws IllegalArgumentException if {@code entries} is not positive
+     */
+    public StoreQuery<T> withScanLimit(long entries) {
+        if (entries <= 0) {
+            throw new IllegalArgumentException("scanLimit must be positive, was " + entries);
+        }
+        return new StoreQuery<>(storeName, type, staleReads, entries);
     }
 
     public String storeName() {
@@ -55,8 +71,14 @@ public final class StoreQuery<T> {
         return staleReads;
     }
 
+    /** The most entries a scan gives; Long.MAX_VALUE unless {@link #withScanLimit} set one. */
+    public long scanLimit() {
+        return scanLimit;
+    }
+
     @Override
     public String toString() {
-        return "StoreQuery[" + storeName + ", " + type + (staleReads ? ", stale reads" : "") + "]";
+        return "StoreQuery[" + storeName + ", " + type + (staleReads ? ", stale reads" : "")
+                + (scanLimit != Long.MAX_VALUE ? ", scan limit " + scanLimit : "") + "]";
     }
 }

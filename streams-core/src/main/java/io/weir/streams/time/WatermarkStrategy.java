@@ -24,69 +24,62 @@ import java.util.Optional;
  *   <li>With idleness {@code i}: a partition that has produced no record for {@code i} of processing
  *       time is idle and left out of the task's minimum; its next record makes it active again.
  *       Without idleness, a silent partition holds the task's watermark back.</li>
- *   <li>With a maximum future skew {@code s} ({@link #DEFAULT_MAX_FUTURE_SKEW} unless set): a record
- *       whose event time is more than {@code s} ahead of processing time is invalid. It never advances
- *       the watermark; keyed and windowed operators send it to their late-data side output (reason
- *       {@code FUTURE_TIMESTAMP}) or drop and count it; a table still takes it as its key's update
- *       (a table takes every update), but it does not move the table's watermark either.</li>
+ *   <li>With a maximum future skew {@code s}: a record whose event time is more than {@code s} ahead of
+ *       processing time is invalid. It never advances the watermark; keyed and windowed operators send it
+ *       to their late-data side output (reason {@code FUTURE_TIMESTAMP}) or drop and count it; a table still
+ *       takes it as its key's update (a table takes every update), but it does not move the table's
+ *       watermark either. A strategy that says nothing of it takes the application's {@code
+ *       max.future.skew.ms} (one hour by default, see {@code StreamsConfig.MAX_FUTURE_SKEW_MS}).</li>
  * </ul>
  * The task's watermark is the minimum of {@code W(p)} over its non-idle partitions, never moves
  * back, and advances after each record is processed.
  */
 public final class WatermarkStrategy {
 
-    /**
-     * The maximum future skew unless {@link #withMaxFutureSkew} or {@link #withoutMaxFutureSkew} says
-     * otherwise: one hour. Without a bound, one record stamped years ahead (a device clock, a bad field)
-     * would move its partition's watermark there, and every later record would be late for good, also
-     * after a restart, since the watermark is committed. An hour is the bound Kafka 4 brokers put on
-     * record timestamps by default ({@code log.message.timestamp.after.max.ms}): a record further ahead
-     * could not be written to a topic with its event time as timestamp anyway, and producers whose clocks
-     * are minutes off are not refused. The damage one record can do is one hour of lateness; a
-     * service that cannot afford that sets a tighter bound, e.g. {@code withMaxFutureSkew(Duration.ofMinutes(1))}.
-     */
-    public static final Duration DEFAULT_MAX_FUTURE_SKEW = Duration.ofHours(1);
-
     private final Duration delay;
     private final @Nullable Duration idleness;
     private final @Nullable Duration maxFutureSkew;
+    /** Whether this strategy sets the future skew (a bound, or none) rather than leaving it to the application. */
+    private final boolean futureSkewSet;
 
-    private WatermarkStrategy(Duration delay, @Nullable Duration idleness, @Nullable Duration maxFutureSkew) {
+    private WatermarkStrategy(
+            Duration delay, @Nullable Duration idleness, @Nullable Duration maxFutureSkew, boolean futureSkewSet) {
         this.delay = delay;
         this.idleness = idleness;
         this.maxFutureSkew = maxFutureSkew;
+        this.futureSkewSet = futureSkewSet;
     }
 
     /** Watermarks that trail the highest event time seen by {@code delay}: records up to that much out of order are on time. */
     public static WatermarkStrategy boundedOutOfOrderness(Duration delay) {
         Require.nonNegative("delay", delay);
-        return new WatermarkStrategy(delay, null, DEFAULT_MAX_FUTURE_SKEW);
+        return new WatermarkStrategy(delay, null, null, false);
     }
 
     /** For sources whose event times never decrease: a delay of zero. */
     public static WatermarkStrategy forMonotonousTimestamps() {
-        return new WatermarkStrategy(Duration.ZERO, null, DEFAULT_MAX_FUTURE_SKEW);
+        return new WatermarkStrategy(Duration.ZERO, null, null, false);
     }
 
     /** Leaves a partition out of the watermark after {@code idleness} of processing time without records. */
     public WatermarkStrategy withIdleness(Duration idleness) {
         Require.positive("idleness", idleness);
-        return new WatermarkStrategy(delay, idleness, maxFutureSkew);
+        return new WatermarkStrategy(delay, idleness, maxFutureSkew, futureSkewSet);
     }
 
     /** Treats records more than {@code skew} ahead of processing time as invalid (see the class docs). */
     public WatermarkStrategy withMaxFutureSkew(Duration skew) {
         Require.nonNegative("maxFutureSkew", skew);
-        return new WatermarkStrategy(delay, idleness, skew);
+        return new WatermarkStrategy(delay, idleness, skew, true);
     }
 
     /**
      * Trusts every event time, however far ahead of processing time: for sources whose event times are
-     * legitimately in the future (scheduled events). One record stamped years ahead then moves the
-     * watermark years ahead; see {@link #DEFAULT_MAX_FUTURE_SKEW}.
+     * legitimately in the future (scheduled events), whatever the application's {@code max.future.skew.ms}.
+     * One record stamped years ahead then moves the watermark years ahead.
      */
     public WatermarkStrategy withoutMaxFutureSkew() {
-        return new WatermarkStrategy(delay, idleness, null);
+        return new WatermarkStrategy(delay, idleness, null, true);
     }
 
     public Duration delay() {
@@ -97,9 +90,20 @@ public final class WatermarkStrategy {
         return Optional.ofNullable(idleness);
     }
 
-    /** The maximum future skew in effect: empty only after {@link #withoutMaxFutureSkew()}. */
+    /**
+     * The maximum future skew this strategy sets: empty when it sets none ({@link #withoutMaxFutureSkew()})
+     * or leaves it to the application ({@link #futureSkewSet()} false).
+     */
     public Optional<Duration> maxFutureSkew() {
         return Optional.ofNullable(maxFutureSkew);
+    }
+
+    /**
+     * Whether this strategy says what the maximum future skew is ({@link #withMaxFutureSkew} or {@link
+     * #withoutMaxFutureSkew}); if not, the application's {@code max.future.skew.ms} applies.
+     */
+    public boolean futureSkewSet() {
+        return futureSkewSet;
     }
 
     @Override
@@ -107,17 +111,21 @@ public final class WatermarkStrategy {
         return o instanceof WatermarkStrategy w
                 && w.delay.equals(delay)
                 && Objects.equals(w.idleness, idleness)
-                && Objects.equals(w.maxFutureSkew, maxFutureSkew);
+                && Objects.equals(w.maxFutureSkew, maxFutureSkew)
+                && w.futureSkewSet == futureSkewSet;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(delay, idleness, maxFutureSkew);
+        return Objects.hash(delay, idleness, maxFutureSkew, futureSkewSet);
     }
 
     @Override
     public String toString() {
         return "WatermarkStrategy[delay=" + delay + (idleness != null ? ", idleness=" + idleness : "")
-                + (maxFutureSkew != null ? ", maxFutureSkew=" + maxFutureSkew : "") + "]";
+                + (maxFutureSkew != null
+                        ? ", maxFutureSkew=" + maxFutureSkew
+                        : futureSkewSet ? ", no maxFutureSkew" : "")
+                + "]";
     }
 }

@@ -70,6 +70,44 @@ class InteractiveQueryIntegrationTest {
     }
 
     @Test
+    void aScanWhoseActionHangsHoldsUpNeitherTheTaskNorTheClose(KafkaBroker broker, @TempDir Path dir)
+            throws InterruptedException {
+        broker.createTopic("iq-hang-in", 1);
+        try (KafkaProducer<String, String> producer = producer(broker)) {
+            producer.send(new ProducerRecord<>("iq-hang-in", "a", "x"));
+        }
+        WeirStreams app = new WeirStreams(counts("iq-hang-in"), config(broker, "iq-hang", dir));
+        CountDownLatch scanning = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            app.start();
+            ReadOnlyKeyValueStore<String, Long> store = app.store("counts", QueryableStoreType.keyValueStore());
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsInstanceOf(StoreUnavailableException.class)
+                    .until(() -> store.get("a") != null);
+            Thread scan = new Thread(() -> store.forEach((k, v) -> {
+                scanning.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+            scan.start();
+            assertTrue(scanning.await(30, TimeUnit.SECONDS));
+            long start = System.nanoTime();
+            assertTrue(app.close(Duration.ofSeconds(10)), "closed within its timeout");
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos());
+            assertTrue(scan.isAlive(), "while the scan's action still hangs");
+            release.countDown();
+            scan.join(10_000);
+        } finally {
+            release.countDown();
+            app.close();
+        }
+    }
+
+    @Test
     void aTablesStoreReadsAsOneStoreOverEveryTaskOfTheInstanceInKeyOrder(KafkaBroker broker, @TempDir Path dir) {
         broker.createTopic("iq-counts-in", PARTITIONS);
         Map<String, Long> expected = new TreeMap<>();

@@ -49,30 +49,38 @@ class WatermarkRecoveryTest {
 
     /** Counts per 10 s of the event time each value names, trusting every event time. */
     private static WeirStreams app(KafkaBroker broker, Path dir) {
+        return app(broker, dir, P, WatermarkStrategy.forMonotonousTimestamps().withoutMaxFutureSkew());
+    }
+
+    /** Counts per 10 s of the event time each value names, with {@code watermarks}. */
+    private static WeirStreams app(KafkaBroker broker, Path dir, String p, WatermarkStrategy watermarks) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(
-                        P + "in",
+                        p + "in",
                         Consumed.with(Serdes.String(), Serdes.String())
                                 .withTimestamps(Long::parseLong)
-                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()
-                                        .withoutMaxFutureSkew()))
+                                .withWatermarks(watermarks))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofSeconds(10)))
                 .count()
                 .toStream()
-                .to(P + "out", Produced.with(WindowedSerdes.string(), Serdes.Long()));
-        Map<String, Object> config = WindowedCountApp.config(broker, P + "app", dir);
+                .to(p + "out", Produced.with(WindowedSerdes.string(), Serdes.Long()));
+        Map<String, Object> config = WindowedCountApp.config(broker, p + "app", dir);
         config.put("commit.interval.ms", 100);
         return new WeirStreams(builder.build(), config);
     }
 
     private static void produce(KafkaBroker broker, long... eventTimes) {
+        produce(broker, P, eventTimes);
+    }
+
+    private static void produce(KafkaBroker broker, String p, long... eventTimes) {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
                 new StringSerializer(),
                 new StringSerializer())) {
             for (long t : eventTimes) {
-                producer.send(new ProducerRecord<>(P + "in", "k", Long.toString(t)));
+                producer.send(new ProducerRecord<>(p + "in", "k", Long.toString(t)));
             }
         }
     }
@@ -130,6 +138,21 @@ class WatermarkRecoveryTest {
                                     .anyMatch(r -> r.timestamp() == base + 49_999),
                             "the window of base + 40 s fired"));
             assertEquals(0, metric(app, WeirMetrics.LATE_RECORDS_DROPPED), "event time started afresh from the data");
+        }
+    }
+
+    @Test
+    void byDefaultARecordYearsAheadIsRefusedAndLeavesTheWatermarkAlone(KafkaBroker broker, @TempDir Path dir) {
+        String p = "wm-default-skew-";
+        broker.createTopic(p + "in", 1);
+        broker.createTopic(p + "out", 1);
+        long base = BaseTime.recentPast();
+        produce(broker, p, base, base + 10 * YEAR, base + 20_000, base + 5_000);
+        try (WeirStreams app = app(broker, dir, p, WatermarkStrategy.forMonotonousTimestamps())) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> metric(app, WeirMetrics.RECORDS_CONSUMED) >= 4);
+            assertEquals(1, metric(app, WeirMetrics.FUTURE_RECORDS_DROPPED), "max.future.skew.ms: one hour");
+            assertEquals(1, metric(app, WeirMetrics.LATE_RECORDS_DROPPED), "only base + 5 s, behind base + 20 s");
         }
     }
 }

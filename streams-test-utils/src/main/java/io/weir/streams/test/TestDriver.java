@@ -222,7 +222,8 @@ public final class TestDriver implements AutoCloseable {
                         new TaskMetrics(id.toString()),
                         processingTime,
                         upstream,
-                        committed.read());
+                        committed.read(),
+                        config.maxFutureSkew().map(TimeMath::millis).orElse(-1L));
                 collector.task = task;
                 tasks.put(id, task);
             }

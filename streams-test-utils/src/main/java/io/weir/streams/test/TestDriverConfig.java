@@ -38,6 +38,7 @@ public final class TestDriverConfig {
     private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
     private Duration timestampsBefore = MAX_DURATION;
     private Duration timestampsAfter = MAX_DURATION;
+    private @Nullable Duration maxFutureSkew;
     private Map<String, Object> serdeConfig = Map.of();
     private Set<String> topics = Set.of();
 
@@ -55,6 +56,7 @@ public final class TestDriverConfig {
         c.maxRecordBytes = maxRecordBytes;
         c.timestampsBefore = timestampsBefore;
         c.timestampsAfter = timestampsAfter;
+        c.maxFutureSkew = maxFutureSkew;
         c.serdeConfig = serdeConfig;
         c.topics = topics;
         return c;
@@ -165,6 +167,21 @@ public final class TestDriverConfig {
     }
 
     /**
+     * The maximum future skew of every source whose watermark strategy sets none, as the runtime's {@code
+     * max.future.skew.ms} (one hour there) sets it, judged against the driver's processing time. None by
+     * default: the driver's clock starts at the first record and moves only when the test moves it, so a
+     * test whose records span more than an hour would see its later records refused.
+     */
+    public TestDriverConfig withMaxFutureSkew(Duration skew) {
+        if (skew.isNegative()) {
+            throw new IllegalArgumentException("maxFutureSkew must not be negative, was " + skew);
+        }
+        TestDriverConfig c = copy();
+        c.maxFutureSkew = skew;
+        return c;
+    }
+
+    /**
      * Settings for the topology's serdes, as the runtime's {@code serde.}-prefixed settings (give them
      * here without the prefix): the driver calls {@code configure(settings, isKey)} on every serde of the
      * topology once when it starts. Empty by default: serdes are used as given.
@@ -228,6 +245,11 @@ public final class TestDriverConfig {
 
     public int maxRecordBytes() {
         return maxRecordBytes;
+    }
+
+    /** The maximum future skew of sources whose strategy sets none; empty: none. */
+    public Optional<Duration> maxFutureSkew() {
+        return Optional.ofNullable(maxFutureSkew);
     }
 
     /** How far before processing time an output's timestamp may be. */

@@ -14,9 +14,10 @@ import java.util.function.LongSupplier;
  * BytesStore} under the task's write-back cache, which receives a commit's writes only once the commit
  * succeeded; or a standby copy, what it read of the changelogs ({@code read_committed}).
  *
- * <p>Thread safety: queries read on their own threads, under the read lock; the task's thread marks the
- * store ready once restored and, before it closes the store, takes the write lock, so no query reads a
- * closed store (a close waits for the reads under way). A restoring store is never read: the restore
+ * <p>Thread safety: queries read on their own threads, under the read lock, one bounded read at a time
+ * (a key, or one batch of a scan: never while user code runs); the task's thread marks the store ready
+ * once restored and, before it closes the store, takes the write lock, so no query reads a closed store (a
+ * close waits for the one read under way, not for a scan). A restoring store is never read: the restore
  * writes it on another thread, and its content is not yet the committed state.
  */
 final class HostedStore {
@@ -76,7 +77,7 @@ final class HostedStore {
     }
 
     /** Takes the read lock, or throws if the store cannot be read; the caller must {@link #unlock()}. */
-    BytesStore lock() {
+    private BytesStore lock() {
         lock.readLock().lock();
         if (closed || restoring) {
             lock.readLock().unlock();
@@ -85,7 +86,7 @@ final class HostedStore {
         return store;
     }
 
-    void unlock() {
+    private void unlock() {
         lock.readLock().unlock();
     }
 

@@ -12,8 +12,8 @@ import java.util.function.BiConsumer;
  * A query of a key-value store over every copy this instance holds (one per task, each a partition of
  * the store), reading their committed state only: a value written by a transaction that has not
  * committed, or that aborts, is never seen. A point read asks each copy until one has the key (a key
- * lives in one partition); a scan merges the copies in serialized-key order and holds each copy open
- * (its task cannot close it) until the scan ends, so a slow action delays a rebalance.
+ * lives in one partition); a scan merges the copies in serialized-key order, reading each in batches
+ * with no copy held while the action runs ({@link StoreCopies}).
  *
  * <p>A copy that is restoring makes a scan fail, and a point read that no other copy answers, with
  * {@link Reason#RESTORING}: an answer without it could be wrong. With no copy here the query fails

@@ -80,7 +80,7 @@ public final class Serving {
         }
         // The view's kind is the one the caller asked for, and its type parameters the caller's to choose.
         @SuppressWarnings("unchecked")
-        T answer = (T) view.query(new StoreCopies(name, local, stopped, query.staleReads()));
+        T answer = (T) view.query(new StoreCopies(name, local, stopped, query.staleReads(), query.scanLimit()));
         return answer;
     }
 

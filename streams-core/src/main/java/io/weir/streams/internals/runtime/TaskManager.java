@@ -319,7 +319,8 @@ final class TaskManager implements AutoCloseable {
                 taskMetrics,
                 System.currentTimeMillis(),
                 upstream,
-                committedTime);
+                committedTime,
+                config.maxFutureSkewMs());
     }
 
     /** Closes every running and restoring task (standby copies stay). */

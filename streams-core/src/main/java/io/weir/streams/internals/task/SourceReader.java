@@ -15,6 +15,7 @@ import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
+import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.jspecify.annotations.Nullable;
 
@@ -35,8 +36,9 @@ final class SourceReader<K, V> {
     private final Counter consumed;
     private final ErrorOutcome errors;
 
+    /** @param defaultMaxFutureSkew the future skew of a source whose strategy sets none (ms; -1: none) */
     @SuppressWarnings("unchecked")
-    SourceReader(SourceSpec spec, TaskMetrics metrics, RecordCollector collector) {
+    SourceReader(SourceSpec spec, TaskMetrics metrics, RecordCollector collector, long defaultMaxFutureSkew) {
         this.spec = spec;
         Consumed<K, V> c = (Consumed<K, V>) spec.consumed();
         this.keyDeserializer = c.keySerde().deserializer();
@@ -44,9 +46,12 @@ final class SourceReader<K, V> {
         this.extractor = c.timestampExtractor();
         this.handler = c.errorHandler();
         // A repartition topic's records were judged where they were first read: the verdict travels as a flag.
+        WatermarkStrategy strategy = c.watermarkStrategy();
         this.maxFutureSkew = spec.repartition()
                 ? -1
-                : c.watermarkStrategy().maxFutureSkew().map(TimeMath::millis).orElse(-1L);
+                : strategy.futureSkewSet()
+                        ? strategy.maxFutureSkew().map(TimeMath::millis).orElse(-1L)
+                        : defaultMaxFutureSkew;
         this.consumed = metrics.counter(spec.nodeName(), WeirMetrics.RECORDS_CONSUMED);
         // A record the reader refuses is not read at all, so it never reaches the watermark anyway.
         this.errors = new ErrorOutcome(spec.nodeName(), collector, metrics, WeirMetrics.RECORDS_SKIPPED, () -> {});

@@ -68,6 +68,8 @@ public final class StreamTask implements AutoCloseable {
      * @param committedTime the event time committed with each input partition's offset by an earlier
      *                      owner of this task ({@link #committedTime()}), so lateness is judged as before;
      *                      empty for a new task
+     * @param maxFutureSkewMs the maximum future skew of sources whose watermark strategy sets none ({@code
+     *                      max.future.skew.ms}; -1: none)
      */
     public StreamTask(
             TaskId id,
@@ -78,7 +80,8 @@ public final class StreamTask implements AutoCloseable {
             TaskMetrics metrics,
             long processingTime,
             Map<String, Integer> upstreamTasks,
-            Map<TopicPartition, String> committedTime) {
+            Map<TopicPartition, String> committedTime,
+            long maxFutureSkewMs) {
         this.id = id;
         this.applicationId = applicationId;
         this.stores = stores;
@@ -87,7 +90,8 @@ public final class StreamTask implements AutoCloseable {
         this.processingTime = processingTime;
         for (SourceSpec source : spec.sources()) {
             String topic = source.topic(applicationId);
-            readers.computeIfAbsent(topic, t -> new ArrayList<>()).add(new SourceReader<>(source, metrics, collector));
+            readers.computeIfAbsent(topic, t -> new ArrayList<>())
+                    .add(new SourceReader<>(source, metrics, collector, maxFutureSkewMs));
             TopicPartition tp = new TopicPartition(topic, id.partition());
             sourcePartitions.put(source.nodeName(), tp);
             if (source.repartition()) {

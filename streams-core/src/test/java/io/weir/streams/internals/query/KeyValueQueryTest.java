@@ -10,7 +10,6 @@ import io.weir.streams.state.StoreUnavailableException.Reason;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +17,12 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,14 +30,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The rules of a query over the copies of a store one instance holds, one test per rule, on real
  * in-memory stores: a restoring copy is never read; a closed copy is gone; a scan merges the copies in
- * key order; a close waits for a scan under way.
+ * key order; a close never waits for a scan's user code.
  */
 class KeyValueQueryTest {
 
     private final LocalStores local = new LocalStores();
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final KeyValueQuery<String, String> query = KeyValueView.plain("s", Serdes.String(), Serdes.String())
-            .query(new StoreCopies("s", local, stopped::get, false));
+            .query(new StoreCopies("s", local, stopped::get, false, Long.MAX_VALUE));
 
     private static InMemoryBytesStore storeWith(String... keys) {
         InMemoryBytesStore store = InMemoryBytesStore.create("s");
@@ -114,41 +115,76 @@ class KeyValueQueryTest {
     }
 
     @Test
-    void aCloseWaitsForTheScanUnderWay() throws Exception {
+    void aCloseDoesNotWaitForAScanAndTheScanThenFailsRetriably() throws Exception {
         LocalStores.TaskHosting task = local.forTask(new TaskId(0, 0));
-        task.host("s", storeWith("a", "b"));
+        String[] keys = new String[StoreCopies.BATCH + 500];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = String.format("k%05d", i);
+        }
+        task.host("s", storeWith(keys));
         task.ready();
         CountDownLatch scanning = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        Thread scan = new Thread(() -> query.forEach((k, v) -> {
-            scanning.countDown();
+        AtomicInteger seen = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread scan = new Thread(() -> {
             try {
-                finish.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                query.forEach((k, v) -> {
+                    seen.incrementAndGet();
+                    scanning.countDown();
+                    try {
+                        finish.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            } catch (RuntimeException e) {
+                failure.set(e);
             }
-        }));
+        });
         scan.start();
         assertTrue(scanning.await(10, TimeUnit.SECONDS));
         Thread close = new Thread(task::close);
         close.start();
-        // Parked on the store's lock, not finished: the scan holds it.
-        await().atMost(Duration.ofSeconds(10)).until(() -> close.getState() == Thread.State.WAITING);
-        assertTrue(close.isAlive(), "the close waits while the scan reads the store");
-        finish.countDown();
         close.join(10_000);
+        assertFalse(close.isAlive(), "the close did not wait for the scan's action");
+        assertTrue(scan.isAlive(), "which is still running");
+        finish.countDown();
         scan.join(10_000);
-        assertFalse(close.isAlive());
-        assertEquals(
-                Reason.NOT_LOCAL,
-                assertThrows(StoreUnavailableException.class, () -> query.get("a"))
-                        .reason());
+        assertEquals(StoreCopies.BATCH, seen.get(), "the batch read before the close is given");
+        StoreUnavailableException e = assertInstanceOf(StoreUnavailableException.class, failure.get());
+        assertEquals(Reason.NOT_LOCAL, e.reason());
+        assertTrue(e.retriable());
+    }
+
+    @Test
+    void aScanOverManyBatchesGivesEveryEntryOnceInOrderAndAScanLimitStopsIt() {
+        LocalStores.TaskHosting first = local.forTask(new TaskId(0, 0));
+        LocalStores.TaskHosting second = local.forTask(new TaskId(0, 1));
+        List<String> odd = new ArrayList<>();
+        List<String> even = new ArrayList<>();
+        for (int i = 0; i < 2 * StoreCopies.BATCH + 7; i++) {
+            (i % 2 == 0 ? even : odd).add(String.format("k%05d", i));
+        }
+        first.host("s", storeWith(even.toArray(String[]::new)));
+        second.host("s", storeWith(odd.toArray(String[]::new)));
+        first.ready();
+        second.ready();
+        List<String> keys = new ArrayList<>();
+        query.forEach((k, v) -> keys.add(k));
+        assertEquals(2 * StoreCopies.BATCH + 7, keys.size());
+        assertEquals(keys.stream().sorted().toList(), keys);
+        KeyValueQuery<String, String> limited = KeyValueView.plain("s", Serdes.String(), Serdes.String())
+                .query(new StoreCopies("s", local, stopped::get, false, 5));
+        List<String> five = new ArrayList<>();
+        limited.forEach((k, v) -> five.add(k));
+        assertEquals(keys.subList(0, 5), five);
     }
 
     @Test
     void aStandbyCopyIsReadOnlyByStaleReadsAtOnceAndAnActiveCopyOfTheSameTaskWins() {
         KeyValueQuery<String, String> stale = KeyValueView.plain("s", Serdes.String(), Serdes.String())
-                .query(new StoreCopies("s", local, stopped::get, true));
+                .query(new StoreCopies("s", local, stopped::get, true, Long.MAX_VALUE));
         LocalStores.TaskHosting copy = local.forStandby(new TaskId(0, 1), Set.of("s"), name -> 7);
         copy.host("s", storeWith("b"));
         assertEquals(
@@ -169,7 +205,7 @@ class KeyValueQueryTest {
     @Test
     void aStandbyCopyOffersOnlyTheStoresItFollows() {
         KeyValueQuery<String, String> stale = KeyValueView.plain("s", Serdes.String(), Serdes.String())
-                .query(new StoreCopies("s", local, stopped::get, true));
+                .query(new StoreCopies("s", local, stopped::get, true, Long.MAX_VALUE));
         local.forStandby(new TaskId(0, 0), Set.of("other"), name -> 0).host("s", storeWith("a"));
         assertEquals(
                 Reason.NOT_LOCAL,

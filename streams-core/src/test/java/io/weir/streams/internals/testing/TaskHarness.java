@@ -119,7 +119,8 @@ public final class TaskHarness implements AutoCloseable {
                 new TaskMetrics(id.toString()),
                 now,
                 upstreamTasks,
-                committedTime);
+                committedTime,
+                -1);
     }
 
     /** Processes a record of {@code topic} (partition 0) with event time {@code t}, at the harness's clock. */

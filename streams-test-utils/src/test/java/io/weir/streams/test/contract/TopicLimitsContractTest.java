@@ -161,7 +161,8 @@ class TopicLimitsContractTest {
         builder.stream(
                         "in",
                         Consumed.with(Serdes.String(), Serdes.String())
-                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()))
+                                .withWatermarks(WatermarkStrategy.forMonotonousTimestamps()
+                                        .withMaxFutureSkew(Duration.ofHours(1))))
                 .groupByKey()
                 .windowedBy(TumblingWindows.of(Duration.ofMinutes(1)))
                 .lateRecordsTo("late")
