@@ -38,6 +38,7 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String CACHE_MAX_BYTES_PER_TASK = "cache.max.bytes.per.task";
     public static final String POLL_MS = "poll.ms";
     public static final String MAX_FUTURE_SKEW_MS = "max.future.skew.ms";
+    public static final String CHANGELOG_DELETED_REBUILD = "changelog.deleted.rebuild";
     public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
     public static final String APPLICATION_SERVER = "application.server";
     public static final String GROUP_INSTANCE_ID = "group.instance.id";
@@ -140,6 +141,15 @@ public final class StreamsConfig extends AbstractConfig {
                             + "never moves the watermark, so one record stamped years ahead cannot make every later "
                             + "record late. One hour, the limit Kafka 4 brokers put on record timestamps by default; "
                             + "-1 trusts every event time.")
+            .define(
+                    CHANGELOG_DELETED_REBUILD,
+                    ConfigDef.Type.BOOLEAN,
+                    false,
+                    ConfigDef.Importance.LOW,
+                    "What a task does when a store's changelog is a new, empty topic while the store was built from "
+                            + "another (the changelog was deleted, and Weir made it again at start): false fails the "
+                            + "task naming the store, since its state is gone with the topic; true starts the store "
+                            + "empty. A changelog recreated with records rebuilds the store from them either way.")
             .define(
                     POLL_MS,
                     ConfigDef.Type.LONG,
@@ -292,6 +302,10 @@ public final class StreamsConfig extends AbstractConfig {
 
     public boolean exactlyOnce() {
         return !AT_LEAST_ONCE.equals(getString(PROCESSING_GUARANTEE));
+    }
+
+    public boolean rebuildDeletedChangelogs() {
+        return getBoolean(CHANGELOG_DELETED_REBUILD);
     }
 
     /** {@link #MAX_FUTURE_SKEW_MS}, -1 for none. */

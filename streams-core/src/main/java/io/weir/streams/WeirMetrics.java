@@ -123,6 +123,8 @@ public final class WeirMetrics {
     public static final String STATE_ENTRIES = "state-entries";
     /** Changelog records replayed into a store while its task restored. */
     public static final String RECORDS_RESTORED = "records-restored";
+
+    public static final String STORE_REBUILDS = "store-rebuilds";
     /** Changelog records a restoring store has left to replay (a gauge; 0 once restored). */
     public static final String RESTORE_REMAINING_RECORDS = "restore-remaining-records";
 }

@@ -74,8 +74,10 @@ class ChangelogTruncationTest {
                 "the local counts (1) were kept, not wiped");
     }
 
+    /** A deleted changelog fails the task by default (ChangelogRecreationTest); here the rebuild is allowed. */
     @Test
-    void aStoreAheadOfARecreatedChangelogIsWiped(KafkaBroker broker, @TempDir Path dir) throws Exception {
+    void aStoreAheadOfADeletedChangelogIsWipedWhenTheRebuildIsAllowed(KafkaBroker broker, @TempDir Path dir)
+            throws Exception {
         topics(broker, "recreated");
         CountInput input = new CountInput(broker, in("recreated"), 1);
         try (Admin admin = admin(broker)) {
@@ -89,15 +91,22 @@ class ChangelogTruncationTest {
         }
         assertEquals(
                 List.of(1L, 1L, 1L, 1L, 1L),
-                countAgainAndFlush(broker, "recreated", input, dir),
-                "the store was rebuilt from the new, empty changelog, as an operator who deletes a changelog expects");
+                countAgainAndFlush(
+                        broker, "recreated", input, dir, Map.of(StreamsConfig.CHANGELOG_DELETED_REBUILD, true)),
+                "the store was rebuilt from the new, empty changelog, as changelog.deleted.rebuild allows");
     }
 
     /** Sends one more record per key and a flush, runs an instance on {@code dir}, and returns the final counts, sorted. */
     private static List<Long> countAgainAndFlush(KafkaBroker broker, String app, CountInput input, Path dir) {
+        return countAgainAndFlush(broker, app, input, dir, Map.of());
+    }
+
+    private static List<Long> countAgainAndFlush(
+            KafkaBroker broker, String app, CountInput input, Path dir, Map<String, ?> extra) {
         KEYS.forEach(k -> input.send(0, 3_000, k));
         input.flush(WindowedCountApp.WINDOW * 2);
-        try (WeirStreams instance = instance(broker, app, dir)) {
+        try (WeirStreams instance =
+                WindowedCountApp.instance(broker, app, in(app), out(app), dir, StreamsConfig.EXACTLY_ONCE, extra)) {
             instance.start();
             await().atMost(Duration.ofSeconds(90))
                     .until(() -> CommittedPanes.read(broker, out(app)).size() == KEYS.size());

@@ -130,6 +130,11 @@ public final class MetricCatalog {
         store(WeirMetrics.STATE_ENTRIES, Kind.GAUGE, "The store's estimated number of entries, as of the last commit.");
         store(WeirMetrics.RECORDS_RESTORED, Kind.COUNTER, "Changelog records replayed into the store.");
         store(
+                WeirMetrics.STORE_REBUILDS,
+                Kind.COUNTER,
+                "Times the store was rebuilt from its changelog: its files were found corrupt (and moved aside), or "
+                        + "its changelog was recreated.");
+        store(
                 WeirMetrics.RESTORE_REMAINING_RECORDS,
                 Kind.GAUGE,
                 "Changelog records left to replay before " + "the task can run; 0 once restored.");

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.RestoreListener;
+import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -17,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Brings tasks' stores up to date from their changelogs (read_committed) before the tasks run, a
@@ -83,6 +87,8 @@ final class StoreRestorer implements AutoCloseable {
     private final RestoreListener listener;
     private final String writerName;
     private final boolean exactlyOnce;
+    private final Function<Set<String>, Map<String, Uuid>> topicIds;
+    private final boolean rebuildDeleted;
     private @Nullable ExecutorService writer;
     /** Changelog partitions still being read. */
     private final Map<TopicPartition, Changelog> changelogs = new HashMap<>();
@@ -150,8 +156,21 @@ final class StoreRestorer implements AutoCloseable {
      */
     private record Write(Changelog changelog, long position, int count, boolean last, Future<?> done) {}
 
-    /** @param exactlyOnce whether changelogs are written in transactions (a commit marker follows each store batch) */
-    StoreRestorer(Consumer<byte[], byte[]> consumer, RestoreListener listener, String threadName, boolean exactlyOnce) {
+    /**
+     * @param exactlyOnce    whether changelogs are written in transactions (a commit marker follows each store batch)
+     * @param topicIds       the ids of changelog topics, as they are now
+     * @param rebuildDeleted whether a store whose changelog was deleted (a new, empty topic) starts empty rather
+     *                       than failing its task ({@code changelog.deleted.rebuild})
+     */
+    StoreRestorer(
+            Consumer<byte[], byte[]> consumer,
+            RestoreListener listener,
+            String threadName,
+            boolean exactlyOnce,
+            Function<Set<String>, Map<String, Uuid>> topicIds,
+            boolean rebuildDeleted) {
+        this.topicIds = topicIds;
+        this.rebuildDeleted = rebuildDeleted;
         this.consumer = consumer;
         this.exactlyOnce = exactlyOnce;
         this.listener = listener;
@@ -179,6 +198,8 @@ final class StoreRestorer implements AutoCloseable {
         }
         Map<TopicPartition, Long> ends = consumer.endOffsets(logged.keySet());
         Map<TopicPartition, Long> starts = consumer.beginningOffsets(logged.keySet());
+        Map<String, Uuid> ids = topicIds.apply(
+                logged.keySet().stream().map(TopicPartition::topic).collect(Collectors.toSet()));
         Map<TopicPartition, @Nullable Long> from = new HashMap<>();
         Map<TopicPartition, Long> until = new HashMap<>();
         logged.forEach((tp, name) -> {
@@ -191,6 +212,10 @@ final class StoreRestorer implements AutoCloseable {
             if (source != null) {
                 OffsetAndMetadata input = committed.get(tp);
                 end = Math.min(end, input == null ? 0 : input.offset());
+            }
+            Uuid id = ids.get(tp.topic());
+            if (id != null && !id.equals(ChangelogOffset.topicIdOf(store))) {
+                offset = takeChangelog(task, name, tp, stores, id, Objects.requireNonNull(ends.get(tp)));
             }
             if (offset != null && missedRecords(offset, start, end, exactlyOnce)) {
                 log.warn(
@@ -239,6 +264,49 @@ final class StoreRestorer implements AutoCloseable {
             changelogs.put(tp, c);
         });
         pending.put(task, new HashSet<>(from.keySet()));
+    }
+
+    /**
+     * Makes the store {@code name} follow the changelog topic {@code id}, which is not the one it was built
+     * from (or none is recorded: a store of an earlier version, or a new one). A store built from another
+     * topic of that name holds another history: it is wiped and rebuilt from this one, counted as a rebuild,
+     * unless this one is empty, which means the changelog was deleted and the state with it; that fails the
+     * task unless {@code changelog.deleted.rebuild} lets the store start empty.
+     *
+     * @return the offset the store holds the changelog up to afterwards (null: none, restore from the start)
+     */
+    private @Nullable Long takeChangelog(
+            TaskId task, String name, TopicPartition tp, TaskStores stores, Uuid id, long end) {
+        BytesStore store = stores.cache(name).store();
+        Uuid built = ChangelogOffset.topicIdOf(store);
+        Long offset = ChangelogOffset.of(store);
+        if (built == null || offset == null) {
+            // Nothing to compare, or nothing to lose: the store follows this topic from now on.
+            store.write(new StoreBatch().putMetadata(ChangelogOffset.TOPIC_ID_KEY, ChangelogOffset.topicId(id)));
+            return offset;
+        }
+        if (end == 0 && !rebuildDeleted) {
+            throw new IllegalStateException("Store " + name + " of task " + task + " was built from changelog " + tp
+                    + " with topic id " + built + ", but that topic is now " + id + " and empty: the changelog was "
+                    + "deleted, and the state it held with it. To rebuild the state from the input, reset the "
+                    + "application; to let the store start empty, set " + StreamsConfig.CHANGELOG_DELETED_REBUILD
+                    + "=true");
+        }
+        log.warn(
+                "Store {} of task {} was built from changelog {} with topic id {}, but that topic is now {} ({}): "
+                        + "wiping the store and rebuilding it from the topic as it is",
+                name,
+                task,
+                tp,
+                built,
+                id,
+                end == 0 ? "empty; " + StreamsConfig.CHANGELOG_DELETED_REBUILD + "=true" : "recreated with records");
+        store.write(new StoreBatch()
+                .deleteRange(null, null)
+                .putMetadata(ChangelogOffset.KEY, null)
+                .putMetadata(ChangelogOffset.TOPIC_ID_KEY, ChangelogOffset.topicId(id)));
+        stores.cache(name).rebuilt();
+        return null;
     }
 
     /**

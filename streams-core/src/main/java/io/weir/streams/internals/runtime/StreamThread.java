@@ -154,6 +154,8 @@ final class StreamThread extends Thread {
     private final Liveness liveness;
     /** The record in process, whose coordinates a failure carries when it names none itself. */
     private @Nullable ConsumerRecord<byte[], byte[]> inProcess;
+    /** What taking an assignment failed on, in the rebalance callback; thrown after the poll that ran it. */
+    private @Nullable RuntimeException assignFailure;
 
     private volatile @Nullable String failedRecord;
 
@@ -257,7 +259,13 @@ final class StreamThread extends Thread {
                 localStores,
                 storesFound,
                 consumer,
-                new StoreRestorer(restoreConsumer, restoreListener, name, exactlyOnce),
+                new StoreRestorer(
+                        restoreConsumer,
+                        restoreListener,
+                        name,
+                        exactlyOnce,
+                        new ChangelogTopicIds(admin, REBALANCE_LOOKUP_TIMEOUT)::of,
+                        config.rebuildDeletedChangelogs()),
                 new StandbyTasks(
                         () -> new KafkaConsumer<>(
                                 standbyConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
@@ -367,6 +375,10 @@ final class StreamThread extends Thread {
                 }
                 if (assignor.assignmentError() != null) {
                     throw new IllegalStateException(assignor.assignmentError());
+                }
+                RuntimeException assignFailed = assignFailure;
+                if (assignFailed != null) {
+                    throw assignFailed;
                 }
                 if (assignor.takeRejoinRequest()) {
                     consumer.enforceRebalance("a task moves to this or another member in a second rebalance");
@@ -599,7 +611,14 @@ final class StreamThread extends Thread {
             if (assignor.assignmentError() != null) {
                 return;
             }
-            tasks.assign(assignor.assignedTasks(), assignor.assignedStandbys(), partitions);
+            try {
+                tasks.assign(assignor.assignedTasks(), assignor.assignedStandbys(), partitions);
+            } catch (RuntimeException e) {
+                // Thrown from here it would come out of poll() wrapped in Kafka's "User rebalance callback throws
+                // an error": kept, and thrown as it is after the poll.
+                assignFailure = e;
+                return;
+            }
             publishOwned();
             if (!tasks.restoring()) {
                 listener.onRunning(StreamThread.this);

@@ -53,10 +53,15 @@ public final class TaskStores implements AutoCloseable {
         this.budget = new CacheBudget(cacheMaxBytes);
         try {
             for (StoreSpec spec : stores) {
+                boolean[] rebuilt = new boolean[1];
                 BytesStore store = spec.type() == StoreType.ROCKSDB
-                        ? opener.open(spec.name(), taskDir.resolve(spec.name()))
+                        ? CorruptStores.open(opener, spec, taskDir.resolve(spec.name()), () -> rebuilt[0] = true)
                         : InMemoryBytesStore.create(spec.name());
-                caches.put(spec.name(), new WriteBackCache(store, spec.type() == StoreType.ROCKSDB, budget));
+                WriteBackCache cache = new WriteBackCache(store, spec.type() == StoreType.ROCKSDB, budget);
+                if (rebuilt[0]) {
+                    cache.rebuilt();
+                }
+                caches.put(spec.name(), cache);
                 specs.put(spec.name(), spec);
             }
             if (hosting != null) {

@@ -82,6 +82,8 @@ public final class WriteBackCache {
     /** Reads answered here, and reads that went to the store: written by the task's thread. */
     private final Counter hits = new Counter();
 
+    private final Counter rebuilds = new Counter();
+
     private final Counter misses = new Counter();
     /** The store's estimated size and entries, as of the last commit; read by metrics on any thread. */
     private volatile long storeBytes;
@@ -298,6 +300,7 @@ public final class WriteBackCache {
     public void reportTo(String owner, TaskMetrics metrics) {
         measureStore();
         metrics.counter(owner, WeirMetrics.CACHE_HITS, hits);
+        metrics.counter(owner, WeirMetrics.STORE_REBUILDS, rebuilds);
         metrics.counter(owner, WeirMetrics.CACHE_MISSES, misses);
         metrics.ratio(owner, WeirMetrics.CACHE_HIT_RATIO, () -> {
             double h = hits.value();
@@ -315,6 +318,14 @@ public final class WriteBackCache {
     private void measureStore() {
         storeBytes = store.approximateBytes();
         storeEntries = store.approximateEntries();
+    }
+
+    /**
+     * The store under this cache was opened anew after its files were found corrupt, or wiped because its
+     * changelog was recreated: counted.
+     */
+    public void rebuilt() {
+        rebuilds.increment();
     }
 
     /** Drops every cached entry, dirty ones included (a task closing dirty after a failed commit). */
