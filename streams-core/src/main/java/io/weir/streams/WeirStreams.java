@@ -166,8 +166,14 @@ public final class WeirStreams implements AutoCloseable {
 
     private void prepareAndRun() {
         InternalTopicManager.Prepared prepared;
+        long began = System.nanoTime();
         try (InternalTopicManager topics = new InternalTopicManager(config)) {
             prepared = topics.prepare(topology, this::stopping);
+            // One line per phase of a start, with its duration: the timeline of a restart reads from the log.
+            log.info(
+                    "Prepared the topics of application {} in {} ms",
+                    config.applicationId(),
+                    (System.nanoTime() - began) / 1_000_000);
         } catch (RuntimeException e) {
             if (!stopping()) {
                 fail(e);
@@ -213,7 +219,13 @@ public final class WeirStreams implements AutoCloseable {
                         serving.local(),
                         preopened,
                         serving.cluster());
+                long made = System.nanoTime();
                 threads.start();
+                log.info(
+                        "Started {} stream thread(s) of application {} ({} ms to make their clients)",
+                        config.threads(),
+                        config.applicationId(),
+                        (System.nanoTime() - made) / 1_000_000);
             }
         } catch (RuntimeException e) {
             // A client the threads make refused its settings: fail, rather than leave the start thread dead.

@@ -89,8 +89,8 @@ final class KafkaStreamsApp implements StreamingApp {
 
     @Override
     public void close() {
-        // Leave the group, as Weir's close does: the next instance then joins at once instead of waiting
-        // out this member's session timeout (Kafka Streams stays in the group on close by default).
+        // Leave the group, as WeirApp does: the next instance then joins at once instead of waiting out this
+        // member's session timeout.
         if (!streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(60)))) {
             throw new IllegalStateException("Kafka Streams did not stop within 60 s");

@@ -1,6 +1,7 @@
 package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.CountTopologies;
+import io.weir.streams.CloseOptions;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.Topology;
@@ -71,7 +72,10 @@ final class WeirApp implements StreamingApp {
 
     @Override
     public void close() {
-        if (!streams.close(Duration.ofSeconds(60))) {
+        // Leave the group, as KafkaStreamsApp does: Weir's members are static by default and stay in the group on
+        // a plain close, so the next instance (a fresh one, with another identity) would wait out this one's
+        // session before it gets any task.
+        if (!streams.close(CloseOptions.within(Duration.ofSeconds(60)).withLeaveGroup(true))) {
             throw new IllegalStateException("Weir did not stop within 60 s");
         }
     }

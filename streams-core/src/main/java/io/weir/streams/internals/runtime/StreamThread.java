@@ -356,7 +356,12 @@ final class StreamThread extends Thread {
     @Override
     public void run() {
         try {
+            long began = System.nanoTime();
             initTransactions();
+            log.info(
+                    "Thread {} joins the group ({} ms to initialize its transactions)",
+                    getName(),
+                    (System.nanoTime() - began) / 1_000_000);
             consumer.subscribe(sourceTopics, new Rebalance());
             lastCommit = System.currentTimeMillis();
             while (running) {

@@ -5,7 +5,6 @@ import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
-import io.weir.streams.internals.processor.TopicLimits;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
@@ -127,28 +126,7 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
 
     @Override
     public RecordCollector collector() {
-        return new RecordCollector() {
-            @Override
-            public void send(
-                    String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
-                sent.add(new Sent(topic, partition, key, value, headers, timestamp));
-            }
-
-            @Override
-            public int partitionsFor(String topic) {
-                return 1;
-            }
-
-            @Override
-            public TopicLimits limits(String topic) {
-                return TopicLimits.ofSize(Long.MAX_VALUE);
-            }
-
-            @Override
-            public long now() {
-                return 0;
-            }
-        };
+        return new SentRecords(sent);
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.weir.streams.internals.testing;
 import io.weir.streams.Topology;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
-import io.weir.streams.internals.processor.TopicLimits;
 import io.weir.streams.internals.state.StoreHosting;
 import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.state.TaskStores;
@@ -86,28 +85,7 @@ public final class TaskHarness implements AutoCloseable {
         var spec = TopologyAccess.spec(topology);
         SubtopologySpec sub = spec.subtopologies().get(subtopology);
         List<StoreSpec> stores = spec.storesOf(sub);
-        RecordCollector collector = new RecordCollector() {
-            @Override
-            public void send(
-                    String topic, Integer partition, byte[] key, byte[] value, Headers headers, long timestamp) {
-                sent.add(new RecordingContext.Sent(topic, partition, key, value, headers, timestamp));
-            }
-
-            @Override
-            public int partitionsFor(String topic) {
-                return 1;
-            }
-
-            @Override
-            public TopicLimits limits(String topic) {
-                return TopicLimits.ofSize(Long.MAX_VALUE);
-            }
-
-            @Override
-            public long now() {
-                return 0;
-            }
-        };
+        RecordCollector collector = new SentRecords(sent);
         TaskId id = new TaskId(subtopology, 0);
         task = new StreamTask(
                 id,
