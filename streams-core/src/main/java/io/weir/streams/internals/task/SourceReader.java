@@ -121,14 +121,22 @@ final class SourceReader<K, V> {
                     null);
         }
         // A table takes every update, so its records are never flagged for operators to refuse; the task
-        // still keeps them out of the watermark (beyondFutureSkew).
+        // still keeps them out of the watermark (untimed).
         boolean future = (!spec.table() && beyondFutureSkew(eventTime, processingTime))
                 || (spec.repartition() && WatermarkRecords.takeFutureFlag(raw.headers()));
         return new Record<>(key, value, eventTime, raw.headers(), source(raw, future));
     }
 
+    /**
+     * Whether {@code record}, read at {@code processingTime}, must not advance the watermark: it is beyond the
+     * future skew (flagged, or for a table's record, which is never flagged, judged here).
+     */
+    boolean untimed(Record<?, ?> record, long processingTime) {
+        return record.beyondFutureSkew() || (spec.table() && beyondFutureSkew(record.timestamp(), processingTime));
+    }
+
     /** Whether {@code eventTime} is further ahead of {@code processingTime} than the source's maximum future skew. */
-    boolean beyondFutureSkew(long eventTime, long processingTime) {
+    private boolean beyondFutureSkew(long eventTime, long processingTime) {
         return maxFutureSkew >= 0 && TimeMath.minus(eventTime, maxFutureSkew) > processingTime;
     }
 

@@ -185,9 +185,7 @@ public final class StreamTask implements AutoCloseable {
             // A record an error handler skipped or dead-lettered anywhere in the graph, or one beyond the
             // future skew, is not trusted: its event time may be what made it fail (an overflow), and one
             // such record moving the watermark would make every later record late.
-            if (!inputRefused
-                    && !record.beyondFutureSkew()
-                    && !reader.beyondFutureSkew(record.timestamp(), processingTime)) {
+            if (!inputRefused && !reader.untimed(record, processingTime)) {
                 tracker.observe(tp, record.timestamp());
             }
         }
