@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -24,7 +25,9 @@ import java.util.function.ToLongFunction;
  *       The remaining tasks are placed next, those with a copy in the group first: each goes to the
  *       member under its share keeping the most caught-up copy of it, else to the least loaded member.
  *       (Not over the share: a task withheld for one round of a cooperative move looks like one whose
- *       owner left, and would go back to its old owner's copy.)
+ *       owner left, and would go back to its old owner's copy.) Tasks with changelogged state are
+ *       balanced this way among themselves first, then the stateless ones fill each member up to its share
+ *       of all tasks, so that every instance holds its share of the state and of the restores.
  *   <li><b>Only where the state is caught up</b> (KIP-441): a task placed on an instance that would
  *       replay more than {@code acceptable.recovery.lag} records (its copy's lag, or without a copy the
  *       whole changelog), while another instance would not, stays active on the caught-up instance (its owner if it has one, else the least behind), even
@@ -51,6 +54,7 @@ final class TaskPlacement {
             Map<String, Set<TaskId>> active, Map<String, Set<TaskId>> standbys, Map<String, Set<TaskId>> warmups) {}
 
     private final Set<TaskId> all;
+    private final Predicate<TaskId> stateful;
     private final Map<String, AssignorMessages.Subscription> members;
     private final PlacementSettings settings;
     private final ToLongFunction<TaskId> restoreRecords;
@@ -62,10 +66,12 @@ final class TaskPlacement {
 
     private TaskPlacement(
             Set<TaskId> all,
+            Predicate<TaskId> stateful,
             Map<String, AssignorMessages.Subscription> members,
             PlacementSettings settings,
             ToLongFunction<TaskId> restoreRecords) {
         this.all = all;
+        this.stateful = stateful;
         this.members = members;
         this.settings = settings;
         this.restoreRecords = restoreRecords;
@@ -92,16 +98,19 @@ final class TaskPlacement {
     }
 
     /**
+     * @param stateful whether a task keeps state in changelogged stores; those are balanced among
+     *     themselves
      * @param restoreRecords the changelog records a restore of a task from nothing reads: 0 for a task
      *     without changelogs, {@link Long#MAX_VALUE} when not known. An instance without a copy is behind
      *     by that much.
      */
     static Placement place(
             Set<TaskId> all,
+            Predicate<TaskId> stateful,
             Map<String, AssignorMessages.Subscription> members,
             PlacementSettings settings,
             ToLongFunction<TaskId> restoreRecords) {
-        return new TaskPlacement(all, members, settings, restoreRecords).place();
+        return new TaskPlacement(all, stateful, members, settings, restoreRecords).place();
     }
 
     private Placement place() {
@@ -139,31 +148,47 @@ final class TaskPlacement {
         return behind(task, process(member));
     }
 
-    /** Sticky and balanced, ignoring how far behind copies are except to choose among them. */
+    /**
+     * Sticky and balanced, ignoring how far behind copies are except to choose among them. Tasks with
+     * state are balanced among themselves first, then the stateless ones fill each member up to its share
+     * of all tasks: balancing the count alone could leave one instance every store (and every restore) and
+     * another only stateless work.
+     */
     private Map<String, Set<TaskId>> balanced() {
-        int capacity = (all.size() + members.size() - 1) / Math.max(1, members.size());
-        Map<String, Set<TaskId>> tasksOf = new TreeMap<>();
+        Map<String, Set<TaskId>> tasksOf = emptyPerMember();
         Set<TaskId> placed = new HashSet<>();
+        Set<TaskId> statefulTasks = new TreeSet<>();
+        all.stream().filter(stateful).forEach(statefulTasks::add);
+        balance(statefulTasks, tasksOf, placed);
+        balance(all, tasksOf, placed);
+        return tasksOf;
+    }
+
+    /**
+     * Places each task of {@code tasks} not yet {@code placed}, no member then holding more than {@code
+     * ceil(tasks / members)} tasks in all: first with the member that owns it, then elsewhere.
+     */
+    private void balance(Set<TaskId> tasks, Map<String, Set<TaskId>> tasksOf, Set<TaskId> placed) {
+        int capacity = (tasks.size() + members.size() - 1) / Math.max(1, members.size());
         members.forEach((member, subscription) -> {
             String process = process(member);
-            Set<TaskId> mine = new TreeSet<>();
+            Set<TaskId> mine = of(tasksOf, member);
             // Over its share, a member gives up first the tasks another instance can take without a restore.
             List<TaskId> owned = subscription.owned().stream()
+                    .filter(tasks::contains)
                     .sorted(Comparator.comparing((TaskId t) -> caughtUpElsewhere(t, process))
                             .thenComparing(t -> t))
                     .toList();
             for (TaskId previous : owned) {
-                if (mine.size() < capacity && all.contains(previous) && placed.add(previous)) {
+                if (mine.size() < capacity && placed.add(previous)) {
                     mine.add(previous);
                 }
             }
-            tasksOf.put(member, mine);
         });
-        Comparator<String> leastLoaded = Comparator.<String>comparingInt(
-                        m -> tasksOf.getOrDefault(m, Set.of()).size())
-                .thenComparing(m -> m);
+        Comparator<String> leastLoaded =
+                Comparator.<String>comparingInt(m -> of(tasksOf, m).size()).thenComparing(m -> m);
         // Tasks with a copy first, while their keepers still have room.
-        List<TaskId> unplaced = all.stream()
+        List<TaskId> unplaced = tasks.stream()
                 .filter(t -> !placed.contains(t))
                 .sorted(Comparator.comparing((TaskId t) -> !holder.containsKey(t))
                         .thenComparing(t -> t))
@@ -173,12 +198,12 @@ final class TaskPlacement {
             String member = allowed.stream()
                     .filter(m ->
                             Objects.requireNonNull(members.get(m)).standbys().contains(task)
-                                    && tasksOf.getOrDefault(m, Set.of()).size() < capacity)
+                                    && of(tasksOf, m).size() < capacity)
                     .min(Comparator.<String>comparingLong(m -> lagOn(task, m)).thenComparing(leastLoaded))
                     .orElseGet(() -> allowed.stream().min(leastLoaded).orElseThrow());
-            tasksOf.computeIfAbsent(member, k -> new TreeSet<>()).add(task);
+            of(tasksOf, member).add(task);
+            placed.add(task);
         }
-        return tasksOf;
     }
 
     /** The members that may hold {@code task}: on an instance that holds it, only the thread holding it. */

@@ -123,17 +123,18 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         all.forEach(task -> changelogs.put(task, changelogPartitions(topology, app, task)));
         Map<TopicPartition, Long> sizes = context.changelogSizes(
                 changelogs.values().stream().flatMap(List::stream).toList());
-        TaskPlacement.Placement placement = TaskPlacement.place(all, members, context.placement(), task -> {
-            long records = 0;
-            for (TopicPartition tp : changelogs.getOrDefault(task, List.of())) {
-                Long size = sizes.get(tp);
-                if (size == null) {
-                    return Long.MAX_VALUE;
-                }
-                records += size;
-            }
-            return records;
-        });
+        TaskPlacement.Placement placement = TaskPlacement.place(
+                all, t -> !changelogs.getOrDefault(t, List.of()).isEmpty(), members, context.placement(), task -> {
+                    long records = 0;
+                    for (TopicPartition tp : changelogs.getOrDefault(task, List.of())) {
+                        Long size = sizes.get(tp);
+                        if (size == null) {
+                            return Long.MAX_VALUE;
+                        }
+                        records += size;
+                    }
+                    return records;
+                });
         Map<String, Set<TaskId>> tasksOf = placement.active();
         boolean withheld =
                 withholdOwnedElsewhere(tasksOf, placement.standbys(), owners(groupSubscription), topology, app);

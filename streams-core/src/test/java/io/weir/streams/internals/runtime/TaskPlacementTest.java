@@ -4,6 +4,7 @@ import io.weir.streams.internals.task.TaskId;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -46,7 +47,7 @@ class TaskPlacementTest {
     private static TaskPlacement.Placement place(
             Set<TaskId> all, Map<String, AssignorMessages.Subscription> members, int standbys, int warmups) {
         return TaskPlacement.place(
-                all, members, new PlacementSettings(standbys, warmups, ACCEPTABLE_LAG), t -> Long.MAX_VALUE);
+                all, t -> true, members, new PlacementSettings(standbys, warmups, ACCEPTABLE_LAG), t -> Long.MAX_VALUE);
     }
 
     private static AssignorMessages.Subscription fresh(String process) {
@@ -73,6 +74,23 @@ class TaskPlacementTest {
         assertEquals(tasks(7), seen);
         p.active().values().forEach(ts -> assertTrue(ts.size() == 2 || ts.size() == 3, p.toString()));
         p.standbys().values().forEach(ts -> assertTrue(ts.isEmpty()));
+    }
+
+    @Test
+    void tasksWithStateAreBalancedAmongThemselvesBeforeTheStatelessOnes() {
+        // a ran all six tasks alone: 0_0..0_2 stateless, 1_0..1_2 with small changelogs; b joins.
+        Set<TaskId> all = new TreeSet<>(tasks(3));
+        Set<TaskId> stateful = Set.of(new TaskId(1, 0), new TaskId(1, 1), new TaskId(1, 2));
+        all.addAll(stateful);
+        Map<String, AssignorMessages.Subscription> members =
+                new TreeMap<>(Map.of("a", member("A", all, Set.of()), "b", fresh("B")));
+        TaskPlacement.Placement p = TaskPlacement.place(
+                all, stateful::contains, members, new PlacementSettings(0, 2, ACCEPTABLE_LAG), t -> 0L);
+        for (String m : List.of("a", "b")) {
+            long held = p.active().get(m).stream().filter(stateful::contains).count();
+            assertTrue(held == 1 || held == 2, m + " holds its share of the state: " + p);
+            assertEquals(3, p.active().get(m).size(), p.toString());
+        }
     }
 
     @Test
@@ -179,7 +197,11 @@ class TaskPlacementTest {
     void tasksWhoseWholeChangelogIsWithinTheAcceptableLagMoveAtOnce() {
         for (long restore : new long[] {0, ACCEPTABLE_LAG}) {
             TaskPlacement.Placement p = TaskPlacement.place(
-                    tasks(6), scaleOut(fresh("C")), new PlacementSettings(1, 2, ACCEPTABLE_LAG), t -> restore);
+                    tasks(6),
+                    t -> true,
+                    scaleOut(fresh("C")),
+                    new PlacementSettings(1, 2, ACCEPTABLE_LAG),
+                    t -> restore);
             assertEquals(2, p.active().get("c").size(), "scaling out moves small tasks at once: " + p);
             assertTrue(p.warmups().values().stream().allMatch(Set::isEmpty), p.toString());
         }
