@@ -147,6 +147,15 @@ final class StreamThread extends Thread {
     private volatile boolean leaveGroup;
 
     private boolean transactionOpen;
+    /**
+     * Whether the producer's transactions are initialized. The thread joins the group first and
+     * initializes them when it takes its first tasks, before any task restores or reads a committed
+     * offset: joining early lets a restarted static member rejoin before its old session expires (no
+     * rebalance), and the fencing still comes before anything the zombie it fences may have written is
+     * read.
+     */
+    private boolean transactionsInitialized;
+
     private long transactionStartNanos;
     private long lastCommit;
     private @Nullable Throwable failure;
@@ -303,14 +312,20 @@ final class StreamThread extends Thread {
     }
 
     /**
-     * Under exactly-once, registers the producer's transactional id (fencing an older producer with it).
-     * Done on this thread, in {@link #run()}: a refusal (a missing ACL) then fails the thread like any
-     * other error, through the uncaught exception handler.
+     * Under exactly-once, registers the producer's transactional id (fencing an older producer with it,
+     * and aborting the transaction it left open). Done on this thread: a refusal (a missing ACL) then
+     * fails the thread like any other error.
      */
     private void initTransactions() {
         if (exactlyOnce) {
+            long began = System.nanoTime();
             producer.initTransactions();
+            log.info(
+                    "Thread {} initialized its transactions in {} ms",
+                    getName(),
+                    (System.nanoTime() - began) / 1_000_000);
         }
+        transactionsInitialized = true;
     }
 
     /** A fresh producer (and collector) after this thread's transactions were fenced. */
@@ -356,12 +371,7 @@ final class StreamThread extends Thread {
     @Override
     public void run() {
         try {
-            long began = System.nanoTime();
-            initTransactions();
-            log.info(
-                    "Thread {} joins the group ({} ms to initialize its transactions)",
-                    getName(),
-                    (System.nanoTime() - began) / 1_000_000);
+            log.info("Thread {} joins the group", getName());
             consumer.subscribe(sourceTopics, new Rebalance());
             lastCommit = System.currentTimeMillis();
             while (running) {
@@ -617,6 +627,9 @@ final class StreamThread extends Thread {
                 return;
             }
             try {
+                if (!transactionsInitialized) {
+                    initTransactions();
+                }
                 tasks.assign(assignor.assignedTasks(), assignor.assignedStandbys(), partitions);
             } catch (RuntimeException e) {
                 // Thrown from here it would come out of poll() wrapped in Kafka's "User rebalance callback throws
