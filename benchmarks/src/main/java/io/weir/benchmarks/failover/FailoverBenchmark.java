@@ -6,19 +6,12 @@ import io.weir.streams.test.kafka.KafkaBroker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -51,9 +44,6 @@ import java.util.stream.Collectors;
 public final class FailoverBenchmark implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FailoverBenchmark.class);
-    private static final Duration SETTLE = Duration.ofMinutes(10);
-    private static final List<String> OPTIONS = List.of(
-            "--keys", "--rate", "--partitions", "--engines", "--bootstrap", "--broker-script", "--lag-limit", "--runs");
 
     /**
      * One scenario's outcome for one engine: the longest output pause, the same from the restart (or -1),
@@ -67,32 +57,10 @@ public final class FailoverBenchmark implements AutoCloseable {
             double balancedSeconds,
             long replayed) {}
 
-    private final KafkaBroker broker;
-    private final int keys;
-    private final int rate;
-    private final int partitions;
-    private final long lagLimit;
-    private final int runs;
-    private final List<String> engines;
-    private final Path work;
-    /** The instances' logs, kept after the run (small, unlike their state). */
-    private final Path logs;
+    private final FailoverRig rig;
 
     FailoverBenchmark(KafkaBroker broker, Map<String, String> options) {
-        this.broker = broker;
-        this.keys = Integer.parseInt(options.getOrDefault("--keys", "1000000"));
-        this.rate = Integer.parseInt(options.getOrDefault("--rate", "3000"));
-        this.partitions = Integer.parseInt(options.getOrDefault("--partitions", "6"));
-        this.lagLimit = Long.parseLong(options.getOrDefault("--lag-limit", "5000"));
-        this.runs = Integer.parseInt(options.getOrDefault("--runs", "1"));
-        this.engines =
-                List.of(options.getOrDefault("--engines", "weir,kafka-streams").split(",", -1));
-        try {
-            this.work = Files.createTempDirectory("weir-failover-");
-            this.logs = Files.createTempDirectory("weir-failover-logs-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this.rig = new FailoverRig(broker, options, 1_000_000, "failover");
     }
 
     public static void main(String[] args) throws Exception {
@@ -114,42 +82,38 @@ public final class FailoverBenchmark implements AutoCloseable {
     }
 
     static Map<String, String> parse(String... args) {
-        return JoinBenchmark.options(args, OPTIONS);
+        return JoinBenchmark.options(args, FailoverRig.OPTIONS);
     }
 
     /** Every scenario on every engine, {@code --runs} times, the engines taking turns. */
     List<Outcome> run() throws InterruptedException, TimeoutException {
         List<Outcome> all = new ArrayList<>();
-        for (int r = 0; r < runs; r++) {
-            for (String engine : engines) {
-                all.addAll(runEngine(engine.trim()));
+        for (int r = 0; r < rig.runs(); r++) {
+            for (String engine : rig.engines()) {
+                all.addAll(runEngine(engine));
             }
         }
         return all;
     }
 
     private List<Outcome> runEngine(String engine) throws InterruptedException, TimeoutException {
-        String app = "failover-" + engine + "-" + System.currentTimeMillis();
-        String input = app + "-in";
-        String output = app + "-out";
-        broker.createTopic(input, partitions, Map.of());
-        broker.createTopic(output, partitions, Map.of());
-        SteadyInput.preload(broker.bootstrapServers(), input, keys);
+        FailoverRig.App app = rig.app("failover", engine);
         List<Outcome> outcomes = new ArrayList<>();
         List<InstanceProcess> instances = new ArrayList<>();
-        try (OutputTimeline timeline = new OutputTimeline(broker.bootstrapServers(), output, partitions)) {
+        try (OutputTimeline timeline = new OutputTimeline(rig.bootstrap(), app.output(), rig.partitions())) {
             for (int i = 0; i < 2; i++) {
-                instances.add(instance(engine, app, i, input, output));
+                instances.add(app.start(i));
             }
-            log.info("{}: two instances load {} keys", engine, keys);
-            await(engine + " loads the keys", () -> timeline.records() >= keys && ready(instances));
-            try (SteadyInput steady = new SteadyInput(broker.bootstrapServers(), input, keys, rate)) {
-                await(engine + " runs under steady input", () -> settled(instances, timeline));
+            log.info("{}: two instances load {} keys", engine, rig.keys());
+            FailoverRig.await(
+                    engine + " loads the keys", () -> timeline.records() >= rig.keys() && app.ready(instances));
+            try (SteadyInput steady = new SteadyInput(rig.bootstrap(), app.input(), rig.keys(), rig.rate())) {
+                FailoverRig.await(engine + " runs under steady input", () -> app.settled(instances, timeline));
 
                 long replayed = replayed(instances);
                 long from = System.nanoTime();
-                instances.add(instance(engine, app, 2, input, output));
-                long calm = awaitCalm(engine + " scales out", instances, timeline);
+                instances.add(app.start(2));
+                long calm = app.awaitCalm(engine + " scales out", instances, timeline);
                 outcomes.add(outcome("scale-out", engine, timeline, from, -1, calm, replayed(instances) - replayed));
 
                 InstanceProcess victim = instances.get(0);
@@ -159,7 +123,7 @@ public final class FailoverBenchmark implements AutoCloseable {
                 log.info("{}: killed {}; restarting it", engine, victim.name());
                 long restart = System.nanoTime();
                 victim.restart();
-                calm = awaitCalm(engine + " recovers from kill -9 and restart", instances, timeline);
+                calm = app.awaitCalm(engine + " recovers from kill -9 and restart", instances, timeline);
                 outcomes.add(
                         outcome("kill-restart", engine, timeline, from, restart, calm, replayed(instances) - replayed));
 
@@ -169,21 +133,21 @@ public final class FailoverBenchmark implements AutoCloseable {
                 victim.kill();
                 List<InstanceProcess> survivors = new ArrayList<>(instances);
                 survivors.remove(victim);
-                calm = awaitCalm(engine + " recovers from kill -9", survivors, timeline);
+                calm = app.awaitCalm(engine + " recovers from kill -9", survivors, timeline);
                 outcomes.add(outcome("kill", engine, timeline, from, -1, calm, replayed(instances) - replayed));
                 victim.restart();
-                awaitCalm(engine + " takes the killed instance back", instances, timeline);
+                app.awaitCalm(engine + " takes the killed instance back", instances, timeline);
 
                 replayed = replayed(instances);
                 from = System.nanoTime();
                 for (InstanceProcess instance : instances) {
                     instance.stop();
                     instance.restart();
-                    await(
+                    FailoverRig.await(
                             engine + " restarts " + instance.name(),
                             () -> instance.status().running());
                 }
-                calm = awaitCalm(engine + " finishes the rolling restart", instances, timeline);
+                calm = app.awaitCalm(engine + " finishes the rolling restart", instances, timeline);
                 outcomes.add(outcome("rolling", engine, timeline, from, -1, calm, replayed(instances) - replayed));
                 steady.check();
             }
@@ -193,66 +157,6 @@ public final class FailoverBenchmark implements AutoCloseable {
             }
         }
         return outcomes;
-    }
-
-    private InstanceProcess instance(String engine, String app, int index, String input, String output) {
-        Path dir = work.resolve(app).resolve("instance-" + index);
-        return InstanceProcess.start(
-                engine, broker.bootstrapServers(), app, dir, "instance-" + index, input, output, logs.resolve(app));
-    }
-
-    /** Every live instance runs, together they run every task, and every output partition has output. */
-    private boolean settled(List<InstanceProcess> instances, OutputTimeline timeline) {
-        return ready(instances) && timeline.allFlowing(Duration.ofSeconds(1));
-    }
-
-    /**
-     * Every live instance runs its share of the tasks (at least {@code partitions / instances}), together
-     * they run every task, and the standby copies are caught up.
-     */
-    private boolean ready(List<InstanceProcess> instances) {
-        int active = 0;
-        long lag = 0;
-        for (InstanceProcess instance : instances) {
-            InstanceProcess.Status status = instance.status();
-            if (!status.running() || status.active() < partitions / instances.size()) {
-                return false;
-            }
-            active += status.active();
-            lag += Math.max(0, status.lag());
-        }
-        return active == partitions && lag <= lagLimit;
-    }
-
-    /**
-     * Waits until the instances are settled and have stayed so for five seconds.
-     *
-     * @return when they last became settled ({@link System#nanoTime()})
-     */
-    private long awaitCalm(String what, List<InstanceProcess> instances, OutputTimeline timeline)
-            throws InterruptedException, TimeoutException {
-        long[] calmSince = {-1};
-        await(what + " (calm for 5 s)", () -> {
-            if (!settled(instances, timeline)) {
-                calmSince[0] = -1;
-                return false;
-            }
-            if (calmSince[0] < 0) {
-                calmSince[0] = System.nanoTime();
-            }
-            return System.nanoTime() - calmSince[0] > Duration.ofSeconds(5).toNanos();
-        });
-        return calmSince[0];
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException, TimeoutException {
-        long deadline = System.nanoTime() + SETTLE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException(what + ": not within " + SETTLE);
-            }
-            Thread.sleep(100);
-        }
     }
 
     private static long replayed(List<InstanceProcess> instances) {
@@ -296,10 +200,10 @@ public final class FailoverBenchmark implements AutoCloseable {
                         + "%,d keys, %,d records/s, %d partitions; medians of %d run(s)%n%s%n"
                         + "| scenario | Weir longest pause, s | Kafka Streams 4.4, s | KS / Weir | balanced after, s "
                         + "(Weir, KS) | records replayed (Weir, KS) |%n|---|---|---|---|---|---|%n",
-                keys,
-                rate,
-                partitions,
-                runs,
+                rig.keys(),
+                rig.rate(),
+                rig.partitions(),
+                rig.runs(),
                 command));
         byScenario.forEach((scenario, row) -> {
             List<Outcome> weir = row.getOrDefault("weir", List.of());
@@ -315,8 +219,8 @@ public final class FailoverBenchmark implements AutoCloseable {
                             : String.format(
                                     Locale.ROOT,
                                     "%.1fx",
-                                    median(ks, Outcome::pauseSeconds)
-                                            / Math.max(0.001, median(weir, Outcome::pauseSeconds))),
+                                    FailoverRig.median(ks, Outcome::pauseSeconds)
+                                            / Math.max(0.001, FailoverRig.median(weir, Outcome::pauseSeconds))),
                     number(weir, Outcome::balancedSeconds, "%.1f"),
                     number(ks, Outcome::balancedSeconds, "%.1f"),
                     number(weir, o -> o.replayed(), "%,.0f"),
@@ -325,14 +229,8 @@ public final class FailoverBenchmark implements AutoCloseable {
         return text.toString();
     }
 
-    private static double median(List<Outcome> runs, ToDoubleFunction<Outcome> value) {
-        double[] sorted = runs.stream().mapToDouble(value).sorted().toArray();
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
     private static String number(List<Outcome> runs, ToDoubleFunction<Outcome> value, String format) {
-        return runs.isEmpty() ? "-" : String.format(Locale.ROOT, format, median(runs, value));
+        return runs.isEmpty() ? "-" : String.format(Locale.ROOT, format, FailoverRig.median(runs, value));
     }
 
     /** The median pause, with the median from the restart where there is one, and every run's pause. */
@@ -345,26 +243,19 @@ public final class FailoverBenchmark implements AutoCloseable {
                 : runs.stream()
                         .map(o -> String.format(Locale.ROOT, "%.1f", o.pauseSeconds()))
                         .collect(Collectors.joining(" ", " [", "]"));
-        double fromRestart = median(runs, Outcome::fromRestartSeconds);
+        double fromRestart = FailoverRig.median(runs, Outcome::fromRestartSeconds);
         return fromRestart < 0
-                ? String.format(Locale.ROOT, "%.1f%s", median(runs, Outcome::pauseSeconds), each)
+                ? String.format(Locale.ROOT, "%.1f%s", FailoverRig.median(runs, Outcome::pauseSeconds), each)
                 : String.format(
                         Locale.ROOT,
                         "%.1f (%.1f after the restart)%s",
-                        median(runs, Outcome::pauseSeconds),
+                        FailoverRig.median(runs, Outcome::pauseSeconds),
                         fromRestart,
                         each);
     }
 
     @Override
     public void close() {
-        log.info("The instances' logs are in {}", logs);
-        try (var files = Files.walk(work)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            log.warn("Could not delete {}", work, e);
-        }
+        rig.close();
     }
 }

@@ -3,6 +3,7 @@ package io.weir.benchmarks.failover;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.ThreadMetadata;
+import io.weir.streams.Topology;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Grouped;
@@ -28,9 +29,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * a count per key of its input (a table of up to a million keys), written to its output, under
  * exactly-once, with one standby copy per task, a 10 s session timeout and static membership, in Weir
  * or in Kafka Streams. Prints one status line per second on stdout, {@code STATUS running=<bool>
- * active=<n> standby=<n> standbyLag=<records> restored=<records>}, for the benchmark to wait on; closes
- * cleanly on SIGTERM (a rolling restart), leaving the group so that its tasks move to their standby
- * copies at once instead of waiting for it to come back, and not at all on SIGKILL.
+ * active=<n> standby=<n> standbyLag=<records> restored=<records> rebalances=<n>}, for the benchmark to
+ * wait on ({@code rebalances}: how often the instance entered the state {@code REBALANCING}, its start
+ * included), and a timestamped {@code EVENT} line when its JVM is up, when it built its topology (before
+ * constructing the streams instance: {@code new WeirStreams} or {@code new KafkaStreams}), when it calls
+ * {@code start()} and on every change of state; closes cleanly on SIGTERM (a rolling restart), leaving the
+ * group so that its tasks move to their standby copies at once instead of waiting for it to come back, and
+ * not at all on SIGKILL.
  *
  * <p>Arguments: {@code weir|kafka-streams bootstrap applicationId stateDir instanceName input output}.
  */
@@ -63,16 +68,18 @@ public final class FailoverInstance {
         String input = args[5];
         String output = args[6];
         AtomicLong restored = new AtomicLong();
+        AtomicLong rebalances = new AtomicLong();
         Running running = engine.equals("weir")
-                ? weir(bootstrap, app, stateDir, input, output, restored)
-                : kafkaStreams(bootstrap, app, stateDir, instance, input, output, restored);
+                ? weir(bootstrap, app, stateDir, input, output, restored, rebalances)
+                : kafkaStreams(bootstrap, app, stateDir, instance, input, output, restored, rebalances);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             running.close();
             stopped.countDown();
         }));
         while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
-            System.out.println("STATUS " + running.status() + " restored=" + restored.get());
+            System.out.println(
+                    "STATUS " + running.status() + " restored=" + restored.get() + " rebalances=" + rebalances.get());
             System.out.flush();
         }
     }
@@ -84,7 +91,13 @@ public final class FailoverInstance {
     }
 
     private static Running weir(
-            String bootstrap, String app, String stateDir, String input, String output, AtomicLong restored) {
+            String bootstrap,
+            String app,
+            String stateDir,
+            String input,
+            String output,
+            AtomicLong restored,
+            AtomicLong rebalances) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
                 .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))
@@ -99,14 +112,22 @@ public final class FailoverInstance {
         config.put(io.weir.streams.StreamsConfig.REPLICATION_FACTOR, (short) 1);
         config.put("consumer." + ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
         config.put("consumer." + ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_INTERVAL_MS);
-        WeirStreams streams = new WeirStreams(builder.build(), config);
+        Topology topology = builder.build();
+        event("new WeirStreams");
+        WeirStreams streams = new WeirStreams(topology, config);
         streams.setRestoreListener(new RestoreListener() {
             @Override
             public void onBatchRestored(TopicPartition changelog, String store, long position, long count) {
                 restored.addAndGet(count);
             }
         });
-        streams.setStateListener((now, before) -> event("state " + now));
+        streams.setStateListener((now, before) -> {
+            if (now == WeirStreams.State.REBALANCING) {
+                rebalances.incrementAndGet();
+            }
+            event("state " + now);
+        });
+        event("start()");
         streams.start();
         return new Running() {
             @Override
@@ -136,7 +157,8 @@ public final class FailoverInstance {
             String instance,
             String input,
             String output,
-            AtomicLong restored) {
+            AtomicLong restored,
+            AtomicLong rebalances) {
         org.apache.kafka.streams.StreamsBuilder builder = new org.apache.kafka.streams.StreamsBuilder();
         builder.stream(
                         input,
@@ -172,7 +194,9 @@ public final class FailoverInstance {
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_INTERVAL_MS);
         // The same static membership Weir has by default: a restart within the session moves nothing.
         props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, app + "-" + instance);
-        KafkaStreams streams = new KafkaStreams(builder.build(), props);
+        org.apache.kafka.streams.Topology topology = builder.build();
+        event("new KafkaStreams");
+        KafkaStreams streams = new KafkaStreams(topology, props);
         streams.setGlobalStateRestoreListener(new StateRestoreListener() {
             @Override
             public void onRestoreStart(TopicPartition partition, String store, long start, long end) {}
@@ -185,7 +209,13 @@ public final class FailoverInstance {
             @Override
             public void onRestoreEnd(TopicPartition partition, String store, long total) {}
         });
-        streams.setStateListener((now, before) -> event("state " + now));
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.REBALANCING) {
+                rebalances.incrementAndGet();
+            }
+            event("state " + now);
+        });
+        event("start()");
         streams.start();
         return new Running() {
             @Override

@@ -1,5 +1,7 @@
 package io.weir.benchmarks.failover;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,23 +19,29 @@ import java.util.regex.Pattern;
 
 /**
  * A {@link FailoverInstance} in a child JVM: started, killed ({@code kill -9}) or stopped (SIGTERM, a
- * clean close), and read: its last status line. Owns the process and the thread reading its output.
+ * clean close), and read: its last status line. Its other output and its log lines go to its log file
+ * ({@link #log()}), the log lines stamped with their UTC date and time to the millisecond, for {@link
+ * RestartTimeline}. Owns the process and the thread reading its output.
  */
 final class InstanceProcess implements AutoCloseable {
 
     private static final Pattern STATUS =
-            Pattern.compile("STATUS running=(\\w+) active=(\\d+) standby=(\\d+) standbyLag=(-?\\d+) restored=(\\d+)");
+            Pattern.compile("STATUS running=(\\w+) active=(\\d+) standby=(\\d+) standbyLag=(-?\\d+) restored=(\\d+) "
+                    + "rebalances=(\\d+)");
 
-    /** An instance's last report. */
-    record Status(boolean running, int active, int standby, long lag, long restored) {
-        static final Status NONE = new Status(false, 0, 0, -1, 0);
+    /** An instance's last report; {@code rebalances}: how often its process entered REBALANCING. */
+    record Status(boolean running, int active, int standby, long lag, long restored, long rebalances) {
+        static final Status NONE = new Status(false, 0, 0, -1, 0, 0);
     }
 
     private final List<String> command;
     private final Path log;
     private final String name;
     private volatile Process process;
-    private volatile Status status = Status.NONE;
+    /** When the live process was launched ({@link System#nanoTime()}). */
+    private volatile long startedNanos;
+    /** The live process's last report; null until its first. */
+    private volatile @Nullable Status status;
     /** Records restored by the earlier processes of this instance: a restarted JVM counts from zero. */
     private final AtomicLong restoredEarlier = new AtomicLong();
 
@@ -82,13 +90,16 @@ final class InstanceProcess implements AutoCloseable {
                     <configuration>
                       <appender name="STDERR" class="ch.qos.logback.core.ConsoleAppender">
                         <target>System.err</target>
-                        <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{30} - %msg%n</pattern></encoder>
+                        <encoder>
+                          <pattern>%d{yyyy-MM-dd HH:mm:ss.SSS, UTC} %-5level %logger{30} - %msg%n</pattern>
+                        </encoder>
                       </appender>
                       <logger name="io.weir" level="INFO"/>
                       <logger name="org.apache.kafka.clients.consumer.internals.ConsumerCoordinator" level="INFO"/>
                       <logger name="org.apache.kafka.clients.consumer.internals.AbstractCoordinator" level="INFO"/>
                       <logger name="org.apache.kafka.streams.processor.internals.StreamThread" level="INFO"/>
                       <logger name="org.apache.kafka.clients.producer.internals.TransactionManager" level="INFO"/>
+                      <logger name="org.apache.kafka.streams.processor.internals.StoreChangelogReader" level="INFO"/>
                       <root level="WARN"><appender-ref ref="STDERR"/></root>
                     </configuration>
                     """);
@@ -100,6 +111,7 @@ final class InstanceProcess implements AutoCloseable {
 
     private Process launch() {
         Process p;
+        startedNanos = System.nanoTime();
         try {
             p = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -107,7 +119,7 @@ final class InstanceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start instance " + name, e);
         }
-        status = Status.NONE;
+        status = null;
         Thread reader = new Thread(() -> read(p), "failover-" + name + "-stdout");
         reader.setDaemon(true);
         reader.start();
@@ -128,7 +140,8 @@ final class InstanceProcess implements AutoCloseable {
                             Integer.parseInt(m.group(2)),
                             Integer.parseInt(m.group(3)),
                             Long.parseLong(m.group(4)),
-                            Long.parseLong(m.group(5)));
+                            Long.parseLong(m.group(5)),
+                            Long.parseLong(m.group(6)));
                 }
             }
         } catch (IOException e) {
@@ -140,14 +153,36 @@ final class InstanceProcess implements AutoCloseable {
         return name;
     }
 
-    /** The last status of the live process; {@link Status#NONE} when it is not running. */
+    /** The last status of the live process; {@link Status#NONE} when it is not running or has not reported yet. */
     Status status() {
-        return process.isAlive() ? status : Status.NONE;
+        Status s = status;
+        return process.isAlive() && s != null ? s : Status.NONE;
+    }
+
+    /** Whether the live process has reported its status: its streams have started. */
+    boolean reported() {
+        return process.isAlive() && status != null;
     }
 
     /** Records restored by every process of this instance so far. */
     long restored() {
-        return restoredEarlier.get() + status.restored();
+        Status s = status;
+        return restoredEarlier.get() + (s == null ? 0 : s.restored());
+    }
+
+    /** When the live (or last) process was launched, as {@link System#nanoTime()}. */
+    long startedNanos() {
+        return startedNanos;
+    }
+
+    /** The live (or last) process's id: another after each restart. */
+    long pid() {
+        return process.pid();
+    }
+
+    /** The log of every process of this instance, one after the other. */
+    Path log() {
+        return log;
     }
 
     /** {@code kill -9}: no close, no leave, an open transaction left behind. */
@@ -162,7 +197,8 @@ final class InstanceProcess implements AutoCloseable {
 
     private void end(boolean forcibly) throws InterruptedException {
         Process p = process;
-        long restored = status.restored();
+        Status last = status;
+        long restored = last == null ? 0 : last.restored();
         if (forcibly) {
             p.destroyForcibly();
         } else {
@@ -173,7 +209,7 @@ final class InstanceProcess implements AutoCloseable {
             p.waitFor();
         }
         restoredEarlier.addAndGet(restored);
-        status = Status.NONE;
+        status = null;
     }
 
     /** Starts the instance again on the same state directory. */

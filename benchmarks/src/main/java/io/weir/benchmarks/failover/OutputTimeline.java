@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -24,6 +26,9 @@ final class OutputTimeline implements AutoCloseable {
 
     /** The longest pause of any partition in a span, and which partition. */
     record Pause(int partition, double seconds, long endNanos) {}
+
+    /** An arrival of output on a partition, at {@code nanos} ({@link System#nanoTime()}). */
+    record Arrival(int partition, long nanos) {}
 
     private final List<List<Long>> arrivals = new ArrayList<>();
     private final AtomicLong records = new AtomicLong();
@@ -82,16 +87,53 @@ final class OutputTimeline implements AutoCloseable {
 
     /** Whether every partition had output in the last {@code window}. */
     boolean allFlowing(Duration window) {
+        return flowing(window).size() == arrivals.size();
+    }
+
+    /** The partitions that had output in the last {@code window}. */
+    Set<Integer> flowing(Duration window) {
         check();
         long since = System.nanoTime() - window.toNanos();
-        for (List<Long> times : arrivals) {
+        Set<Integer> flowing = new TreeSet<>();
+        for (int p = 0; p < arrivals.size(); p++) {
+            List<Long> times = arrivals.get(p);
             synchronized (times) {
-                if (times.isEmpty() || times.get(times.size() - 1) < since) {
-                    return false;
+                if (!times.isEmpty() && times.get(times.size() - 1) >= since) {
+                    flowing.add(p);
                 }
             }
         }
-        return true;
+        return flowing;
+    }
+
+    /**
+     * When the last of {@code partitions} had output after {@code fromNanos}: the latest of their first
+     * arrivals after it; {@code fromNanos} itself, on partition -1, for no partitions.
+     *
+     * @throws IllegalStateException if one of them had none yet
+     */
+    Arrival resumed(Set<Integer> partitions, long fromNanos) {
+        check();
+        Arrival last = new Arrival(-1, fromNanos);
+        for (int p : partitions) {
+            List<Long> times = arrivals.get(p);
+            long first = -1;
+            synchronized (times) {
+                for (long t : times) {
+                    if (t > fromNanos) {
+                        first = t;
+                        break;
+                    }
+                }
+            }
+            if (first < 0) {
+                throw new IllegalStateException("No output on partition " + p + " yet");
+            }
+            if (first > last.nanos()) {
+                last = new Arrival(p, first);
+            }
+        }
+        return last;
     }
 
     /**
@@ -99,9 +141,18 @@ final class OutputTimeline implements AutoCloseable {
      * consecutive arrivals (the first counted from the last arrival before {@code fromNanos}).
      */
     Pause longestPause(long fromNanos, long toNanos) {
+        Set<Integer> all = new TreeSet<>();
+        for (int p = 0; p < arrivals.size(); p++) {
+            all.add(p);
+        }
+        return longestPause(all, fromNanos, toNanos);
+    }
+
+    /** The longest pause of any of {@code partitions} between {@code fromNanos} and {@code toNanos}, as above. */
+    Pause longestPause(Set<Integer> partitions, long fromNanos, long toNanos) {
         check();
         Pause longest = new Pause(-1, 0, fromNanos);
-        for (int p = 0; p < arrivals.size(); p++) {
+        for (int p : partitions) {
             List<Long> times = arrivals.get(p);
             synchronized (times) {
                 long previous = fromNanos;
