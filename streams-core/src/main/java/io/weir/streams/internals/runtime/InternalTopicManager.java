@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +68,14 @@ public final class InternalTopicManager implements AutoCloseable {
                             config.applicationId(),
                             resolved.sourceTopics());
                 }
-                Map<Integer, Integer> taskCounts = resolved.taskCounts(partitionCounts(resolved.sourceTopics())::get);
-                createInternalTopics(resolved, taskCounts);
+                // The sources and the internal topics in one round trip: a restart waits for it.
+                Set<String> topics = new HashSet<>(resolved.sourceTopics());
+                topics.addAll(internalTopicNames(resolved));
+                Map<String, TopicDescription> existing = describe(topics);
+                Map<Integer, Integer> taskCounts = resolved.taskCounts(topic -> existing.containsKey(topic)
+                        ? existing.get(topic).partitions().size()
+                        : null);
+                createInternalTopics(resolved, taskCounts, existing);
                 return new Prepared(resolved, taskCounts);
             } catch (RetryLater e) {
                 Throwable cause = e.getCause();
@@ -107,13 +114,6 @@ public final class InternalTopicManager implements AutoCloseable {
         }
     }
 
-    /** The partition count of each of {@code topics} that exists, in one round trip. */
-    private Map<String, Integer> partitionCounts(Set<String> topics) {
-        Map<String, Integer> counts = new HashMap<>();
-        describe(topics).forEach((name, d) -> counts.put(name, d.partitions().size()));
-        return counts;
-    }
-
     /** The description of each of {@code topics} that exists, in one round trip. */
     private Map<String, TopicDescription> describe(Set<String> topics) {
         Map<String, TopicDescription> found = new HashMap<>();
@@ -139,7 +139,23 @@ public final class InternalTopicManager implements AutoCloseable {
         return found;
     }
 
-    private void createInternalTopics(TopologySpec topology, Map<Integer, Integer> taskCounts) {
+    /** The changelog and repartition topics of {@code topology}. */
+    private Set<String> internalTopicNames(TopologySpec topology) {
+        String app = config.applicationId();
+        Set<String> names = new HashSet<>();
+        topology.stores().values().stream()
+                .filter(StoreSpec::ownChangelog)
+                .forEach(store -> names.add(store.changelogTopic(app)));
+        topology.sources().stream().filter(SourceSpec::repartition).forEach(source -> names.add(source.topic(app)));
+        return names;
+    }
+
+    /**
+     * Creates the internal topics missing from {@code described} (the topics that exist, among them the
+     * internal ones) after validating those that exist.
+     */
+    private void createInternalTopics(
+            TopologySpec topology, Map<Integer, Integer> taskCounts, Map<String, TopicDescription> described) {
         Map<String, InternalTopic> wanted = new LinkedHashMap<>();
         String app = config.applicationId();
         for (SubtopologySpec sub : topology.subtopologies()) {
@@ -157,7 +173,8 @@ public final class InternalTopicManager implements AutoCloseable {
                 }
             }
         }
-        Map<String, TopicDescription> existing = describe(wanted.keySet());
+        Map<String, TopicDescription> existing = new HashMap<>();
+        wanted.keySet().stream().filter(described::containsKey).forEach(t -> existing.put(t, described.get(t)));
         validate(wanted, existing);
         Optional<Short> replication =
                 config.replicationFactor() < 0 ? Optional.empty() : Optional.of(config.replicationFactor());
