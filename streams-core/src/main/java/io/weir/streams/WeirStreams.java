@@ -2,6 +2,7 @@ package io.weir.streams;
 
 import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.internals.Redaction;
+import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.JmxReporter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.MetricsRegistry;
@@ -29,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -164,75 +167,139 @@ public final class WeirStreams implements AutoCloseable {
         starter.start();
     }
 
+    /**
+     * The start thread: prepares the topics, bootstraps the global tables, then starts the stream
+     * threads. Without source patterns or global tables the threads run the topology as given, so their
+     * Kafka clients are made on another thread while the topics are prepared (each takes a second or so
+     * on a restart, which waits for both before it rejoins).
+     */
     private void prepareAndRun() {
-        InternalTopicManager.Prepared prepared;
+        CompletableFuture<StreamThreads> making = null;
+        if (!topology.hasPatterns() && topology.globalTables().isEmpty()) {
+            making = CompletableFuture.supplyAsync(() -> madeThreads(topology, Map.of()), runnable -> {
+                Thread maker = new Thread(runnable, "weir-" + config.applicationId() + "-clients");
+                maker.setDaemon(true);
+                maker.start();
+            });
+        }
+        InternalTopicManager.Prepared prepared = prepareTopics();
+        GlobalTables global = prepared == null ? null : bootstrapGlobalTables(prepared);
+        if (prepared == null
+                || (global == null && !prepared.topology().globalTables().isEmpty())) {
+            discard(making);
+            return;
+        }
+        StreamThreads made;
+        try {
+            made = making != null
+                    ? making.join()
+                    : madeThreads(prepared.topology(), global == null ? Map.of() : global.stores());
+        } catch (RuntimeException e) {
+            // A client the threads make refused its settings: fail, rather than leave the start thread dead.
+            if (!stopping()) {
+                fail(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            }
+            return;
+        }
+        synchronized (this) {
+            if (stopping()) {
+                discard(CompletableFuture.completedFuture(made));
+                return;
+            }
+            if (global != null) {
+                global.start();
+            }
+            serving.cluster().taskCounts(prepared.taskCounts());
+            threads = made;
+            made.start();
+            log.info("Started {} stream thread(s) of application {}", config.threads(), config.applicationId());
+        }
+    }
+
+    /**
+     * Closes the clients of threads that will not start, once they are made. {@link #close} may have
+     * interrupted this thread: the clients are closed with the flag cleared (and it is set again after),
+     * so that they wait for their own threads to end.
+     */
+    private static void discard(@Nullable CompletableFuture<StreamThreads> making) {
+        if (making == null) {
+            return;
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            making.join().closeUnstarted();
+        } catch (RuntimeException e) {
+            log.debug("Making the stream threads failed; nothing to close", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The topics prepared (see {@link InternalTopicManager}); null if that failed (and failed the instance). */
+    private InternalTopicManager.@Nullable Prepared prepareTopics() {
         long began = System.nanoTime();
         try (InternalTopicManager topics = new InternalTopicManager(config)) {
-            prepared = topics.prepare(topology, this::stopping);
+            InternalTopicManager.Prepared prepared = topics.prepare(topology, this::stopping);
             // One line per phase of a start, with its duration: the timeline of a restart reads from the log.
             log.info(
                     "Prepared the topics of application {} in {} ms",
                     config.applicationId(),
                     (System.nanoTime() - began) / 1_000_000);
+            return prepared;
         } catch (RuntimeException e) {
             if (!stopping()) {
                 fail(e);
             }
-            return;
+            return null;
         }
-        GlobalTables global = null;
-        if (!prepared.topology().globalTables().isEmpty()) {
-            try {
-                global = new GlobalTables(prepared.topology().globalTables(), config, clientId(), this::fail);
-                synchronized (this) {
-                    globals = global;
-                }
-                global.bootstrap(this::stopping);
-            } catch (RuntimeException e) {
-                if (!stopping()) {
-                    fail(e);
-                }
-                return;
-            }
+    }
+
+    /** The global tables, bootstrapped; null if there are none, or if that failed (and failed the instance). */
+    private @Nullable GlobalTables bootstrapGlobalTables(InternalTopicManager.Prepared prepared) {
+        if (prepared.topology().globalTables().isEmpty()) {
+            return null;
         }
         try {
+            GlobalTables global = new GlobalTables(prepared.topology().globalTables(), config, clientId(), this::fail);
             synchronized (this) {
-                if (stopping()) {
-                    return;
-                }
-                if (global != null) {
-                    global.start();
-                }
-                serving.cluster().taskCounts(prepared.taskCounts());
-                threads = new StreamThreads(
-                        config,
-                        prepared.topology(),
-                        prepared.taskCounts(),
-                        processId,
-                        clientId(),
-                        applicationMetrics,
-                        restoreListener,
-                        handler,
-                        this::transitionIfActive,
-                        this::fail,
-                        global == null ? Map.of() : global.stores(),
-                        serving.local(),
-                        preopened,
-                        serving.cluster());
-                long made = System.nanoTime();
-                threads.start();
-                log.info(
-                        "Started {} stream thread(s) of application {} ({} ms to make their clients)",
-                        config.threads(),
-                        config.applicationId(),
-                        (System.nanoTime() - made) / 1_000_000);
+                globals = global;
             }
+            global.bootstrap(this::stopping);
+            return global;
         } catch (RuntimeException e) {
-            // A client the threads make refused its settings: fail, rather than leave the start thread dead.
             if (!stopping()) {
                 fail(e);
             }
+            return null;
         }
+    }
+
+    /** The stream threads, their clients made, not started: the caller owns them until it starts them. */
+    private StreamThreads madeThreads(TopologySpec runs, Map<String, GlobalStore<?, ?>> globalStores) {
+        long began = System.nanoTime();
+        StreamThreads made = new StreamThreads(
+                config,
+                runs,
+                processId,
+                clientId(),
+                applicationMetrics,
+                restoreListener,
+                handler,
+                this::transitionIfActive,
+                this::fail,
+                globalStores,
+                serving.local(),
+                preopened,
+                serving.cluster());
+        made.make();
+        log.info(
+                "Made the clients of {} stream thread(s) of application {} in {} ms",
+                config.threads(),
+                config.applicationId(),
+                (System.nanoTime() - began) / 1_000_000);
+        return made;
     }
 
     private boolean stopping() {

@@ -51,7 +51,6 @@ public final class StreamThreads {
 
     private final StreamsConfig config;
     private final TopologySpec topology;
-    private final Map<Integer, Integer> taskCounts;
     private final String processId;
     private final String clientId;
     private final MetricGroup metrics;
@@ -79,7 +78,6 @@ public final class StreamThreads {
     public StreamThreads(
             StreamsConfig config,
             TopologySpec topology,
-            Map<Integer, Integer> taskCounts,
             String processId,
             String clientId,
             MetricGroup metrics,
@@ -97,7 +95,6 @@ public final class StreamThreads {
         this.cluster = cluster;
         this.config = config;
         this.topology = topology;
-        this.taskCounts = taskCounts;
         this.processId = processId;
         this.clientId = clientId;
         this.metrics = metrics;
@@ -107,17 +104,38 @@ public final class StreamThreads {
         this.fatal = fatal;
     }
 
-    public synchronized void start() {
+    /**
+     * Makes the threads and their Kafka clients, without starting them (no network yet), so that it can
+     * run while the topics are prepared. Until {@link #start()} the caller owns them: {@link
+     * #closeUnstarted()} closes them.
+     */
+    public synchronized void make() {
+        if (!threads.isEmpty()) {
+            return;
+        }
         try {
             for (int i = 0; i < config.threads(); i++) {
                 threads.add(newThread(i));
             }
         } catch (RuntimeException e) {
             // A later thread's clients refused their settings: the earlier ones never run, so close them here.
-            threads.forEach(StreamThread::closeUnstarted);
-            threads.clear();
+            closeUnstarted();
             throw e;
         }
+    }
+
+    /** Closes the clients of threads made and never started. */
+    public synchronized void closeUnstarted() {
+        threads.forEach(StreamThread::closeUnstarted);
+        threads.clear();
+    }
+
+    /**
+     * Starts the threads ({@link #make() making} them first if need be); they join the group. The
+     * sub-topologies' task counts must be known by then ({@link ClusterMetadata#taskCounts}).
+     */
+    public synchronized void start() {
+        make();
         current = List.copyOf(threads);
         metrics.gauge(
                 WeirMetrics.ALIVE_THREADS,
@@ -138,7 +156,6 @@ public final class StreamThreads {
                 name,
                 config,
                 topology,
-                taskCounts,
                 processId,
                 transactionalId,
                 metrics.child(WeirMetric.Level.THREAD, name),

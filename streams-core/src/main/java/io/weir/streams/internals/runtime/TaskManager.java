@@ -54,7 +54,9 @@ final class TaskManager implements AutoCloseable {
     private final StreamsConfig config;
     private final TopologySpec topology;
     private final String applicationId;
-    private final Map<Integer, Integer> taskCounts;
+    /** The task count of each sub-topology, known once the topics are prepared (before any task is made). */
+    private final Supplier<Map<Integer, Integer>> taskCounts;
+
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
     private final StoreOpener storeOpener;
@@ -90,7 +92,7 @@ final class TaskManager implements AutoCloseable {
             String threadName,
             StreamsConfig config,
             TopologySpec topology,
-            Map<Integer, Integer> taskCounts,
+            Supplier<Map<Integer, Integer>> taskCounts,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
             StoreOpener storeOpener,
@@ -306,7 +308,7 @@ final class TaskManager implements AutoCloseable {
             if (source.repartition()) {
                 upstream.put(
                         tp.topic(),
-                        taskCounts.get(topology.writerOf(source.topic()).id()));
+                        taskCounts.get().get(topology.writerOf(source.topic()).id()));
             }
         }
         TaskMetrics taskMetrics = metricsOf(id);
