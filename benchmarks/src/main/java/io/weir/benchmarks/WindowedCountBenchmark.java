@@ -24,14 +24,7 @@ public final class WindowedCountBenchmark {
     private WindowedCountBenchmark() {}
 
     public static void main(String[] args) {
-        BenchmarkOptions options;
-        try {
-            options = BenchmarkOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        BenchmarkOptions options = CommandLine.parseOrExit(args, BenchmarkOptions::parse);
         if (options.child()) {
             for (RunSpec run : options.runs()) {
                 System.out.println(MeasuredRun.run(run, options.records(), options.warmup())

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.failover;
 
+import io.weir.benchmarks.CommandLine;
 import io.weir.benchmarks.joins.JoinBenchmark;
 import io.weir.benchmarks.runtime.StandaloneBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
@@ -64,16 +65,8 @@ public final class FailoverBenchmark implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
-                + FailoverBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
+        Map<String, String> options = CommandLine.parseOrExit(args, FailoverBenchmark::parse);
+        String command = CommandLine.of(FailoverBenchmark.class, args);
         try (KafkaBroker broker = StandaloneBroker.fromOptions(options);
                 FailoverBenchmark bench = new FailoverBenchmark(broker, options)) {
             List<Outcome> outcomes = bench.run();

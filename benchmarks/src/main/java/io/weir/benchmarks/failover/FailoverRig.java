@@ -5,6 +5,8 @@ import io.weir.streams.test.kafka.KafkaBroker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +30,15 @@ final class FailoverRig implements AutoCloseable {
 
     /** The options every failover benchmark takes. */
     static final List<String> OPTIONS = List.of(
-            "--keys", "--rate", "--partitions", "--engines", "--bootstrap", "--broker-script", "--lag-limit", "--runs");
+            "--keys",
+            "--rate",
+            "--partitions",
+            "--engines",
+            "--bootstrap",
+            "--broker-script",
+            "--lag-limit",
+            "--runs",
+            "--logs");
 
     private final KafkaBroker broker;
     private final int keys;
@@ -38,7 +48,10 @@ final class FailoverRig implements AutoCloseable {
     private final int runs;
     private final List<String> engines;
     private final Path work;
-    /** The instances' logs, kept after the run (small, unlike their state). */
+    /**
+     * The instances' logs, kept after the run (small, unlike their state): in {@code --logs} if given (its
+     * owner's to delete), else in a new temporary directory.
+     */
     private final Path logs;
 
     /** Settings from {@code options}, {@code defaultKeys} keys unless {@code --keys} says otherwise. */
@@ -54,7 +67,8 @@ final class FailoverRig implements AutoCloseable {
                 .map(String::trim)
                 .toList();
         this.work = DriverRuns.tempDir("weir-" + name + "-");
-        this.logs = DriverRuns.tempDir("weir-" + name + "-logs-");
+        String logsOption = options.get("--logs");
+        this.logs = logsOption != null ? Path.of(logsOption) : DriverRuns.tempDir("weir-" + name + "-logs-");
     }
 
     String bootstrap() {
@@ -194,7 +208,16 @@ final class FailoverRig implements AutoCloseable {
 
     @Override
     public void close() {
-        log.info("The instances' logs are in {}", logs);
         DriverRuns.delete(work);
+        try (var entries = Files.list(logs)) {
+            if (entries.findAny().isEmpty()) {
+                // No instance ran (a report's test): leave no empty directory behind.
+                Files.delete(logs);
+                return;
+            }
+        } catch (IOException e) {
+            log.warn("Could not read {}", logs, e);
+        }
+        log.info("The instances' logs are in {}", logs);
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.failover;
 
+import io.weir.benchmarks.CommandLine;
 import io.weir.benchmarks.joins.JoinBenchmark;
 import io.weir.benchmarks.runtime.StandaloneBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
@@ -160,16 +161,8 @@ public final class KillStormBenchmark implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
-                + KillStormBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
+        Map<String, String> options = CommandLine.parseOrExit(args, KillStormBenchmark::parse);
+        String command = CommandLine.of(KillStormBenchmark.class, args);
         try (KafkaBroker broker = StandaloneBroker.fromOptions(options);
                 KillStormBenchmark bench = new KillStormBenchmark(broker, options)) {
             List<StormRun> runs = bench.run();

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.runtime;
 
+import io.weir.benchmarks.CommandLine;
 import io.weir.benchmarks.HeapMonitor;
 import io.weir.benchmarks.TableTopologies;
 import io.weir.benchmarks.joins.JoinBenchmark;
@@ -87,16 +88,8 @@ public final class JoinBrokerBenchmark implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options;
-        try {
-            options = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
-                + JoinBrokerBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
+        Map<String, String> options = CommandLine.parseOrExit(args, JoinBrokerBenchmark::parse);
+        String command = CommandLine.of(JoinBrokerBenchmark.class, args);
         try (KafkaBroker broker = StandaloneBroker.fromOptions(options);
                 JoinBrokerBenchmark bench = new JoinBrokerBenchmark(broker, options)) {
             System.out.print(bench.run(command).text());

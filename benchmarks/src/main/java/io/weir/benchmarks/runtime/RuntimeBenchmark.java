@@ -1,5 +1,6 @@
 package io.weir.benchmarks.runtime;
 
+import io.weir.benchmarks.CommandLine;
 import io.weir.streams.test.kafka.ExternalKafkaBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
 
@@ -20,16 +21,8 @@ public final class RuntimeBenchmark {
     private RuntimeBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        RuntimeOptions options;
-        try {
-            options = RuntimeOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
-                + RuntimeBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
+        RuntimeOptions options = CommandLine.parseOrExit(args, RuntimeOptions::parse);
+        String command = CommandLine.of(RuntimeBenchmark.class, args);
         try (KafkaBroker broker = options.bootstrap() != null
                 ? ExternalKafkaBroker.at(options.bootstrap()).start()
                 : StandaloneBroker.start(options.brokerScript())) {

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.runtime;
 
+import io.weir.benchmarks.CommandLine;
 import io.weir.benchmarks.HeapMonitor;
 import io.weir.benchmarks.TableTopologies;
 import io.weir.benchmarks.WordCountInput;
@@ -121,16 +122,8 @@ public final class TableBenchmark implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        TableOptions options;
-        try {
-            options = TableOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        String command = "java -cp 'benchmarks/target/benchmarks.jar:benchmarks/target/lib/*' "
-                + TableBenchmark.class.getName() + (args.length == 0 ? "" : " " + String.join(" ", args));
+        TableOptions options = CommandLine.parseOrExit(args, TableOptions::parse);
+        String command = CommandLine.of(TableBenchmark.class, args);
         try (KafkaBroker broker = options.bootstrap() != null
                         ? ExternalKafkaBroker.at(options.bootstrap()).start()
                         : StandaloneBroker.start(options.brokerScript());

@@ -2,7 +2,9 @@ package io.weir.benchmarks.failover;
 
 import io.weir.streams.test.kafka.EmbeddedKafkaBroker;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -21,7 +23,8 @@ class FailoverBenchmarkSmokeTest {
     private static final int PARTITIONS = 3;
 
     @Test
-    void everyScenarioRunsOnBothEnginesAndAKilledWeirInstanceIsReplacedByItsStandbys() throws Exception {
+    void everyScenarioRunsOnBothEnginesAndAKilledWeirInstanceIsReplacedByItsStandbys(@TempDir Path logs)
+            throws Exception {
         Map<String, String> options = FailoverBenchmark.parse(
                 "--keys",
                 Integer.toString(KEYS),
@@ -30,7 +33,9 @@ class FailoverBenchmarkSmokeTest {
                 "--partitions",
                 Integer.toString(PARTITIONS),
                 "--lag-limit",
-                "500");
+                "500",
+                "--logs",
+                logs.toString());
         List<FailoverBenchmark.Outcome> outcomes;
         String report;
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create()) {
