@@ -3,7 +3,9 @@ package io.weir.streams.internals.testkit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.jspecify.annotations.Nullable;
 
@@ -88,7 +90,8 @@ public final class TopicAdmin implements AutoCloseable {
             if (description != null
                     && description.partitions().size() == partitions
                     && description.partitions().stream()
-                            .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                            .allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+                    && leadersServe(name, partitions)) {
                 return;
             }
             if (System.nanoTime() > deadline) {
@@ -98,6 +101,25 @@ public final class TopicAdmin implements AutoCloseable {
             // The admin API has no call that waits for leadership: poll, backing off.
             Thread.sleep(backoffMs);
             backoffMs = Math.min(backoffMs * 2, 200);
+        }
+    }
+
+    /**
+     * Whether every partition's leader answers for it. The metadata names a leader before the broker's
+     * replica manager has become it; a producer's first batch sent in between is refused
+     * (NOT_LEADER_OR_FOLLOWER), and an idempotent producer's later batches, appended meanwhile, then leave
+     * its retry out of sequence for good. Listing offsets is served by the leader's replica manager.
+     */
+    private boolean leadersServe(String name, int partitions) throws InterruptedException, TimeoutException {
+        Map<TopicPartition, OffsetSpec> asked = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            asked.put(new TopicPartition(name, p), OffsetSpec.latest());
+        }
+        try {
+            admin().listOffsets(asked).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            return false;
         }
     }
 
