@@ -5,9 +5,12 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -276,20 +279,50 @@ public final class StreamsConfig extends AbstractConfig {
      *     read: a Kafka Streams setting it does not implement (with what to do instead) or an unknown key
      */
     public StreamsConfig(Map<String, ?> props) {
-        super(DEFINITION, props, false);
-        ForeignSettings.check(props, DEFINITION.names(), StreamsConfig::isClientSetting);
+        super(DEFINITION, checked(props), false);
         this.originals = new HashMap<>(props);
+    }
+
+    /**
+     * {@code props}, once every setting in it is known to be valid; else one exception that lists every
+     * refused key and every missing or invalid value, so a port learns all it must change in one run.
+     */
+    private static Map<String, ?> checked(Map<String, ?> props) {
+        List<String> problems =
+                new ArrayList<>(ForeignSettings.refusals(props, DEFINITION.names(), StreamsConfig::isClientSetting));
+        Map<String, Object> known = new HashMap<>();
+        props.forEach((key, value) -> {
+            if (DEFINITION.names().contains(key)) {
+                known.put(key, value);
+            }
+        });
+        // ConfigDef.validate parses objects as well as strings, whatever its signature says.
+        @SuppressWarnings("unchecked")
+        Map<String, String> asStrings = (Map<String, String>) (Map<String, ?>) known;
+        for (ConfigValue value : DEFINITION.validate(asStrings)) {
+            value.errorMessages().forEach(error -> problems.add("Setting '" + value.name() + "': " + error));
+            if (value.name().equals(COMMIT_INTERVAL_MS)
+                    && value.errorMessages().isEmpty()
+                    && value.value() instanceof Long interval
+                    && interval < 1) {
+                problems.add("Setting '" + COMMIT_INTERVAL_MS + "' must be at least 1, was " + interval);
+            }
+        }
         String threadInstanceId = CONSUMER_PREFIX + GROUP_INSTANCE_ID;
         if (props.containsKey(threadInstanceId)) {
-            throw new ConfigException(
-                    threadInstanceId,
-                    props.get(threadInstanceId),
-                    "set group.instance.id instead: Weir gives each thread's consumer its own instance id, "
-                            + "<group.instance.id>-<thread index>");
+            problems.add("Setting '" + threadInstanceId + "' is refused: set group.instance.id instead: Weir gives "
+                    + "each thread's consumer its own instance id, <group.instance.id>-<thread index>");
         }
-        if (getLong(COMMIT_INTERVAL_MS) != null && getLong(COMMIT_INTERVAL_MS) < 1) {
-            throw new ConfigException(COMMIT_INTERVAL_MS, getLong(COMMIT_INTERVAL_MS), "must be at least 1");
+        if (problems.isEmpty()) {
+            return props;
         }
+        String hint = problems.stream().anyMatch(p -> p.endsWith(ForeignSettings.UNKNOWN))
+                ? ". " + ForeignSettings.knownSettings(DEFINITION.names())
+                : "";
+        throw new ConfigException(
+                problems.size() == 1
+                        ? problems.get(0) + hint
+                        : problems.size() + " settings to change:\n  " + String.join("\n  ", problems) + hint);
     }
 
     public String applicationId() {

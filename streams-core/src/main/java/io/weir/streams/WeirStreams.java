@@ -267,6 +267,7 @@ public final class WeirStreams implements AutoCloseable {
                 globals = global;
             }
             global.bootstrap(this::stopping);
+            global.stores().forEach((name, store) -> serving.hostGlobalTable(name, store::view));
             return global;
         } catch (RuntimeException e) {
             if (!stopping()) {
@@ -553,6 +554,7 @@ public final class WeirStreams implements AutoCloseable {
             globals = null;
         }
         if (g != null) {
+            serving.unhostGlobalTables();
             // After the stream threads: their tasks read the global stores until they close.
             g.close(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         }

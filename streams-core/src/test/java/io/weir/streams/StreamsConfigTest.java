@@ -190,6 +190,29 @@ class StreamsConfigTest {
     }
 
     @Test
+    void everyRefusedOrInvalidSettingIsReportedAtOnce() {
+        Map<String, Object> m = new HashMap<>(minimal());
+        m.put("auto.offset.reset", "earliest");
+        m.put("client.id", "mine");
+        m.put("num.stream.thread", 2);
+        m.put(StreamsConfig.NUM_STANDBY_REPLICAS, -1);
+        m.put(StreamsConfig.COMMIT_INTERVAL_MS, 0);
+        m.put("consumer.group.instance.id", "a");
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(m));
+        assertTrue(e.getMessage().startsWith("6 settings to change"), e.getMessage());
+        for (String key : List.of(
+                "auto.offset.reset",
+                "client.id",
+                "num.stream.thread",
+                StreamsConfig.NUM_STANDBY_REPLICAS,
+                StreamsConfig.COMMIT_INTERVAL_MS,
+                "consumer.group.instance.id")) {
+            assertTrue(e.getMessage().contains("'" + key + "'"), key + " in " + e.getMessage());
+        }
+        assertTrue(e.getMessage().contains("Weir's own settings are"), e.getMessage());
+    }
+
+    @Test
     void anUnknownKeyIsRefusedNamingIt() {
         Map<String, Object> m = minimal();
         m.put("num.stream.thread", 2);

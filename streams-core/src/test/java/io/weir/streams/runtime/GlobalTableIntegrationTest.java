@@ -9,6 +9,10 @@ import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.serde.Serdes;
+import io.weir.streams.state.QueryableStoreType;
+import io.weir.streams.state.ReadOnlyKeyValueStore;
+import io.weir.streams.state.StoreQuery;
+import io.weir.streams.state.StoreUnavailableException;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,11 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -48,7 +54,8 @@ class GlobalTableIntegrationTest {
     }
 
     @Test
-    void theTableIsBootstrappedBeforeAnyTaskProcessesAndThenFollowsItsTopic(KafkaBroker broker, @TempDir Path dir) {
+    void theTableIsBootstrappedBeforeAnyTaskProcessesThenFollowsItsTopicAndAnswersQueries(
+            KafkaBroker broker, @TempDir Path dir) {
         broker.createTopic("global-countries", 3);
         broker.createTopic("global-payments", 2);
         broker.createTopic("global-enriched", 2);
@@ -83,6 +90,19 @@ class GlobalTableIntegrationTest {
                 app.start();
                 assertEveryPaymentHasItsCountry(broker, "global-enriched");
                 assertEveryPaymentHasItsCountry(broker, "global-joined");
+                // The table is queryable like any other, on every instance, for every key.
+                ReadOnlyKeyValueStore<String, String> queried =
+                        app.store(countries.storeName(), QueryableStoreType.keyValueStore());
+                assertEquals("country-3", queried.get("card-3"));
+                List<String> scanned = new ArrayList<>();
+                app.store(StoreQuery.of(countries.storeName(), QueryableStoreType.<String, String>keyValueStore())
+                                .withScanLimit(4))
+                        .forEach((card, country) -> scanned.add(country));
+                assertEquals(4, scanned.size());
+                IllegalArgumentException wrongType = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> app.store(countries.storeName(), QueryableStoreType.windowStore()));
+                assertTrue(wrongType.getMessage().contains("global table"), wrongType.getMessage());
 
                 producer.send(new ProducerRecord<>("global-countries", "card-7", "moved"));
                 producer.flush();
@@ -98,7 +118,11 @@ class GlobalTableIntegrationTest {
                                     .anyMatch(r -> r.value().equals("q@moved")),
                             "the join reads the updated row");
                 });
+                assertEquals("moved", queried.get("card-7"));
                 assertTrue(app.close(Duration.ofSeconds(30)));
+                StoreUnavailableException stopped =
+                        assertThrows(StoreUnavailableException.class, () -> queried.get("card-3"));
+                assertEquals(StoreUnavailableException.Reason.NOT_RUNNING, stopped.reason());
             }
         }
     }

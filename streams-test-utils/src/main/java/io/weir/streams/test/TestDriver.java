@@ -8,17 +8,18 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.RecordSize;
 import io.weir.streams.internals.processor.TopicLimits;
+import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.table.SourceRows;
-import io.weir.streams.internals.table.TableEntries;
 import io.weir.streams.internals.table.TableRowCodec;
 import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.testdriver.CommittedTimes;
+import io.weir.streams.internals.testdriver.StoreRows;
 import io.weir.streams.internals.testdriver.TopicLog;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
@@ -621,21 +622,69 @@ public final class TestDriver implements AutoCloseable {
     }
 
     /**
-     * Every row of table store {@code store} (an aggregation's or a table's), across tasks, committed or
-     * not: what the table holds now, which is ahead of what it has emitted until the next commit.
+     * Every row of table store {@code store} across tasks, committed or not: what the table holds now,
+     * which is ahead of what it has emitted until the next commit. Any table's store: a source table's, an
+     * aggregation's, a materialized {@code filter} or {@code mapValues}, a join's result (its values
+     * computed by the joiner from the rows it holds), a global table's; and a keyed processor's key-value
+     * store. The topology knows each store's serdes, so none are needed.
+     *
+     * @throws IllegalArgumentException if the topology has no such store
+     */
+    public <K, V> Map<K, V> table(String store) {
+        Map<K, V> rows = new LinkedHashMap<>();
+        this.<K, V>readTable(store, (k, v, time) -> rows.put(k, v));
+        return rows;
+    }
+
+    /**
+     * {@link #table(String)} with each row's event time: the largest event time of the changes that made
+     * it (-1 in a keyed processor's store, which keeps no times).
+     */
+    public <K, V> Map<K, ValueAndTimestamp<V>> timestampedTable(String store) {
+        Map<K, ValueAndTimestamp<V>> rows = new LinkedHashMap<>();
+        this.<K, V>readTable(store, (k, v, time) -> rows.put(k, new ValueAndTimestamp<>(v, time)));
+        return rows;
+    }
+
+    /**
+     * {@link #table(String)}, for tests written when the store's serdes had to be given: they are not
+     * used, since the topology reads the store as it wrote it.
      */
     public <K, V> Map<K, V> table(String store, Serde<K> keySerde, Serde<V> valueSerde) {
-        if (!topology.stores().containsKey(store)) {
-            throw new IllegalArgumentException("No store named '" + store + "'; the topology has "
-                    + topology.stores().keySet());
+        return table(store);
+    }
+
+    @SuppressWarnings("unchecked") // the caller names the store's key and value types
+    private <K, V> void readTable(String store, StoreRows.RowAction<K, V> action) {
+        GlobalStore<?, ?> global = globals.get(store);
+        if (global != null) {
+            ((GlobalStore<K, V>) global).forEachRow((k, row) -> {
+                if (row.value() != null) {
+                    action.accept(k, row.value(), row.timestamp());
+                }
+            });
+            return;
         }
-        Map<K, V> rows = new LinkedHashMap<>();
+        StoreSpec spec = topology.stores().get(store);
+        if (spec == null || !(spec.queryable() instanceof KeyValueView<?, ?> view)) {
+            throw new IllegalArgumentException("No table named '" + store + "'; the topology's tables are "
+                    + tableNames() + (spec == null ? "" : " ('" + store + "' is not a table's store)"));
+        }
         for (StreamTask task : tasks.values()) {
             if (task.stores().names().contains(store)) {
-                rows.putAll(TableEntries.read(task.stores().cache(store), keySerde, valueSerde));
+                StoreRows.read(task.stores().cache(store), (KeyValueView<K, V>) view, action);
             }
         }
-        return rows;
+    }
+
+    /** The stores {@link #table(String)} reads, sorted. */
+    private List<String> tableNames() {
+        List<String> names = new ArrayList<>(globals.keySet());
+        topology.stores().values().stream()
+                .filter(s -> s.queryable() instanceof KeyValueView<?, ?>)
+                .forEach(s -> names.add(s.name()));
+        names.sort(null);
+        return names;
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.weir.streams.internals.config;
 
-import org.apache.kafka.common.config.ConfigException;
-
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -28,6 +28,10 @@ public final class ForeignSettings {
             "Weir always records its metrics and registers them as JMX beans (io.weir.streams); bind them to a "
                     + "metrics library with streams-micrometer or WeirStreams.addMetricsListener; client metrics settings "
                     + "go to a client with the consumer., producer. or admin. prefix";
+
+    private static final String INTERNAL_TOPICS =
+            "not implemented: Weir creates its internal topics with the configs they need; give them others with "
+                    + "kafka-configs (docs/guides/operating.md#internal-topics)";
 
     /** Kafka Streams settings Weir refuses, with what to do instead. */
     private static final Map<String, String> REFUSED = Map.ofEntries(
@@ -66,6 +70,10 @@ public final class ForeignSettings {
             Map.entry(
                     "enable.transactional.statestores",
                     "Weir's stores are always transactional: writes reach RocksDB only after their commit"),
+            Map.entry(
+                    "auto.offset.reset",
+                    "a consumer setting goes with the consumer. prefix: consumer.auto.offset.reset says where a task "
+                            + "with no committed offset starts (default earliest)"),
             Map.entry(
                     "client.id",
                     "Weir names each client after its thread (weir-<application.id>-<process>-thread-<n>); "
@@ -117,14 +125,17 @@ public final class ForeignSettings {
             Map.entry("dsl.store.format", "choose a store's type with Materialized.withStoreType"),
             Map.entry(
                     "rocksdb.config.setter",
-                    "Weir's RocksDB options are fixed (docs/concepts/state.md); a setter is not implemented"),
+                    "Weir's RocksDB options are fixed and a setter is not implemented "
+                            + "(docs/concepts/state.md#rocksdb-options)"),
             Map.entry(
                     "windowstore.changelog.additional.retention.ms",
-                    "Weir's window changelogs are compacted and purged by the watermark; there is no retention to add"),
+                    "a window or session store's changelog keeps the window span plus the allowed lateness plus one "
+                            + "day, a fixed day; to keep more, raise the topic's retention.ms, which Weir leaves as it is"),
             Map.entry(
                     "ensure.explicit.internal.resource.naming",
-                    "not implemented; name operators, stores and repartition topics with Named, Materialized.as and "
-                            + "Grouped.as to keep internal names stable"),
+                    "not implemented; name operators, stores and repartition topics with Named.as, Materialized.as, "
+                            + "Grouped.withName, Repartitioned.as and the withName of Joined, StreamJoined and "
+                            + "Deduplicated to keep internal names stable"),
             Map.entry("log.summary.interval.ms", "not implemented; stream threads log at start, rebalance and stop"),
             Map.entry("metadata.cluster.check.enable", "not implemented"),
             Map.entry("processor.wrapper.class", "not implemented"),
@@ -139,7 +150,10 @@ public final class ForeignSettings {
             Map.entry(
                     "topology.optimization",
                     "Weir does not rewrite topologies; read a topic once and reuse the stream instead of a second source"),
-            Map.entry("upgrade.from", "not needed: Weir's formats carry version bytes (docs/architecture.md)"));
+            Map.entry(
+                    "upgrade.from",
+                    "rolling upgrades between Weir versions are not supported: stop every instance, upgrade, start "
+                            + "(docs/guides/operating.md#upgrades-what-is-safe-to-change)"));
 
     /** Refused settings that Weir accepts at one value, because that value is what Weir does. */
     private static final Map<String, String> ACCEPTED_VALUE = Map.of("topology.optimization", "none");
@@ -149,7 +163,7 @@ public final class ForeignSettings {
             "main.consumer.", "use the consumer. prefix",
             "restore.consumer.", "use the consumer. prefix",
             "global.consumer.", "use the consumer. prefix",
-            "topic.", "Weir configures its internal topics (docs/concepts/state.md); this prefix is not implemented",
+            "topic.", INTERNAL_TOPICS,
             "client.tag.", SERVING);
 
     /** The refused Kafka Streams settings (a prefix ends with {@code *}), with advice: for the reference docs. */
@@ -161,12 +175,13 @@ public final class ForeignSettings {
     }
 
     /**
-     * Refuses every key of {@code props} that is not one of {@code weirKeys}, not a client setting
-     * ({@code passThrough} says which are), and not a refused setting at the value Weir implements.
-     *
-     * @throws ConfigException naming the first such key and what to do instead
+     * What is refused among the keys of {@code props}: every key that is not one of {@code weirKeys}, not a
+     * client setting ({@code passThrough} says which are), and not a refused setting at the value Weir
+     * implements; one message per key, in key order, saying what to do instead (for a key Weir does not
+     * know, ending with {@link #UNKNOWN}). Empty when nothing is refused.
      */
-    public static void check(Map<String, ?> props, Set<String> weirKeys, Predicate<String> passThrough) {
+    public static List<String> refusals(Map<String, ?> props, Set<String> weirKeys, Predicate<String> passThrough) {
+        List<String> refusals = new ArrayList<>();
         for (String key : new TreeSet<>(props.keySet())) {
             if (weirKeys.contains(key) || passThrough.test(key)) {
                 continue;
@@ -183,12 +198,18 @@ public final class ForeignSettings {
                 }
             }
             // The value stays out of the message: a mistyped key may hold a password.
-            throw new ConfigException("Setting '" + key + "' is refused: "
-                    + (advice != null
-                            ? "Weir does not implement this Kafka Streams setting: " + advice
-                            : "Weir does not know this setting. Its own settings are " + new TreeSet<>(weirKeys)
-                                    + "; client settings go to the clients with the consumer., producer. or admin. "
-                                    + "prefix (security, sasl. and ssl. settings without one)"));
+            refusals.add("Setting '" + key + "' is refused: "
+                    + (advice != null ? "Weir does not implement this Kafka Streams setting: " + advice : UNKNOWN));
         }
+        return refusals;
+    }
+
+    /** What {@link #refusals} says of a key Weir does not know. */
+    public static final String UNKNOWN = "Weir does not know this setting";
+
+    /** Where settings go, for a message that refused an unknown key. */
+    public static String knownSettings(Set<String> weirKeys) {
+        return "Weir's own settings are " + new TreeSet<>(weirKeys) + "; client settings go to the clients with the "
+                + "consumer., producer. or admin. prefix (security, sasl. and ssl. settings without one)";
     }
 }

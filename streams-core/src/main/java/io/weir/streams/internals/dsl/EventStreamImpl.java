@@ -744,7 +744,8 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     public EventStream<K, V> deduplicate(Duration within) {
         if (keySerde == null) {
             throw new IllegalStateException("deduplicate(within) keeps the keys it has seen, and the stream's key "
-                    + "serde is unknown; use deduplicate((key, value) -> key, within, Deduplicated.with(keySerde))");
+                    + "serde is unknown (after selectKey or map); give it first with "
+                    + "repartition(Repartitioned.with(keySerde, valueSerde))");
         }
         return dedup(within, Deduplicated.with(keySerde), null);
     }
@@ -772,9 +773,9 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                     return id == null ? null : idSerializer.serialize(name, id);
                 };
         if (keySerde == null) {
-            throw new IllegalStateException("deduplicate '" + name + "': the stream's key serde is unknown, and "
-                    + "the records that passed are kept by key; give it with selectKey's stream or repartition("
-                    + "Repartitioned.with(keySerde, valueSerde))");
+            throw new IllegalStateException("deduplicate '" + name + "': the stream's key serde is unknown (after "
+                    + "selectKey or map), and the records that passed are kept by key; give it first with "
+                    + "repartition(Repartitioned.with(keySerde, valueSerde))");
         }
         EventStreamImpl<K, V> input = this;
         if (keyChanged) {

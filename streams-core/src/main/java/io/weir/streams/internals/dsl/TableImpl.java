@@ -344,15 +344,19 @@ public final class TableImpl<K, V> implements Table<K, V> {
             boolean rightOuter) {
         Objects.requireNonNull(joiner, "joiner");
         TableImpl<K, VO> o = sameBuilder(other);
-        String store = joinStore(rightOuter ? "outer-join" : leftOuter ? "left-join" : "join", materialized)
-                .name();
         TableLookup<K, V> left = lookup;
         TableLookup<K, VO> right = o.lookup;
+        Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, K, VO, VR>(
+                left.newFormat(), right.newFormat(), (k, l) -> k, joiner, leftOuter, rightOuter);
+        String store = joinStore(
+                        rightOuter ? "outer-join" : leftOuter ? "left-join" : "join",
+                        materialized,
+                        left.keySerde(),
+                        rows)
+                .name();
         Set<String> stores = new HashSet<>(left.stores());
         stores.addAll(right.stores());
         stores.add(store);
-        Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, K, VO, VR>(
-                left.newFormat(), right.newFormat(), (k, l) -> k, joiner, leftOuter, rightOuter);
         TableTableJoinProcessor.Settings<K, V, VO, VR> settings = new TableTableJoinProcessor.Settings<>(
                 store, left, right, rows, materialized != null && materialized.emitsEveryChange());
         List<String> parents = new ArrayList<>(nodes);
@@ -419,10 +423,6 @@ public final class TableImpl<K, V> implements Table<K, V> {
             boolean leftJoin) {
         Objects.requireNonNull(foreignKey, "foreignKey");
         TableImpl<KO, VO> o = sameBuilder(other);
-        StoreSpec resultStore = joinStore(leftJoin ? "fk-left-join" : "fk-join", materialized);
-        String store = resultStore.name();
-        String subscriptionStore = store + "-subscriptions";
-        graph.addStore(new StoreSpec(subscriptionStore, resultStore.type(), resultStore.logged(), -1));
         TableLookup<K, V> left = lookup;
         TableLookup<KO, VO> right = o.lookup;
         Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, KO, VO, VR>(
@@ -432,6 +432,10 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 joiner,
                 leftJoin,
                 false);
+        StoreSpec resultStore = joinStore(leftJoin ? "fk-left-join" : "fk-join", materialized, left.keySerde(), rows);
+        String store = resultStore.name();
+        String subscriptionStore = store + "-subscriptions";
+        graph.addStore(new StoreSpec(subscriptionStore, resultStore.type(), resultStore.logged(), -1));
         ForeignKeyJoinProcessor.Settings<K, V, KO, VR> settings = new ForeignKeyJoinProcessor.Settings<>(
                 store,
                 left,
@@ -498,7 +502,15 @@ public final class TableImpl<K, V> implements Table<K, V> {
      * Adds the result store of a {@code kind} join that gives a table, named, placed and logged as {@code
      * materialized} says (RocksDB and logged without one), after refusing what it cannot take.
      */
-    private StoreSpec joinStore(String kind, @Nullable Materialized<?, ?> materialized) {
+    /**
+     * The store of a join's result, queryable as a key-value store whose values the joiner computes from
+     * the rows it holds ({@code rows}).
+     */
+    private <VR> StoreSpec joinStore(
+            String kind,
+            @Nullable Materialized<?, ?> materialized,
+            Serde<K> resultKeySerde,
+            Supplier<RowFormat<K, VR>> rows) {
         String store = materialized == null
                 ? graph.newName("table-" + kind)
                 : materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
@@ -510,7 +522,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 materialized == null ? StoreType.ROCKSDB : materialized.storeType(),
                 materialized == null || materialized.loggingEnabled(),
                 -1);
-        graph.addStore(spec);
+        graph.addStore(spec.queryableAs(KeyValueView.rows(store, resultKeySerde, rows)));
         return spec;
     }
 

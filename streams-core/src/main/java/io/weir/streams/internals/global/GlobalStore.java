@@ -11,6 +11,7 @@ import io.weir.streams.internals.state.InMemoryBytesStore;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.RocksDbBytesStore;
 import io.weir.streams.internals.state.StoreBatch;
+import io.weir.streams.internals.table.TableRow;
 import io.weir.streams.internals.table.TableRowCodec;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.StoreType;
@@ -66,7 +67,7 @@ public final class GlobalStore<K, V> implements AutoCloseable {
         this.keySerializer = consumed.keySerde().serializer();
         this.valueDeserializer = consumed.valueSerde().deserializer();
         this.codec = new TableRowCodec<>(spec.storeName(), consumed.valueSerde());
-        this.view = newView();
+        this.view = new View(Long.MAX_VALUE);
     }
 
     /** Opens the store of {@code spec} under {@code dir} (RocksDB) or in memory. */
@@ -192,57 +193,77 @@ public final class GlobalStore<K, V> implements AutoCloseable {
         return view;
     }
 
-    /** The view, made once: processors ask for it per record. */
-    private ReadOnlyKeyValueStore<K, V> newView() {
-        return new ReadOnlyKeyValueStore<>() {
-            @Override
-            public @Nullable V get(K key) {
-                byte[] stored;
-                lock.readLock().lock();
-                try {
-                    stored = store.get(keySerializer.serialize(spec.topic(), key));
-                } finally {
-                    lock.readLock().unlock();
-                }
-                return stored == null ? null : codec.decode(stored).value();
-            }
-
-            @Override
-            public void forEach(BiConsumer<? super K, ? super V> action) {
-                scan(null, null, action);
-            }
-
-            @Override
-            public void range(@Nullable K from, @Nullable K to, BiConsumer<? super K, ? super V> action) {
-                scan(
-                        from == null ? null : keySerializer.serialize(spec.topic(), from),
-                        to == null ? null : keySerializer.serialize(spec.topic(), to),
-                        action);
-            }
-
-            @Override
-            public <P> void prefixScan(
-                    P prefix, Serializer<P> prefixSerializer, BiConsumer<? super K, ? super V> action) {
-                byte[] start = prefixSerializer.serialize(spec.topic(), prefix);
-                scan(start, Bytes.prefixEnd(start), action);
-            }
-        };
+    /**
+     * A typed, read-only view whose scans stop after {@code scanLimit} entries: what queries of the global
+     * table read. Like every view, it reads what the store has applied, which is only ever committed data.
+     */
+    public ReadOnlyKeyValueStore<K, V> view(long scanLimit) {
+        return new View(scanLimit);
     }
 
-    private void scan(byte @Nullable [] from, byte @Nullable [] to, BiConsumer<? super K, ? super V> action) {
+    /** Every row of the table with its event time, in key-byte order. */
+    public void forEachRow(BiConsumer<? super K, TableRow<V>> action) {
+        scan(null, null, Long.MAX_VALUE, action);
+    }
+
+    /** A typed view; scans give at most {@code limit} entries. */
+    private final class View implements ReadOnlyKeyValueStore<K, V> {
+        private final long limit;
+
+        View(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public @Nullable V get(K key) {
+            byte[] stored;
+            lock.readLock().lock();
+            try {
+                stored = store.get(keySerializer.serialize(spec.topic(), key));
+            } finally {
+                lock.readLock().unlock();
+            }
+            return stored == null ? null : codec.decode(stored).value();
+        }
+
+        @Override
+        public void forEach(BiConsumer<? super K, ? super V> action) {
+            scan(null, null, limit, (k, row) -> action.accept(k, row.value()));
+        }
+
+        @Override
+        public void range(@Nullable K from, @Nullable K to, BiConsumer<? super K, ? super V> action) {
+            scan(key(from), key(to), limit, (k, row) -> action.accept(k, row.value()));
+        }
+
+        @Override
+        public <P> void prefixScan(P prefix, Serializer<P> prefixSerializer, BiConsumer<? super K, ? super V> action) {
+            byte[] start = prefixSerializer.serialize(spec.topic(), prefix);
+            scan(start, Bytes.prefixEnd(start), limit, (k, row) -> action.accept(k, row.value()));
+        }
+    }
+
+    private byte @Nullable [] key(@Nullable K key) {
+        return key == null ? null : keySerializer.serialize(spec.topic(), key);
+    }
+
+    /**
+     * Calls {@code action} for at most {@code limit} rows with a key in {@code [from, to)}; the rows are
+     * copied out under the lock and decoded after it, so user code never runs under it.
+     */
+    private void scan(
+            byte @Nullable [] from, byte @Nullable [] to, long limit, BiConsumer<? super K, TableRow<V>> action) {
         List<ByteEntry> entries = new ArrayList<>();
         lock.readLock().lock();
         try (KeyValueIterator it = store.range(from, to)) {
-            while (it.hasNext()) {
+            while (it.hasNext() && entries.size() < limit) {
                 entries.add(it.next());
             }
         } finally {
             lock.readLock().unlock();
         }
         for (ByteEntry e : entries) {
-            action.accept(
-                    keyDeserializer.deserialize(spec.topic(), e.key()),
-                    codec.decode(e.value()).value());
+            action.accept(keyDeserializer.deserialize(spec.topic(), e.key()), codec.decode(e.value()));
         }
     }
 

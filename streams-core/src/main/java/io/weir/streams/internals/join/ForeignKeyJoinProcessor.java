@@ -105,7 +105,7 @@ public final class ForeignKeyJoinProcessor<K, V, KO, VR> implements Processor<Ob
             results.set(key, null, record.timestamp());
             return;
         }
-        long time = left.timestamp(row);
+        long time = Math.max(record.timestamp(), left.timestamp(row));
         if (newForeignKey == null) {
             nullForeignKeys.increment();
             results.set(key, settings.leftJoin() ? JoinedRows.encode(row, null, time) : null, time);

@@ -88,8 +88,10 @@ public final class ForeignKeySubscriptionProcessor<KO, VO> implements Processor<
         respond(leftKey, foreignKeyBytes, rows.latestStored(foreignKey), record);
     }
 
+    /** Sends {@code row} to the left key, stamped no earlier than the row itself or the change that sent it. */
     private void respond(byte[] leftKey, byte[] foreignKey, byte @Nullable [] row, Record<Object, Object> cause) {
-        context.forward(new Record<>(
-                leftKey, ForeignKeyMessages.response(foreignKey, row), cause.timestamp(), null, cause.source()));
+        long time = row == null ? cause.timestamp() : Math.max(cause.timestamp(), rows.timestamp(row));
+        context.forward(
+                new Record<>(leftKey, ForeignKeyMessages.response(foreignKey, row), time, null, cause.source()));
     }
 }

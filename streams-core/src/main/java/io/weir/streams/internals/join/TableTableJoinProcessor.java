@@ -62,8 +62,12 @@ public final class TableTableJoinProcessor<K, V, VO, VR> implements Processor<K,
             results.set(key, null, record.timestamp());
             return;
         }
+        // The change that caused this one counts too: a delete on one side leaves the other side's older row.
         long time = Math.max(
-                l == null ? Long.MIN_VALUE : left.timestamp(l), r == null ? Long.MIN_VALUE : right.timestamp(r));
+                record.timestamp(),
+                Math.max(
+                        l == null ? Long.MIN_VALUE : left.timestamp(l),
+                        r == null ? Long.MIN_VALUE : right.timestamp(r)));
         results.set(key, JoinedRows.encode(l, r, time), time);
     }
 

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.query;
 
 import io.weir.streams.internals.state.Bytes;
+import io.weir.streams.internals.table.RowFormat;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.StoreUnavailableException.Reason;
 import org.apache.kafka.common.serialization.Serializer;
@@ -33,7 +34,7 @@ public final class KeyValueQuery<K, V> implements ReadOnlyKeyValueStore<K, V> {
     @Override
     public @Nullable V get(K key) {
         byte[] stored = copies.get(view.key(key));
-        return stored == null ? null : view.values().read(stored);
+        return stored == null ? null : view.rows().get().value(key, stored);
     }
 
     @Override
@@ -53,10 +54,12 @@ public final class KeyValueQuery<K, V> implements ReadOnlyKeyValueStore<K, V> {
     }
 
     private void scan(byte @Nullable [] from, byte @Nullable [] to, BiConsumer<? super K, ? super V> action) {
+        RowFormat<K, V> rows = view.rows().get();
         copies.scan(from, to, entry -> {
-            V value = view.values().read(entry.value());
+            K key = view.key(entry.key());
+            V value = rows.value(key, entry.value());
             if (value != null) {
-                action.accept(view.key(entry.key()), value);
+                action.accept(key, value);
             }
         });
     }

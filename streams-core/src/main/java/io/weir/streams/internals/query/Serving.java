@@ -9,6 +9,7 @@ import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
+import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.StoreQuery;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
@@ -18,11 +19,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
 import java.util.function.ToIntBiFunction;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -37,6 +42,8 @@ public final class Serving {
     private final LocalStores local = new LocalStores();
     private final ClusterMetadata cluster = new ClusterMetadata();
     private final BooleanSupplier stopped;
+    /** The global tables' stores, by name, once bootstrapped: each a view with a scan limit. */
+    private final Map<String, LongFunction<ReadOnlyKeyValueStore<?, ?>>> globals = new ConcurrentHashMap<>();
 
     /** @param stopped whether the application has stopped or failed */
     public Serving(TopologySpec topology, String applicationId, BooleanSupplier stopped) {
@@ -61,18 +68,24 @@ public final class Serving {
     public <T> T store(StoreQuery<T> query) {
         String name = query.storeName();
         QueryableStoreType<T> type = query.type();
+        if (topology.globalTables().stream().anyMatch(g -> g.storeName().equals(name))) {
+            return globalTable(name, type, query.scanLimit());
+        }
         StoreSpec spec = topology.stores().get(name);
         StoreView view = spec == null ? null : spec.queryable();
         if (view == null) {
             List<String> queryable = topology.stores().values().stream()
                     .flatMap(s -> Stream.ofNullable(s.queryable()))
                     .map(v -> v.store() + " (" + v.type() + ")")
-                    .sorted()
-                    .toList();
+                    .collect(Collectors.toCollection(ArrayList::new));
+            topology.globalTables()
+                    .forEach(g -> queryable.add(
+                            g.storeName() + " (global table, " + QueryableStoreType.keyValueStore() + ")"));
+            queryable.sort(null);
             throw new IllegalArgumentException("No queryable " + type + " named '" + name + "'"
                     + (spec == null ? "" : " (it is an internal store)") + "; the queryable stores are " + queryable
-                    + ": tables, windowed and session aggregations, and keyed processors' stores, named with "
-                    + "Materialized.as(name)");
+                    + ": tables (global ones too), joins that give tables, windowed and session aggregations, and "
+                    + "keyed processors' stores, named with Materialized.as(name) or the processor's store name");
         }
         if (!view.type().equals(type)) {
             throw new IllegalArgumentException("Store '" + name + "' is a " + view.type() + ", not a " + type
@@ -82,6 +95,40 @@ public final class Serving {
         @SuppressWarnings("unchecked")
         T answer = (T) view.query(new StoreCopies(name, local, stopped, query.staleReads(), query.scanLimit()));
         return answer;
+    }
+
+    /** A view of global table store {@code name}, readable once its bootstrap has read the topic. */
+    private <T> T globalTable(String name, QueryableStoreType<T> type, long scanLimit) {
+        if (!type.equals(QueryableStoreType.keyValueStore())) {
+            throw new IllegalArgumentException("Store '" + name + "' is a global table, not a " + type
+                    + "; ask for it with QueryableStoreType.keyValueStore()");
+        }
+        // A global table's store is a key-value store, the kind the caller asked for.
+        @SuppressWarnings("unchecked")
+        T answer = (T) new GlobalTableQuery<Object, Object>(
+                name,
+                () -> {
+                    LongFunction<ReadOnlyKeyValueStore<?, ?>> view = globals.get(name);
+                    @SuppressWarnings("unchecked")
+                    ReadOnlyKeyValueStore<Object, Object> store =
+                            view == null ? null : (ReadOnlyKeyValueStore<Object, Object>) view.apply(scanLimit);
+                    return store;
+                },
+                stopped);
+        return answer;
+    }
+
+    /**
+     * Global table store {@code name} has read its topic up to the end: queries read it from now on,
+     * through {@code view}, which gives a view whose scans stop after the given number of entries.
+     */
+    public void hostGlobalTable(String name, LongFunction<ReadOnlyKeyValueStore<?, ?>> view) {
+        globals.put(name, view);
+    }
+
+    /** The global tables are about to close: queries of them fail from now on. */
+    public void unhostGlobalTables() {
+        globals.clear();
     }
 
     /** Where {@code key} of store {@code name} lives: see {@code WeirStreams.metadataForKey}. */

@@ -59,22 +59,32 @@ public final class ChangeEmitter<K, V> {
 
     /**
      * The row of {@code key} went from {@code oldStored} to {@code newStored} (as stored, null meaning
-     * absent) at event time {@code timestamp}; the operator has written the store.
+     * absent) because of a change at event time {@code timestamp}; the operator has written the store.
+     *
+     * <p>The change goes downstream stamped with the largest of that time and the times of the rows it
+     * replaces and writes (and, coalesced, of every change of the key since the last commit): a key's change
+     * is never stamped earlier than the change that caused it or the row it replaces, so a versioned table
+     * or a time-ordered reader downstream never keeps a row that a later change deleted.
      */
     public void changed(
             K key, byte[] keyBytes, byte @Nullable [] oldStored, byte @Nullable [] newStored, long timestamp) {
+        long time = Math.max(timestamp, Math.max(timeOf(oldStored), timeOf(newStored)));
         if (everyChange) {
             if (!rows.sameValue(key, oldStored, newStored)) {
-                emit(key, value(key, oldStored), value(key, newStored), timestamp);
+                emit(key, value(key, oldStored), value(key, newStored), time);
             }
             return;
         }
         Pending<K> p = pending.get(ByteBuffer.wrap(keyBytes));
         if (p == null) {
-            pending.put(ByteBuffer.wrap(keyBytes), new Pending<>(key, oldStored, timestamp));
+            pending.put(ByteBuffer.wrap(keyBytes), new Pending<>(key, oldStored, time));
         } else {
-            p.timestamp = timestamp;
+            p.timestamp = Math.max(p.timestamp, time);
         }
+    }
+
+    private long timeOf(byte @Nullable [] stored) {
+        return stored == null ? Long.MIN_VALUE : rows.timestamp(stored);
     }
 
     private @Nullable V value(K key, byte @Nullable [] stored) {
@@ -92,11 +102,7 @@ public final class ChangeEmitter<K, V> {
             if (rows.sameValue(p.key, current, p.committed)) {
                 continue;
             }
-            emit(
-                    p.key,
-                    value(p.key, p.committed),
-                    value(p.key, current),
-                    current == null ? p.timestamp : rows.timestamp(current));
+            emit(p.key, value(p.key, p.committed), value(p.key, current), p.timestamp);
         }
         pending.clear();
     }

@@ -7,6 +7,7 @@ import io.weir.streams.dsl.Deduplicated;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.dsl.Repartitioned;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
@@ -196,5 +197,13 @@ class DeduplicationContractTest {
         EventStream<Integer, String> rekeyed = events.map((k, v) -> io.weir.streams.KeyValue.pair(v.length(), v));
         IllegalStateException unknownKey = assertThrows(IllegalStateException.class, () -> rekeyed.deduplicate(WITHIN));
         assertTrue(unknownKey.getMessage().contains("key serde"), unknownKey.getMessage());
+        // What the message says to do builds.
+        assertTrue(unknownKey.getMessage().contains("repartition(Repartitioned.with(keySerde, valueSerde))"));
+        EventStream<Integer, String> selected = events.selectKey((k, v) -> v.length());
+        assertThrows(IllegalStateException.class, () -> selected.deduplicate(WITHIN));
+        selected.repartition(Repartitioned.with(Serdes.Integer(), Serdes.String()))
+                .deduplicate(WITHIN)
+                .to("unique", Produced.with(Serdes.Integer(), Serdes.String()));
+        builder.build();
     }
 }

@@ -9,9 +9,12 @@ import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.serde.Serdes;
+import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestOutputTopic;
+import io.weir.streams.test.TestRecord;
+import io.weir.streams.test.ValueAndTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -76,6 +79,30 @@ class ForeignKeyJoinTest {
             TableChanges.put(driver, "customers", "c2", "Bob");
             TableChanges.put(driver, "orders", "o2", "c2:20");
             assertEquals(List.of("o1=10 by Ann", "o2=20 by Bob"), TableChanges.read(out));
+        }
+    }
+
+    @Test
+    void theDriverReadsTheJoinsResultWithItsTimesAndADeleteIsStampedWithItsOwnTime() {
+        try (TestDriver driver = orders(true)) {
+            TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
+            driver.input("customers", Serdes.String(), Serdes.String())
+                    .pipe(TestRecord.of("c1", "Ann").at(8));
+            driver.input("orders", Serdes.String(), Serdes.String())
+                    .pipe(TestRecord.of("o1", "c1:10").at(5));
+            driver.input("orders", Serdes.String(), Serdes.String())
+                    .pipe(TestRecord.of("o2", ":20").at(6));
+            assertEquals(Map.of("o1", "10 by Ann", "o2", "20 by null"), driver.table("orders-with-names"));
+            assertEquals(
+                    new ValueAndTimestamp<>("10 by Ann", 8),
+                    driver.<String, String>timestampedTable("orders-with-names").get("o1"));
+            out.readAll();
+            driver.input("orders", Serdes.String(), Serdes.String())
+                    .pipe(TestRecord.of("o1", (String) null).at(7));
+            List<OutputRecord<String, String>> changes = out.readAll();
+            OutputRecord<String, String> delete = changes.get(changes.size() - 1);
+            assertEquals(null, delete.value());
+            assertEquals(8, delete.timestamp(), "the delete at 7 of a result at 8 is not stamped earlier");
         }
     }
 

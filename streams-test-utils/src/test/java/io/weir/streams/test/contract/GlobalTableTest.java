@@ -15,9 +15,12 @@ import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestOutputTopic;
+import io.weir.streams.test.TestRecord;
+import io.weir.streams.test.ValueAndTimestamp;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -84,6 +87,24 @@ class GlobalTableTest {
             payments.pipe("card-1", "q1");
             payments.pipe("card-2", "q2");
             assertEquals(List.of("q1@elsewhere", "q2@unknown"), out.readValues());
+        }
+    }
+
+    @Test
+    void theDriverReadsTheTableWithItsRowsTimes() {
+        try (TestDriver driver = enrichment()) {
+            TestInputTopic<String, String> countries = driver.input("countries", Serdes.String(), Serdes.String());
+            countries.pipe(TestRecord.of("card-1", "fr").at(5));
+            countries.pipe(TestRecord.of("card-2", "de").at(7));
+            countries.pipe(TestRecord.of("card-2", (String) null).at(9));
+            countries.pipe(TestRecord.of("card-3", "it").at(8));
+            assertEquals(Map.of("card-1", "fr", "card-3", "it"), driver.table("country-of-card"));
+            Map<String, ValueAndTimestamp<String>> timed = driver.timestampedTable("country-of-card");
+            assertEquals(new ValueAndTimestamp<>("fr", 5), timed.get("card-1"));
+            assertEquals(new ValueAndTimestamp<>("it", 8), timed.get("card-3"));
+            IllegalArgumentException unknown =
+                    assertThrows(IllegalArgumentException.class, () -> driver.table("no-such-store"));
+            assertTrue(unknown.getMessage().contains("country-of-card"), unknown.getMessage());
         }
     }
 

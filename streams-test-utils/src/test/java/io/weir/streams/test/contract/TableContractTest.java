@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -172,6 +173,30 @@ class TableContractTest {
                     .orElseThrow();
             assertNull(eu.value(), "eu has no user left: a tombstone, not a count of 0");
             assertEquals(Map.of("us", 1L), driver.table("users-per-region", Serdes.String(), Serdes.Long()));
+        }
+    }
+
+    @Test
+    void aKeysChangeIsNeverStampedEarlierThanTheRowItReplaces() {
+        try (TestDriver driver = usersPerRegion(Refinement.ACCUMULATING)) {
+            TestInputTopic<String, String> in = driver.input("moves", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, Long> out = driver.output("regions", Serdes.String(), Serdes.Long());
+            send(in, "bob", "eu", 23);
+            driver.commit();
+            assertEquals(23, out.readAll().get(0).timestamp());
+            // Out of order: the move is stamped earlier than the row it replaces.
+            send(in, "bob", "us", 22);
+            driver.commit();
+            Map<String, OutputRecord<String, Long>> changes = new TreeMap<>();
+            out.readAll().forEach(r -> changes.put(r.key(), r));
+            assertNull(changes.get("eu").value());
+            assertEquals(23, changes.get("eu").timestamp(), "the delete of a row at 23 is not stamped 22");
+            assertEquals(23, changes.get("us").timestamp());
+            assertEquals(
+                    23,
+                    driver.<String, Long>timestampedTable("users-per-region")
+                            .get("us")
+                            .timestamp());
         }
     }
 

@@ -12,11 +12,15 @@ import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestOutputTopic;
+import io.weir.streams.test.TestRecord;
+import io.weir.streams.test.ValueAndTimestamp;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -99,6 +103,43 @@ class TableTableJoinTest {
             TableChanges.put(driver, "cities", "u2", null);
             assertEquals(List.of("u2=null@Oslo", "u1=Ann@null", "u2-=null@Oslo", "u2=null"), TableChanges.read(out));
         }
+    }
+
+    @Test
+    void aDeleteOnOneSideIsStampedWithItsOwnTimeNotTheOtherSidesRow() {
+        for (Kind kind : List.of(Kind.INNER, Kind.LEFT)) {
+            try (TestDriver driver = users(kind, true)) {
+                TestOutputTopic<String, String> out = driver.output("joined", Serdes.String(), Serdes.String());
+                put(driver, "names", "u1", "X", 6);
+                put(driver, "cities", "u1", "Y", 5);
+                out.readAll();
+                put(driver, "cities", "u1", null, 7);
+                List<OutputRecord<String, String>> changes = out.readAll();
+                OutputRecord<String, String> last = changes.get(changes.size() - 1);
+                assertEquals(kind == Kind.INNER ? null : "X@null", last.value(), kind.toString());
+                assertEquals(7, last.timestamp(), kind + ": the change caused by the delete at 7");
+            }
+        }
+    }
+
+    @Test
+    void theDriverReadsTheJoinsResultWithItsTimes() {
+        try (TestDriver driver = users(Kind.LEFT, false)) {
+            put(driver, "names", "u1", "Ann", 3);
+            put(driver, "cities", "u1", "Oslo", 9);
+            put(driver, "names", "u2", "Bo", 4);
+            // The input tables emit their changes at the commit, and the join computes its rows from them.
+            driver.commit();
+            assertEquals(Map.of("u1", "Ann@Oslo", "u2", "Bo@null"), driver.table("users"));
+            Map<String, ValueAndTimestamp<String>> timed = driver.timestampedTable("users");
+            assertEquals(new ValueAndTimestamp<>("Ann@Oslo", 9), timed.get("u1"));
+            assertEquals(new ValueAndTimestamp<>("Bo@null", 4), timed.get("u2"));
+        }
+    }
+
+    private static void put(TestDriver driver, String topic, String key, @Nullable String value, long time) {
+        driver.input(topic, Serdes.String(), Serdes.String())
+                .pipe(TestRecord.of(key, value).at(time));
     }
 
     @Test
