@@ -435,6 +435,12 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         Serde<K> k = grouped.keySerde().orElse(keySerde);
         Serde<V> v = grouped.valueSerde().orElse(valueSerde);
         if (!keyChanged) {
+            if (grouped.numberOfPartitions().isPresent()) {
+                throw new IllegalStateException("groupByKey(" + grouped.name().orElse("") + "): the key was not "
+                        + "changed, so there is no repartition topic to give "
+                        + grouped.numberOfPartitions().getAsInt()
+                        + " partitions; repartition(Repartitioned.withNumberOfPartitions(n)) first");
+            }
             return new GroupedStreamImpl<>(new EventStreamImpl<>(graph, nodes, k, v, false));
         }
         String base = grouped.name().orElseGet(() -> graph.newName("group"));
@@ -443,7 +449,8 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
                     + "repartitioned through a topic, and the stream's " + (k == null ? "key" : "value")
                     + " serde is unknown; pass Grouped.with(keySerde, valueSerde)");
         }
-        return new GroupedStreamImpl<>(through(base, k, v, -1));
+        return new GroupedStreamImpl<>(
+                through(base, k, v, grouped.numberOfPartitions().orElse(-1)));
     }
 
     @Override

@@ -572,7 +572,11 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 Set.of());
         EventStreamImpl<K2, Change<V2>> changes = new EventStreamImpl<K2, Change<V2>>(
                         graph, List.of(select), k, new ChangeSerde<>(v), true)
-                .through(base, k, new ChangeSerde<>(v), -1);
+                .through(
+                        base,
+                        k,
+                        new ChangeSerde<>(v),
+                        grouped.numberOfPartitions().orElse(-1));
         return new GroupedTableImpl<>(graph, changes.nodes, k, v);
     }
 

@@ -237,6 +237,37 @@ class DslPiecesTest {
     }
 
     @Test
+    void aGroupingWithAPartitionCountAggregatesInThatManyTasks() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table("regions", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupBy(
+                        (user, region) -> KeyValue.pair(region, user),
+                        Grouped.with(Serdes.String(), Serdes.String()).withNumberOfPartitions(3))
+                .count(Materialized.as("users-per-region"));
+        try (TestDriver driver = new TestDriver(builder.build())) {
+            assertEquals(4, driver.watermarks().size(), "one task reads 'regions', three aggregate the groups");
+            TestInputTopic<String, String> in = driver.input("regions", Serdes.String(), Serdes.String());
+            in.pipe("ann", "eu", 1_000);
+            in.pipe("bob", "eu", 1_000);
+            in.pipe("cid", "us", 1_000);
+            driver.commit();
+            driver.commit();
+            assertEquals(Map.of("eu", 2L, "us", 1L), driver.table("users-per-region"));
+        }
+        StreamsBuilder keyKept = new StreamsBuilder();
+        EventStream<String, String> words = words(keyKept);
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> words.groupByKey(Grouped.<String, String>with(null, null).withNumberOfPartitions(3)));
+        assertTrue(e.getMessage().contains("Repartitioned.withNumberOfPartitions"), e.getMessage());
+        EventStream<String, String> rekeyed = words(new StreamsBuilder()).selectKey((k, v) -> v);
+        rekeyed.groupByKey(Grouped.with(Serdes.String(), Serdes.String()).withNumberOfPartitions(2));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Grouped.<String, String>with(null, null).withNumberOfPartitions(0));
+    }
+
+    @Test
     void aTopicReadTwiceFeedsBothReadsFromOneConsumption() {
         StreamsBuilder builder = new StreamsBuilder();
         words(builder).mapValues(String::toUpperCase).to("upper", Produced.with(Serdes.String(), Serdes.String()));
