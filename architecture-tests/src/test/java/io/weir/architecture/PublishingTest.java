@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathConstants;
@@ -111,11 +113,32 @@ class PublishingTest {
         String version = text(pom(""), "/project/version");
         assertEquals("", text(bom, "/project/parent/artifactId"), "an imported BOM must not bring the parent's pins");
         assertEquals(version, text(bom, "/project/version"));
+        String weir = "/project/dependencyManagement/dependencies/dependency[groupId='io.weir']";
+        assertEquals(publishedJarModules(), new TreeSet<>(texts(bom, weir + "/artifactId")));
+        assertEquals(Set.of(version), new TreeSet<>(texts(bom, weir + "/version")));
+    }
+
+    /**
+     * A user who imports the BOM gets the Kafka and Jackson lines Weir is built and tested with: the
+     * BOM pins them at weir-parent's versions, so a build without Weir's parent does not mix Kafka's
+     * broker's Jackson modules with Weir's databind.
+     */
+    @Test
+    void theBomAlignsKafkaJacksonAndRocksDbAtTheParentsVersions() throws Exception {
+        Document bom = pom("weir-bom");
+        Document parent = pom("");
+        Map<String, String> aligned = new TreeMap<>();
+        for (String artifact : List.of(
+                "kafka-clients", "kafka_2.13", "kafka-server", "kafka-server-common", "rocksdbjni", "jackson-bom")) {
+            String managed = "/project/dependencyManagement/dependencies/dependency[artifactId='" + artifact + "']";
+            String property = text(parent, managed + "/version").replaceAll("^\\$\\{(.*)}$", "$1");
+            aligned.put(artifact, text(parent, "/project/properties/*[local-name()='" + property + "']"));
+            assertFalse(aligned.get(artifact).isEmpty(), artifact + " is pinned by a property of weir-parent");
+            assertEquals(aligned.get(artifact), text(bom, managed + "/version"), artifact);
+        }
         assertEquals(
-                publishedJarModules(),
-                new TreeSet<>(texts(bom, "/project/dependencyManagement/dependencies/dependency/artifactId")));
-        assertEquals(
-                Set.of(version),
-                new TreeSet<>(texts(bom, "/project/dependencyManagement/dependencies/dependency/version")));
+                "import",
+                text(bom, "/project/dependencyManagement/dependencies/dependency[artifactId='jackson-bom']/scope"),
+                "every Jackson module follows one version");
     }
 }
