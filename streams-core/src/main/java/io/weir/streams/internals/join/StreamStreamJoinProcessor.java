@@ -24,16 +24,19 @@ import java.util.function.BiFunction;
  * matches the other side's records {@code o} of its key with {@code x.t - before <= o.t <= x.t + after}.
  *
  * <p>A record {@code x}: with a null key or beyond the maximum future skew, handled by {@link KeyedInput};
- * late (the watermark reached {@code x.t + allowedLateness}) to the late-data side output; else joined
- * with every partner the other buffer holds, each pair emitted now with event time {@code max(x.t, o.t)},
- * x's headers and key (a pair is emitted once: by its second record), and then kept in this side's
- * buffer. The buffer keeps it until the watermark reaches {@code x.t + after + allowedLateness}; no record
- * that is not late can match it after that, so when this side is outer and it found no partner it is
- * emitted then with null for the other side, at its own event time, and never followed by a pair.
+ * else joined with every partner the other buffer still holds, each pair emitted now with event time
+ * {@code max(x.t, o.t)}, x's headers and key (a pair is emitted once: by its second record). While its
+ * window can still take partners to come (the watermark is below {@code x.t + after + allowedLateness})
+ * it is kept in this side's buffer until then; when this side is outer and it found no partner it is
+ * emitted then with null for the other side, at its own event time, and never followed by a pair. A
+ * record whose window has closed on arrival joins the partners still held (as Kafka Streams and Flink
+ * SQL's interval join do) and is not kept; only one that joins nothing is late: padded with null at once
+ * on an outer side, else sent to the late-data side output.
  *
- * <p>Exactness: a record that is not late finds every partner it has: a partner {@code o} leaves the other
- * buffer when the watermark reaches {@code o.t + before + allowedLateness}, and {@code o.t >= x.t - before}
- * puts that at or after {@code x.t + allowedLateness}, which the watermark has not reached.
+ * <p>Exactness: a record that arrives while the watermark is below {@code x.t + allowedLateness} finds
+ * every partner it has: a partner {@code o} leaves the other buffer when the watermark reaches {@code o.t +
+ * before + allowedLateness}, and {@code o.t >= x.t - before} puts that at or after {@code x.t +
+ * allowedLateness}. A later record finds those of its partners not yet past their own window's end.
  */
 public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<K, V> {
 
@@ -114,13 +117,20 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
         long time = record.timestamp();
         long from = TimeMath.minus(time, side.before());
         long to = TimeMath.plus(time, side.after());
-        if (watermark != Long.MIN_VALUE && watermark >= TimeMath.plus(time, side.allowedLateness())) {
-            late.late(record, List.of(new Window(from, TimeMath.plus(to, 1))), false, watermark);
-            return;
-        }
+        boolean started = watermark != Long.MIN_VALUE;
+        // Its window can take no partner still to come: every one would be late.
+        boolean closed = started && watermark >= TimeMath.plus(to, side.allowedLateness());
+        // A partner o is held while the watermark is below o.t + before + allowedLateness (its own window's
+        // end, seen from its side); one the buffer still stores past that has had its null result already.
+        long heldFrom = started
+                ? Math.max(
+                        from,
+                        TimeMath.plus(
+                                TimeMath.minus(watermark, TimeMath.plus(side.before(), side.allowedLateness())), 1))
+                : from;
         byte[] key = keys.serialize(side.store(), record.key());
         boolean[] matched = {false};
-        other.match(key, from, to, side.otherOuter(), (otherTime, stored) -> {
+        other.match(key, heldFrom, to, side.otherOuter(), (otherTime, stored) -> {
             matched[0] = true;
             VO partner = side.otherCodec().decode(stored).value();
             context.forward(new Record<>(
@@ -130,7 +140,14 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
                     record.headers(),
                     record.source()));
         });
-        buffer.add(key, time, side.codec().encode(null, record.value(), record.headers()), matched[0]);
+        if (!closed) {
+            buffer.add(key, time, side.codec().encode(null, record.value(), record.headers()), matched[0]);
+        } else if (!matched[0] && side.outer()) {
+            context.forward(new Record<>(
+                    record.key(), side.joiner().apply(record.value(), null), time, record.headers(), record.source()));
+        } else if (!matched[0]) {
+            late.late(record, List.of(new Window(from, TimeMath.plus(to, 1))), false, watermark);
+        }
     }
 
     @Override

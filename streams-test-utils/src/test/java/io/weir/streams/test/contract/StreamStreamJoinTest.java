@@ -197,6 +197,37 @@ class StreamStreamJoinTest {
     }
 
     @Test
+    void aRecordWhoseWindowClosedStillJoinsThePartnersStillHeld() {
+        try (TestDriver driver = ads(Kind.INNER, JoinWindows.of(Duration.ofSeconds(5)))) {
+            impression(driver, "ad", "i", 16_000);
+            click(driver, "x", "c", 20_000);
+            impression(driver, "x", "y", 20_000);
+            // The watermark is 19,999: the click's window [7,000, 17,000] has closed, but the impression at
+            // 16,000 is held until 21,000 (its own window's end), so the pair is still possible.
+            click(driver, "ad", "behind", 12_000);
+            List<OutputRecord<String, String>> pairs = joined(driver).readAll();
+            assertEquals(
+                    List.of("y+c", "i+behind"),
+                    pairs.stream().map(OutputRecord::value).toList());
+            assertEquals(16_000, pairs.get(1).timestamp());
+            assertTrue(
+                    driver.output("too-late", Serdes.String(), Serdes.String()).isEmpty());
+        }
+    }
+
+    @Test
+    void anOuterSidesRecordThatArrivesTooLateToJoinAnythingIsPaddedAtOnce() {
+        try (TestDriver driver = ads(Kind.LEFT, JoinWindows.of(Duration.ofSeconds(5)))) {
+            click(driver, "x", "c", 20_000);
+            impression(driver, "x", "y", 20_000);
+            impression(driver, "ad", "alone", 10_000);
+            assertEquals(List.of("y+c", "alone+null"), joined(driver).readValues());
+            assertTrue(
+                    driver.output("too-late", Serdes.String(), Serdes.String()).isEmpty());
+        }
+    }
+
+    @Test
     void allowedLatenessLetsARecordBehindTheWatermarkJoin() {
         JoinWindows windows = JoinWindows.of(Duration.ofSeconds(5)).withAllowedLateness(Duration.ofSeconds(10));
         try (TestDriver driver = ads(Kind.INNER, windows)) {
