@@ -20,13 +20,22 @@ public final class WeirMetrics {
     public static final String RECORDS_PRODUCTION_SKIPPED = "records-production-skipped";
     /** Records an operator skipped because its user code threw and the processing error handler chose to continue. */
     public static final String RECORDS_PROCESSING_SKIPPED = "records-processing-skipped";
-    /** Records with a null key that a keyed aggregation skipped. */
+    /**
+     * Records with a null key that a keyed operator skipped: an aggregation (windowed or not), a table read
+     * from a topic, a deduplication, a stream–stream join, a keyed processor.
+     */
     public static final String NULL_KEY_RECORDS_SKIPPED = "null-key-records-skipped";
     /** (record, window) pairs added although the watermark had passed the window's end (each makes a late change). */
     public static final String LATE_RECORDS_ADDED = "late-records-added";
-    /** (record, window) pairs refused because the window was past its allowed lateness. */
+    /**
+     * Records refused as late: (record, window) pairs refused by a windowed aggregation because the window
+     * was past its allowed lateness; records a deduplication or a stream–stream join refused because the
+     * watermark had passed their event time plus the allowed lateness; records an as-of or aligned
+     * stream–table join refused as older than the versioned table's history; updates a versioned table
+     * refused as older than its history.
+     */
     public static final String LATE_RECORDS_DROPPED = "late-records-dropped";
-    /** Records refused by a windowed operator because their event time was beyond the maximum future skew. */
+    /** Records an event-time operator refused because their event time was beyond the maximum future skew. */
     public static final String FUTURE_RECORDS_DROPPED = "future-records-dropped";
     /** Records written to a late-data side-output topic (late and future records alike). */
     public static final String SIDE_OUTPUT_RECORDS = "side-output-records";

@@ -11,8 +11,9 @@ import java.util.function.Function;
 
 /**
  * An unbounded stream of keyed records, each with an event time. Stateless operators keep a
- * record's event time and headers; windowed aggregations (via {@link #groupByKey()}) turn it into a
- * stream of window results. Operators return new streams; a stream may feed several operators.
+ * record's event time and headers; aggregations (via {@link #groupByKey()}) turn it into a table, or
+ * per window into a stream of window results. Operators return new streams; a stream may feed several
+ * operators.
  */
 public interface EventStream<K, V> {
 
@@ -285,9 +286,10 @@ public interface EventStream<K, V> {
             BiFunction<? super K, ? super V, ? extends I> idSelector, Duration within, Deduplicated<I> deduplicated);
 
     /**
-     * Groups by the current key, for a windowed aggregation. After an operator that changed the key,
-     * records are first repartitioned by the new key through an internal topic (see {@link Grouped});
-     * the stream's serdes must then be known.
+     * Groups by the current key, for an aggregation (into a table, or per window with {@link
+     * GroupedStream#windowedBy(Windows)}) or a keyed processor ({@code process}). After an operator that
+     * changed the key, records are first repartitioned by the new key through an internal topic (see
+     * {@link Grouped}); the stream's serdes must then be known.
      */
     GroupedStream<K, V> groupByKey();
 

@@ -84,11 +84,18 @@ public final class MetricCatalog {
         node(WeirMetrics.RECORDS_DEAD_LETTERED, "Records sent to a dead-letter topic.");
         node(WeirMetrics.RECORDS_PRODUCTION_SKIPPED, "Records a sink could not produce and its handler skipped.");
         node(WeirMetrics.RECORDS_PROCESSING_SKIPPED, "Records whose user code threw and the handler skipped.");
-        node(WeirMetrics.NULL_KEY_RECORDS_SKIPPED, "Records with a null key a keyed aggregation skipped.");
+        node(
+                WeirMetrics.NULL_KEY_RECORDS_SKIPPED,
+                "Records with a null key that a keyed operator skipped: an aggregation, a table read from a topic, a "
+                        + "deduplication, a stream-stream join, a keyed processor.");
         node(
                 WeirMetrics.LATE_RECORDS_ADDED,
                 "(record, window) pairs added after the watermark passed the window's end.");
-        node(WeirMetrics.LATE_RECORDS_DROPPED, "(record, window) pairs refused: past the allowed lateness.");
+        node(
+                WeirMetrics.LATE_RECORDS_DROPPED,
+                "Records refused as late: per window past a windowed aggregation's allowed lateness; or too old "
+                        + "for a deduplication, a stream-stream join, an as-of or aligned stream-table join, or a "
+                        + "versioned table.");
         node(WeirMetrics.FUTURE_RECORDS_DROPPED, "Records refused: event time beyond the maximum future skew.");
         node(WeirMetrics.SIDE_OUTPUT_RECORDS, "Records written to a late-data side-output topic.");
         node(
