@@ -9,11 +9,14 @@ import java.time.Duration;
  * JoinWindows)}): records {@code l} of the left stream and {@code r} of the right stream with the same key
  * match when {@code l.t - before <= r.t <= l.t + after}. Immutable.
  *
- * <p>Time: a record is late, and goes to the join's late-data side output, when the watermark has reached
- * its event time plus the allowed lateness: a partner it could have matched may be gone. A left record is
- * kept until the watermark reaches {@code l.t + after + allowedLateness} (a right one until {@code r.t +
- * before + allowedLateness}): from then on no record that is not late can match it, so an outer join emits
- * it with null then, and only then.
+ * <p>Time: a left record is held until the watermark reaches {@code l.t + after + allowedLateness} (a
+ * right one until {@code r.t + before + allowedLateness}): its window's end plus the lateness. Every
+ * record joins the partners held when it arrives; one that arrives before the watermark reaches its event
+ * time plus the allowed lateness finds all of them. A record whose own window has closed on arrival still
+ * joins the partners held and is not held itself; only one that then joins nothing is late: an outer
+ * side emits it with null at once, an inner side sends it to the join's late-data side output. A held
+ * record of an outer side that found no partner is emitted with null when it stops being held, and only
+ * then, never followed by a pair.
  */
 public final class JoinWindows {
 
@@ -48,8 +51,9 @@ public final class JoinWindows {
     }
 
     /**
-     * How far behind the watermark a record may be and still join; buffers keep records that much longer,
-     * and an outer join's null results wait that much longer. Zero by default.
+     * How long after its window's end a record is still held for partners to come: buffers keep records
+     * that much longer, a record that far behind the watermark still finds every partner, and an outer
+     * join's null results wait that much longer. Zero by default.
      */
     public JoinWindows withAllowedLateness(Duration lateness) {
         return new JoinWindows(before, after, Require.nonNegative("allowedLateness", lateness));

@@ -24,12 +24,11 @@ import io.weir.streams.internals.window.WindowAggregateProcessor;
 import io.weir.streams.internals.window.WindowAssigner;
 import io.weir.streams.internals.window.WindowAssigners;
 import io.weir.streams.serde.Serdes;
-import io.weir.streams.serde.WindowedSerdes;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
 import java.util.HashSet;
-import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BinaryOperator;
@@ -155,8 +154,9 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
         graph.useSerde(keySerde, true);
         graph.useSerde(aggSerde, false);
         long lateness = TimeMath.millis(windows.allowedLateness());
+        Set<String> mergeLogs = new LinkedHashSet<>();
         WindowAggregateProcessor.Settings<K, V, A> settings = new WindowAggregateProcessor.Settings<>(
-                aggregation, lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde);
+                aggregation, lateness, trigger, refinement, storeName, lateTopic, keySerde, aggSerde, mergeLogs);
         Set<String> stores = new HashSet<>();
         Supplier<WindowAssigner<K, V, A>> assigner;
         if (windows instanceof SlidingWindows sliding) {
@@ -199,7 +199,7 @@ final class WindowedStreamImpl<K, V> implements WindowedStream<K, V> {
             outputs.add(lateTopic);
         }
         String node = graph.addNode(storeName, stream.nodes, processor, stores, outputs);
-        return () -> new EventStreamImpl<>(graph, List.of(node), WindowedSerdes.of(keySerde), aggSerde, true);
+        return new WindowedTableImpl<>(graph, node, storeName, mergeLogs, keySerde, aggSerde, windows, refinement);
     }
 
     /** The combinations that make no sense, refused with the operator in the message. */

@@ -28,6 +28,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A keyed windowed aggregation: tumbling, hopping, sliding, session or global windows, whichever its
@@ -59,6 +60,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      * What every windowed aggregation is built with.
      *
      * @param lateTopic the late-data side output, or null
+     * @param mergeLogs the stores of the merge logs of the table views of the results ({@link
+     *     MergedSessions}); filled while the topology is built, as views are asked for, and read when a
+     *     task makes its processor
      */
     public record Settings<K, V, A>(
             Aggregation<K, V, A> aggregation,
@@ -68,7 +72,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             String storeName,
             @Nullable String lateTopic,
             Serde<K> keySerde,
-            Serde<A> aggSerde) {}
+            Serde<A> aggSerde,
+            Set<String> mergeLogs) {}
 
     private final WindowAssigner<K, V, A> assigner;
     private final Aggregation<K, V, A> aggregation;
@@ -80,10 +85,13 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private final Serializer<K> keySerializer;
     private final Deserializer<K> keyDeserializer;
     private final WindowStateCodec<A> codec;
+    private static final byte[] MERGED = new byte[0];
     /** Live windows by end: which watermark advances find windows to fire or close; counts them for the gauge. */
     private final EventTimeIndex openWindows = new EventTimeIndex();
 
+    private final Set<String> mergeLogNames;
     private WriteBackCache store;
+    private List<WriteBackCache> mergeLogs = List.of();
     private TriggerRunner triggers;
     private PaneEmitter<Windowed<K>, A> panes;
     private LateDataOutput lateOutput;
@@ -103,11 +111,13 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         this.keySerializer = settings.keySerde().serializer();
         this.keyDeserializer = settings.keySerde().deserializer();
         this.codec = new WindowStateCodec<>(storeName, settings.aggSerde());
+        this.mergeLogNames = settings.mergeLogs();
     }
 
     @Override
     public void init(ProcessorContext context) {
         this.store = context.stores().cache(storeName);
+        this.mergeLogs = mergeLogNames.stream().map(context.stores()::cache).toList();
         this.triggers = new TriggerRunner(trigger, context.processingTime());
         this.panes = new PaneEmitter<>(refinement, context);
         this.lateOutput = new LateDataOutput(lateTopic, context);
@@ -158,7 +168,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             WindowState<A> state = assignment.mayExist() ? stored(storeKey) : null;
             boolean opens = state == null;
             for (Window old : assignment.merged()) {
-                state = absorb(key, state, old, WindowKeys.encode(old.end(), old.start(), keyBytes));
+                state = absorb(key, keyBytes, state, old, WindowKeys.encode(old.end(), old.start(), keyBytes));
             }
             if (state == null) {
                 state = WindowState.empty(assigner.initial(key, window, aggregation));
@@ -179,9 +189,10 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /**
      * Merges the window {@code old} into {@code state} (null: the merged window has no state yet) and
-     * deletes it; under retracting refinement its last pane is retracted, for it gets no other.
+     * deletes it; under retracting refinement its last pane is retracted, for it gets no other. Each table
+     * view of the results learns of the merge through its log ({@link MergedSessions}).
      */
-    private WindowState<A> absorb(K key, @Nullable WindowState<A> state, Window old, byte[] oldKey) {
+    private WindowState<A> absorb(K key, byte[] keyBytes, @Nullable WindowState<A> state, Window old, byte[] oldKey) {
         WindowState<A> oldState = codec.decode(Objects.requireNonNull(store.get(oldKey), "a merged window has state"));
         if (panes.retracts() && oldState.panes() > 0) {
             PaneInfo.Timing timing = watermark < old.maxTimestamp() ? PaneInfo.Timing.EARLY : PaneInfo.Timing.LATE;
@@ -192,6 +203,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                     new PaneInfo(timing, oldState.panes(), true, true));
         }
         store.delete(oldKey);
+        for (WriteBackCache log : mergeLogs) {
+            log.put(MergedSessions.entry(keyBytes, old), MERGED);
+        }
         openWindows.remove(old.end());
         return state == null
                 ? oldState.rebased()

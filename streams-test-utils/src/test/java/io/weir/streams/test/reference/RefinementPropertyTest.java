@@ -7,10 +7,12 @@ import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
+import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.reference.WindowShape.Hopping;
 import io.weir.streams.test.reference.WindowShape.Session;
 import io.weir.streams.test.reference.WindowShape.Sliding;
 import io.weir.streams.test.reference.WindowShape.Tumbling;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -37,7 +39,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   <li>retracting: a downstream sum that adds panes and subtracts retractions ends with exactly the
  *       final values, and 0 for every session merged away; each retraction carries the value of the
  *       window's previous pane;</li>
- *   <li>in every mode, pane indexes run 0, 1, 2, ... and EARLY panes come before any other.</li>
+ *   <li>in every mode, pane indexes run 0, 1, 2, ... and EARLY panes come before any other;</li>
+ *   <li>accumulating, with or without retractions: the table view's changes applied as upserts hold
+ *       exactly the final values (a session merged away deleted), and its rows re-grouped by key and summed
+ *       with a subtractor give each key's sum of final values.</li>
  * </ul>
  * The final values are those of the default trigger's run under retracting refinement, whose
  * correctness against a brute-force model {@link WindowedAggregationPropertyTest} checks.
@@ -45,6 +50,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class RefinementPropertyTest {
 
     private static final int SEEDS = 120;
+    private static final int TABLE_VIEW_EVERY = 3;
 
     record Case(String name, Scenario scenario, Trigger trigger) {
         @Override
@@ -113,14 +119,34 @@ class RefinementPropertyTest {
     void everyRefinementAgreesOnTheFinalValues(Case c) {
         long retractionsSeen = 0;
         long earlySeen = 0;
+        long tableViewsSeen = 0;
         for (long seed = 0; seed < SEEDS; seed++) {
             GeneratedStream stream = StreamGenerator.generate(c.scenario(), seed);
             Map<String, Long> finals =
-                    net(run(c.scenario(), stream, Trigger.onTime(), Refinement.ACCUMULATING_AND_RETRACTING));
+                    net(run(c.scenario(), stream, Trigger.onTime(), Refinement.ACCUMULATING_AND_RETRACTING, false)
+                            .panes());
             List<String> problems = new ArrayList<>();
-            List<Emitted> accumulating = run(c.scenario(), stream, c.trigger(), Refinement.ACCUMULATING);
-            List<Emitted> discarding = run(c.scenario(), stream, c.trigger(), Refinement.DISCARDING);
-            List<Emitted> retracting = run(c.scenario(), stream, c.trigger(), Refinement.ACCUMULATING_AND_RETRACTING);
+            // The table view adds a re-grouping through a repartition topic to a run: every third stream.
+            boolean asTable = seed % TABLE_VIEW_EVERY == 0;
+            Output accumulatingRun = run(c.scenario(), stream, c.trigger(), Refinement.ACCUMULATING, asTable);
+            List<Emitted> accumulating = accumulatingRun.panes();
+            List<Emitted> discarding = run(c.scenario(), stream, c.trigger(), Refinement.DISCARDING, false)
+                    .panes();
+            Output retractingRun =
+                    run(c.scenario(), stream, c.trigger(), Refinement.ACCUMULATING_AND_RETRACTING, asTable);
+            List<Emitted> retracting = retractingRun.panes();
+            for (Output full : List.of(accumulatingRun, retractingRun)) {
+                TableView view = full.view();
+                if (view != null) {
+                    compare(problems, full.refinement() + " table view applied as upserts", finals, view.rows());
+                    compare(
+                            problems,
+                            full.refinement() + " table view summed per key",
+                            perKey(finals),
+                            view.sumsPerKey());
+                    tableViewsSeen++;
+                }
+            }
             Map<String, Long> lastAccumulating = new TreeMap<>();
             accumulating.forEach(e -> lastAccumulating.put(e.window(), e.value()));
             if (c.scenario().windows() instanceof Session) {
@@ -150,6 +176,7 @@ class RefinementPropertyTest {
         }
         assertTrue(retractionsSeen > 0, "no retraction in any stream");
         assertTrue(earlySeen > 0, "no EARLY pane in any stream");
+        assertTrue(tableViewsSeen >= 2 * SEEDS / TABLE_VIEW_EVERY, "table views checked: " + tableViewsSeen);
     }
 
     private static void compare(
@@ -232,16 +259,44 @@ class RefinementPropertyTest {
         return violations;
     }
 
-    private static List<Emitted> run(
-            Scenario scenario, GeneratedStream stream, Trigger trigger, Refinement refinement) {
+    /** What the table view of a run gives: its changes applied as upserts, and its rows summed per key. */
+    record TableView(Map<String, Long> rows, Map<String, Long> sumsPerKey) {}
+
+    /** One run's panes, and unless its panes are deltas, its table view. */
+    record Output(
+            Refinement refinement,
+            List<Emitted> panes,
+            @Nullable TableView view) {}
+
+    private static Output run(
+            Scenario scenario, GeneratedStream stream, Trigger trigger, Refinement refinement, boolean asTable) {
         return WeirRun.run(
                 scenario,
                 stream,
                 windowed -> windowed.withTrigger(trigger).withRefinement(refinement),
-                driver ->
+                asTable,
+                driver -> new Output(
+                        refinement,
                         driver.output(WeirRun.RESULTS_TOPIC, WindowedSerdes.string(), Serdes.Long()).readAll().stream()
                                 .map(RefinementPropertyTest::emitted)
-                                .toList());
+                                .toList(),
+                        asTable ? tableView(driver) : null));
+    }
+
+    private static TableView tableView(TestDriver driver) {
+        Map<String, Long> rows = new TreeMap<>();
+        for (OutputRecord<Windowed<String>, Long> r : driver.output(
+                        WeirRun.ROWS_TOPIC, WindowedSerdes.string(), Serdes.Long())
+                .readAll()) {
+            String window = r.key().key() + "@[" + r.key().window().start() + ","
+                    + r.key().window().end() + ")";
+            if (r.value() == null) {
+                rows.remove(window);
+            } else {
+                rows.put(window, r.value());
+            }
+        }
+        return new TableView(rows, new TreeMap<>(driver.<String, Long>table(WeirRun.KEY_SUMS)));
     }
 
     private static Emitted emitted(OutputRecord<Windowed<String>, Long> r) {

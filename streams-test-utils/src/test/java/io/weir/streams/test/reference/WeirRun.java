@@ -1,13 +1,16 @@
 package io.weir.streams.test.reference;
 
+import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
+import io.weir.streams.dsl.Table;
 import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.WindowedTable;
@@ -45,6 +48,10 @@ final class WeirRun {
     static final String STORE = "aggregate";
     static final String RESULTS_TOPIC = "results";
     static final String LATE_TOPIC = "late";
+    /** With the table view: its changes ({@code WindowedTable.toTable().toStream()}). */
+    static final String ROWS_TOPIC = "rows";
+    /** With the table view: its rows re-grouped by key and summed, the previous value of a window taken back. */
+    static final String KEY_SUMS = "sums-per-key";
 
     private WeirRun() {}
 
@@ -72,6 +79,19 @@ final class WeirRun {
             GeneratedStream stream,
             UnaryOperator<WindowedStream<String, Long>> settings,
             Function<TestDriver, T> read) {
+        return run(scenario, stream, settings, false, read);
+    }
+
+    /**
+     * {@link #run(Scenario, GeneratedStream, UnaryOperator, Function)}; {@code asTable} also writes the
+     * results' table view to {@link #ROWS_TOPIC} and its sums per key to the table {@link #KEY_SUMS}.
+     */
+    static <T> T run(
+            Scenario scenario,
+            GeneratedStream stream,
+            UnaryOperator<WindowedStream<String, Long>> settings,
+            boolean asTable,
+            Function<TestDriver, T> read) {
         Path stateDir = newStateDir();
         TestDriverConfig config = TestDriverConfig.defaults()
                 .withStartTime(Instant.ofEpochMilli(stream.startTime()))
@@ -80,7 +100,7 @@ final class WeirRun {
         for (String topic : stream.topics()) {
             config = config.withPartitions(topic, stream.partitions());
         }
-        try (TestDriver driver = new TestDriver(topology(scenario, stream.topics(), settings), config)) {
+        try (TestDriver driver = new TestDriver(topology(scenario, stream.topics(), settings, asTable), config)) {
             Map<String, TestInputTopic<String, Long>> inputs = new HashMap<>();
             stream.topics().forEach(topic -> inputs.put(topic, driver.input(topic, Serdes.String(), Serdes.Long())));
             for (StreamStep step : stream.steps()) {
@@ -119,7 +139,10 @@ final class WeirRun {
     }
 
     private static Topology topology(
-            Scenario scenario, List<String> topics, UnaryOperator<WindowedStream<String, Long>> settings) {
+            Scenario scenario,
+            List<String> topics,
+            UnaryOperator<WindowedStream<String, Long>> settings,
+            boolean asTable) {
         WatermarkStrategy watermarks = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(scenario.delay()));
         if (scenario.idleness().isPresent()) {
             watermarks = watermarks.withIdleness(
@@ -146,6 +169,14 @@ final class WeirRun {
         WindowedTable<String, Long> table =
                 scenario.aggregate() == Aggregate.COUNT ? windowed.count(store) : windowed.reduce(Long::sum, store);
         table.toStream().to(RESULTS_TOPIC);
+        if (asTable) {
+            Table<Windowed<String>, Long> rows = table.toTable();
+            rows.toStream().to(ROWS_TOPIC);
+            rows.groupBy(
+                            (window, value) -> KeyValue.pair(window.key(), value),
+                            Grouped.with(Serdes.String(), Serdes.Long()))
+                    .reduce(Long::sum, (sum, value) -> sum - value, Materialized.as(KEY_SUMS));
+        }
         return builder.build();
     }
 
