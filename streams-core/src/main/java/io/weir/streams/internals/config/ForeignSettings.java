@@ -134,7 +134,7 @@ public final class ForeignSettings {
             Map.entry(
                     "ensure.explicit.internal.resource.naming",
                     "not implemented; name operators, stores and repartition topics with Named.as, Materialized.as, "
-                            + "Grouped.withName, Repartitioned.as and the withName of Joined, StreamJoined and "
+                            + "Grouped.with(..).withName, Repartitioned.as and the withName of Joined, StreamJoined and "
                             + "Deduplicated to keep internal names stable"),
             Map.entry("log.summary.interval.ms", "not implemented; stream threads log at start, rebalance and stop"),
             Map.entry("metadata.cluster.check.enable", "not implemented"),
