@@ -106,6 +106,12 @@ public final class TestDriver implements AutoCloseable {
     private final Set<String> writtenTopics;
     private Map<Integer, Integer> taskCounts = Map.of();
     private final ArrayDeque<Map.Entry<String, TopicLog.Entry>> pending = new ArrayDeque<>();
+    /** What the tasks wrote since the last commit, by topic: what a crash aborts. */
+    private final Map<TopicLog, List<TopicLog.Entry>> uncommittedWrites = new LinkedHashMap<>();
+    /** The input records piped since the last commit, in order: what a crash has the tasks read again. */
+    private final List<Map.Entry<String, TopicLog.Entry>> uncommittedInput = new ArrayList<>();
+
+    private boolean committing;
     private long processingTime;
     /** What every topic the topology writes accepts. */
     private final TopicLimits topicLimits;
@@ -270,6 +276,40 @@ public final class TestDriver implements AutoCloseable {
         openTasks();
     }
 
+    /**
+     * Crashes the application between two commits and starts it again, as a process killed without a
+     * clean shutdown and restarted under exactly-once: the transaction in progress aborts, so every record
+     * the tasks wrote since the last commit (outputs, side outputs, changelogs, repartition and dead-letter
+     * topics) is taken back; every task reopens from the last commit, RocksDB stores as committed (their
+     * write-back caches are lost) and in-memory stores replayed from their changelogs, each watermark from
+     * the event times committed with its inputs; and the input records piped since the last commit are read
+     * again. The output topics then hold exactly what a run without the crash would have written (given
+     * deterministic operators), which is what an exactly-once test checks. Global tables, which are not
+     * part of the transaction, keep what they applied. Processing time carries on; metrics start from zero.
+     *
+     * <p>A test that read an output before the crash has seen records the crash took back, as a {@code
+     * read_uncommitted} consumer would; its reader moves back past them, so it next reads what replaced them.
+     */
+    public void crash() {
+        checkOpen();
+        uncommittedWrites.forEach(TopicLog::discard);
+        uncommittedWrites.clear();
+        pending.clear();
+        receivedSinceCommit.clear();
+        RuntimeException failure = closeTasks(true);
+        if (failure != null) {
+            throw failure;
+        }
+        openTasks();
+        List<Map.Entry<String, TopicLog.Entry>> replay = List.copyOf(uncommittedInput);
+        uncommittedInput.clear();
+        for (Map.Entry<String, TopicLog.Entry> input : replay) {
+            uncommittedInput.add(input);
+            deliver(input.getKey(), input.getValue());
+            drain();
+        }
+    }
+
     /** One task's collector: what it writes is stamped with the task's watermark at that moment. */
     private final class TaskCollector implements RecordCollector {
         @Nullable
@@ -363,6 +403,7 @@ public final class TestDriver implements AutoCloseable {
                     entry.offset() + 1);
             return;
         }
+        uncommittedInput.add(Map.entry(topic, entry));
         deliver(topic, entry);
         drain();
     }
@@ -402,7 +443,13 @@ public final class TestDriver implements AutoCloseable {
         task.endBatch();
         receivedSinceCommit.add(task.id());
         if (task.needsCommit()) {
-            commit(task);
+            // A full cache commits the application, as a stream thread commits all its tasks in one
+            // transaction; within a commit, the task commits in the round in progress.
+            if (committing) {
+                commit(task);
+            } else {
+                commit();
+            }
         }
     }
 
@@ -431,6 +478,7 @@ public final class TestDriver implements AutoCloseable {
         });
         TopicLog.Entry entry =
                 log.append(partition, key, value, new RecordHeaders(headers.toArray()), timestamp, watermark);
+        uncommittedWrites.computeIfAbsent(log, l -> new ArrayList<>()).add(entry);
         if (subtopologyOfSource.containsKey(topic)) {
             pending.add(Map.entry(topic, entry));
         }
@@ -472,6 +520,18 @@ public final class TestDriver implements AutoCloseable {
      */
     public void commit() {
         checkOpen();
+        committing = true;
+        try {
+            commitRounds();
+        } finally {
+            committing = false;
+        }
+        uncommittedWrites.clear();
+        uncommittedInput.clear();
+        lastCommit = processingTime;
+    }
+
+    private void commitRounds() {
         Set<TaskId> due = new HashSet<>(tasks.keySet());
         // A foreign-key join's tasks write to each other: what one receives after it committed (a response
         // to what it sent at its commit) is committed in another round, so a commit carries a change all
@@ -493,7 +553,6 @@ public final class TestDriver implements AutoCloseable {
             }
             due = new HashSet<>(receivedSinceCommit);
         }
-        lastCommit = processingTime;
     }
 
     private void commit(StreamTask task) {

@@ -100,14 +100,15 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         String topic = source == null ? storeName : source.topic();
         byte[] keyBytes = rows.keyBytes(topic, record.key(), source == null ? null : source.rawKey());
         byte[] oldStored = expiry.live(keyBytes, store.get(keyBytes));
+        // A row's time is the largest of the changes that made it, so an update older than the row it
+        // replaces keeps the row's time (a versioned table keeps each version's own instead). A restore
+        // from the topic gives each row its record's time again.
+        long time = versions != null || oldStored == null
+                ? record.timestamp()
+                : Math.max(record.timestamp(), TableRowCodec.timestamp(oldStored));
         byte[] stored = record.value() == null
                 ? null
-                : rows.row(
-                        topic,
-                        record.value(),
-                        source == null ? null : source.rawValue(),
-                        record.timestamp(),
-                        expiry.updatedAt());
+                : rows.row(topic, record.value(), source == null ? null : source.rawValue(), time, expiry.updatedAt());
         if (versions != null) {
             putVersion(record, keyBytes, oldStored, stored);
             return;

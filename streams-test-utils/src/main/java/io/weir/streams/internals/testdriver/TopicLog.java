@@ -5,8 +5,12 @@ import org.apache.kafka.common.utils.Utils;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 
 /**
  * An in-memory topic of the TestDriver: partitions with offsets, and the records in the order they
@@ -118,6 +122,31 @@ public final class TopicLog {
                     + "keep them with TestDriverConfig.withKeepReadRecords(true)");
         }
         return held.stream().filter(e -> e.partition() == partition).toList();
+    }
+
+    /**
+     * Takes back {@code written}, records of this log that a transaction wrote and then aborted: they
+     * vanish from what the log holds, and every reader past one is moved back by one, so it reads next
+     * what it would have read without them. Their offsets stay used, as in Kafka. A record already
+     * dropped (every reader had read it) cannot be taken back: the readers saw it.
+     */
+    public void discard(Collection<Entry> written) {
+        if (written.isEmpty() || retention == Retention.NONE) {
+            return;
+        }
+        Set<Entry> gone = Collections.newSetFromMap(new IdentityHashMap<>());
+        gone.addAll(written);
+        List<Long> removedAt = new ArrayList<>();
+        for (int i = 0; i < held.size(); i++) {
+            if (gone.contains(held.get(i))) {
+                removedAt.add(dropped + i);
+            }
+        }
+        held.removeIf(gone::contains);
+        for (Reader r : readers) {
+            long before = removedAt.stream().filter(at -> at < r.position).count();
+            r.position -= before;
+        }
     }
 
     /** A reader positioned at the oldest record held. */

@@ -357,6 +357,22 @@ class TableContractTest {
     }
 
     @Test
+    void aTopicTablesChangeIsNeverStampedEarlierThanTheRowItReplaces() {
+        try (TestDriver driver =
+                profiles(Materialized.<String, String>as("profile-store").withEmitEveryChange())) {
+            TestInputTopic<String, String> in = driver.input("profiles", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, String> out = driver.output("profile-changes", Serdes.String(), Serdes.String());
+            send(in, "ann", "eu", 1_000);
+            send(in, "ann", "apac", 500);
+            in.pipe(TestRecord.<String, String>of("ann", null).at(700));
+            List<Long> times =
+                    out.readAll().stream().map(OutputRecord::timestamp).toList();
+            assertEquals(
+                    List.of(1_000L, 1_000L, 1_000L), times, "an update at 500 and a delete at 700 of a row at 1000");
+        }
+    }
+
+    @Test
     void aTombstoneForAKeyTheTableDoesNotHoldIsCountedAndChangesNothing() {
         try (TestDriver driver = profiles(Materialized.as("profile-store"))) {
             TestInputTopic<String, String> in = driver.input("profiles", Serdes.String(), Serdes.String());
