@@ -132,7 +132,7 @@ public final class StreamsConfig extends AbstractConfig {
                     10L * 1024 * 1024,
                     ConfigDef.Range.atLeast(1),
                     ConfigDef.Importance.LOW,
-                    "Write-back cache size per task; a task commits early when its cache is full.")
+                    "Write-back cache size per task; when one task's cache is full, its stream thread commits all its tasks early.")
             .define(
                     MAX_FUTURE_SKEW_MS,
                     ConfigDef.Type.LONG,

@@ -436,10 +436,11 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
         Serde<V> v = grouped.valueSerde().orElse(valueSerde);
         if (!keyChanged) {
             if (grouped.numberOfPartitions().isPresent()) {
-                throw new IllegalStateException("groupByKey(" + grouped.name().orElse("") + "): the key was not "
-                        + "changed, so there is no repartition topic to give "
-                        + grouped.numberOfPartitions().getAsInt()
-                        + " partitions; repartition(Repartitioned.withNumberOfPartitions(n)) first");
+                throw new IllegalStateException(
+                        "groupByKey(" + grouped.name().orElse("") + "): the key was not "
+                                + "changed, so there is no repartition topic to give "
+                                + grouped.numberOfPartitions().getAsInt()
+                                + " partitions; repartition(Repartitioned.with(keySerde, valueSerde).withNumberOfPartitions(n)) first");
             }
             return new GroupedStreamImpl<>(new EventStreamImpl<>(graph, nodes, k, v, false));
         }

@@ -259,7 +259,7 @@ class DslPiecesTest {
         IllegalStateException e = assertThrows(
                 IllegalStateException.class,
                 () -> words.groupByKey(Grouped.<String, String>with(null, null).withNumberOfPartitions(3)));
-        assertTrue(e.getMessage().contains("Repartitioned.withNumberOfPartitions"), e.getMessage());
+        assertTrue(e.getMessage().contains(".withNumberOfPartitions(n))"), e.getMessage());
         EventStream<String, String> rekeyed = words(new StreamsBuilder()).selectKey((k, v) -> v);
         rekeyed.groupByKey(Grouped.with(Serdes.String(), Serdes.String()).withNumberOfPartitions(2));
         assertThrows(
