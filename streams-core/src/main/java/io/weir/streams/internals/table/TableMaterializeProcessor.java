@@ -54,10 +54,7 @@ public final class TableMaterializeProcessor<K, V> implements Processor<K, Chang
         byte[] keyBytes = keySerializer.serialize(storeName, record.key());
         byte[] oldStored = expiry.live(keyBytes, store.get(keyBytes));
         V value = record.value().newValue();
-        // A row's time is the largest of the changes that made it, never earlier than the row it replaces.
-        long time = oldStored == null
-                ? record.timestamp()
-                : Math.max(record.timestamp(), TableRowCodec.timestamp(oldStored));
+        long time = TableRowCodec.timeReplacing(record.timestamp(), oldStored);
         byte[] stored = value == null ? null : codec.encode(new TableRow<>(value, time, -1, expiry.updatedAt()));
         if (oldStored == null && stored == null) {
             return;

@@ -108,6 +108,14 @@ public final class TableRowCodec<V> {
         return ByteBuffer.wrap(stored, 2, 8).getLong();
     }
 
+    /**
+     * The time of a row that a change at {@code time} writes over {@code replaced} (null: none): a row's
+     * time is the largest of the changes that made it, never earlier than the row it replaces.
+     */
+    static long timeReplacing(long time, byte @Nullable [] replaced) {
+        return replaced == null ? time : Math.max(time, timestamp(replaced));
+    }
+
     /** The processing time of a stored row's last change, or {@code Long.MIN_VALUE} when it was not kept. */
     static long updatedAt(byte[] stored) {
         return (stored[1] & HAS_UPDATED_AT) != 0

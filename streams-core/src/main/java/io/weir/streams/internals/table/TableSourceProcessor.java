@@ -103,9 +103,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         // A row's time is the largest of the changes that made it, so an update older than the row it
         // replaces keeps the row's time (a versioned table keeps each version's own instead). A restore
         // from the topic gives each row its record's time again.
-        long time = versions != null || oldStored == null
-                ? record.timestamp()
-                : Math.max(record.timestamp(), TableRowCodec.timestamp(oldStored));
+        long time = versions != null ? record.timestamp() : TableRowCodec.timeReplacing(record.timestamp(), oldStored);
         byte[] stored = record.value() == null
                 ? null
                 : rows.row(topic, record.value(), source == null ? null : source.rawValue(), time, expiry.updatedAt());

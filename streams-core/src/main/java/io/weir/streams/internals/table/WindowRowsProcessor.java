@@ -64,6 +64,8 @@ public final class WindowRowsProcessor<K, V> implements Processor<Windowed<K>, V
     private ProcessorContext context;
     private Serializer<Windowed<K>> keys;
     private Serializer<K> innerKeys;
+    /** Rows added for windows closed already: they leave the store at the next commit. */
+    private final List<byte[]> closedOnArrival = new ArrayList<>();
     /** The watermark through which closed windows' rows have left the store. */
     private long purgedThrough = Long.MIN_VALUE;
 
@@ -111,11 +113,19 @@ public final class WindowRowsProcessor<K, V> implements Processor<Windowed<K>, V
         rows.put(keyBytes, stored);
         changes.changed(key, keyBytes, old, stored, time);
         long close = closeTime(key.window());
-        if (old == null && close != Long.MAX_VALUE) {
-            // A row for a window closed already (restored state a previous owner closed) leaves at the next commit.
-            closes.add(Math.max(close, TimeMath.plus(purgedThrough, 1)), keyBytes);
-        } else if (stored == null && close != Long.MAX_VALUE) {
-            closes.remove(Math.max(close, TimeMath.plus(purgedThrough, 1)), keyBytes);
+        if (close == Long.MAX_VALUE) {
+            return;
+        }
+        // Purges only move forward: a row's window that had not closed when the row was added was indexed
+        // at its close time, and is still there while that time is ahead of the purges.
+        boolean open = close > purgedThrough;
+        if (old == null && open) {
+            closes.add(close, keyBytes);
+        } else if (old == null) {
+            // A pane of a window closed already (restored state a previous owner had closed).
+            closedOnArrival.add(keyBytes);
+        } else if (stored == null && open) {
+            closes.remove(close, keyBytes);
         }
     }
 
@@ -152,11 +162,13 @@ public final class WindowRowsProcessor<K, V> implements Processor<Windowed<K>, V
     @Override
     public void beforeCommit() {
         changes.beforeCommit();
+        // After the changes went out: a row that closes leaves the store without a change downstream.
+        closedOnArrival.forEach(rows::delete);
+        closedOnArrival.clear();
         long watermark = context.watermark();
         if (watermark == Long.MIN_VALUE || watermark <= purgedThrough) {
             return;
         }
-        // After the changes went out: a row that closes leaves the store without a change downstream.
         closes.expire(watermark, rows::delete);
         WriteBackCache log = merged;
         if (log != null) {
