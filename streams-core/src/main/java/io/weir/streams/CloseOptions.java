@@ -26,20 +26,40 @@ public final class CloseOptions {
         this.leaveGroup = leaveGroup;
     }
 
-    /** Wait at most {@code timeout}; do not leave the group (a static member keeps its place). */
+    /**
+     * Wait at most {@code timeout}; do not leave the group (a static member keeps its place).
+     *
+     * @param timeout the longest to wait for the instance to stop; not negative
+     * @return options that wait that long and do not leave the group
+     */
     public static CloseOptions within(Duration timeout) {
         return new CloseOptions(Objects.requireNonNull(timeout, "timeout"), false);
     }
 
-    /** The same, leaving the group when {@code leave}: the instance's tasks move to the others at once. */
+    /**
+     * The same, leaving the group when {@code leave}: the instance's tasks move to the others at once.
+     *
+     * @param leave true to leave the consumer group on close
+     * @return a copy with that choice
+     */
     public CloseOptions withLeaveGroup(boolean leave) {
         return new CloseOptions(timeout, leave);
     }
 
+    /**
+     * How long {@code close} waits at most.
+     *
+     * @return the longest {@code close} waits; zero or more
+     */
     public Duration timeout() {
         return timeout;
     }
 
+    /**
+     * Whether the instance leaves the consumer group when it closes.
+     *
+     * @return true to leave; false (the default) to keep a static member's place until its session times out
+     */
     public boolean leaveGroup() {
         return leaveGroup;
     }

@@ -30,18 +30,35 @@ public final class DeadLetterRecord {
 
     private DeadLetterRecord() {}
 
+    /** Header: why the record failed, a reason's name or {@link #PROCESSING_REASON}. */
     public static final String REASON_HEADER = "weir.error.reason";
+    /** Header: the name of the operator that failed. */
     public static final String OPERATOR_HEADER = "weir.error.operator";
     /** The reason header's value for a {@link ProcessingError}. */
     public static final String PROCESSING_REASON = "PROCESSING";
 
+    /** Header: the class name of the exception that caused the failure. */
     public static final String EXCEPTION_HEADER = "weir.error.exception";
+    /** Header: the error's message. */
     public static final String MESSAGE_HEADER = "weir.error.message";
+    /** Header: the topic the record could not be produced to (production errors only). */
     public static final String SINK_TOPIC_HEADER = "weir.error.sink.topic";
+    /** Header: the topic the input record was read from. */
     public static final String SOURCE_TOPIC_HEADER = LateRecord.SOURCE_TOPIC_HEADER;
+    /** Header: the partition the input record was read from. */
     public static final String SOURCE_PARTITION_HEADER = LateRecord.SOURCE_PARTITION_HEADER;
+    /** Header: the input record's offset. */
     public static final String SOURCE_OFFSET_HEADER = LateRecord.SOURCE_OFFSET_HEADER;
+    /** Header: the input record's Kafka timestamp, in epoch milliseconds. */
     public static final String SOURCE_TIMESTAMP_HEADER = LateRecord.SOURCE_TIMESTAMP_HEADER;
+    /**
+     * Header, when the dead letter's key or value was cut to fit the topic's size limit: their lengths before
+     * (see {@link LateRecord#TRUNCATED_HEADER}).
+     */
     public static final String TRUNCATED_HEADER = LateRecord.TRUNCATED_HEADER;
+    /**
+     * Header, when the topic would refuse the dead letter's timestamp: the timestamp it had (see {@link
+     * LateRecord#RESTAMPED_HEADER}).
+     */
     public static final String RESTAMPED_HEADER = LateRecord.RESTAMPED_HEADER;
 }

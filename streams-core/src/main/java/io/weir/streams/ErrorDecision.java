@@ -43,16 +43,30 @@ public final class ErrorDecision {
         this.deadLetterTopic = deadLetterTopic;
     }
 
-    /** Write the record to {@code topic} with headers describing the failure, then go on. */
+    /**
+     * Write the record to {@code topic} with headers describing the failure, then go on.
+     *
+     * @param topic the dead-letter topic; it must exist (Weir does not create it)
+     * @return a dead-letter decision for that topic
+     */
     public static ErrorDecision deadLetter(String topic) {
         return new ErrorDecision(Action.DEAD_LETTER, Require.name("deadLetterTopic", topic));
     }
 
+    /**
+     * What happens to the record.
+     *
+     * @return {@link Action#FAIL}, {@link Action#CONTINUE} or {@link Action#DEAD_LETTER}
+     */
     public Action action() {
         return action;
     }
 
-    /** The dead-letter topic; present exactly when the action is {@link Action#DEAD_LETTER}. */
+    /**
+     * The dead-letter topic; present exactly when the action is {@link Action#DEAD_LETTER}.
+     *
+     * @return the topic of a dead-letter decision, else empty
+     */
     public Optional<String> deadLetterTopic() {
         return Optional.ofNullable(deadLetterTopic);
     }

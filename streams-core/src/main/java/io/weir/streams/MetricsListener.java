@@ -8,7 +8,17 @@ package io.weir.streams;
  */
 public interface MetricsListener {
 
+    /**
+     * A metric appeared: a task, operator or store started here, or the listener was just added.
+     *
+     * @param metric the new metric
+     */
     void metricAdded(WeirMetric metric);
 
+    /**
+     * A metric went away: its task left this instance, or the instance closed.
+     *
+     * @param metric the metric, as {@link #metricAdded} was given it
+     */
     void metricRemoved(WeirMetric metric);
 }

@@ -20,11 +20,19 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ProcessingError extends DerivedRecordError {
 
+    /** The name of the operator whose user code threw. */
     private final String operator;
 
     /**
+     * An error for user code of {@code operator} that threw {@code cause}; the message names the operator,
+     * the input record's coordinates and the cause.
+     *
+     * @param operator the name of the operator whose user code threw
      * @param sourceTopic the topic of the input record the failing record derives from, or null when it
      *                    derives from a window result or a timer
+     * @param sourcePartition that input record's partition, or -1 when there is none
+     * @param sourceOffset that input record's offset, or -1 when there is none
+     * @param cause the exception user code threw
      */
     public ProcessingError(
             String operator, @Nullable String sourceTopic, int sourcePartition, long sourceOffset, Throwable cause) {
@@ -39,7 +47,11 @@ public final class ProcessingError extends DerivedRecordError {
         this.operator = operator;
     }
 
-    /** The name of the operator whose user code threw (its {@code Named} name, or the generated one). */
+    /**
+     * The name of the operator whose user code threw (its {@code Named} name, or the generated one).
+     *
+     * @return the operator's name
+     */
     public String operator() {
         return operator;
     }

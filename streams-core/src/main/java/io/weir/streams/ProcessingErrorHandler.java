@@ -34,17 +34,30 @@ public interface ProcessingErrorHandler {
      */
     ErrorDecision handle(ProcessingError error);
 
-    /** Fail the stream thread (the default). */
+    /**
+     * Fail the stream thread (the default).
+     *
+     * @return a handler that always decides {@link ErrorDecision#FAIL}
+     */
     static ProcessingErrorHandler fail() {
         return error -> ErrorDecision.FAIL;
     }
 
-    /** Count, log at WARN with the operator and the record's coordinates, and continue. */
+    /**
+     * Count, log at WARN with the operator and the record's coordinates, and continue.
+     *
+     * @return a handler that always decides {@link ErrorDecision#CONTINUE}
+     */
     static ProcessingErrorHandler logAndContinue() {
         return error -> ErrorDecision.CONTINUE;
     }
 
-    /** Write every record whose processing failed to {@code topic}, as consumed, with failure headers. */
+    /**
+     * Write every record whose processing failed to {@code topic}, as consumed, with failure headers.
+     *
+     * @param topic the dead-letter topic; it must exist (Weir does not create it)
+     * @return a handler that dead-letters every record whose processing failed there
+     */
     static ProcessingErrorHandler deadLetterTo(String topic) {
         ErrorDecision decision = ErrorDecision.deadLetter(topic);
         return error -> decision;

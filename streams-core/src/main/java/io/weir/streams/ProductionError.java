@@ -18,7 +18,9 @@ public final class ProductionError extends DerivedRecordError {
 
     /** Why the record could not be produced. */
     public enum Reason {
+        /** The key serializer threw. */
         KEY_SERIALIZATION,
+        /** The value serializer threw. */
         VALUE_SERIALIZATION,
         /**
          * Larger than the smallest of the sink topic's {@code max.message.bytes}, the producer's
@@ -35,12 +37,22 @@ public final class ProductionError extends DerivedRecordError {
         TIMESTAMP_OUT_OF_RANGE
     }
 
+    /** Why the record could not be produced. */
     private final Reason reason;
+    /** The topic the record was to be written to. */
     private final String sinkTopic;
 
     /**
+     * An error for a record that could not be produced to {@code sinkTopic}; the message names the reason,
+     * the sink topic, the input record's coordinates and the cause.
+     *
+     * @param reason why the record could not be produced
+     * @param sinkTopic the topic the record was to be written to
      * @param sourceTopic the topic of the input record the failed record derives from, or null when it
      *                    derives from a window result
+     * @param sourcePartition that input record's partition, or -1 when there is none
+     * @param sourceOffset that input record's offset, or -1 when there is none
+     * @param cause the exception that caused the failure
      */
     public ProductionError(
             Reason reason,
@@ -61,11 +73,20 @@ public final class ProductionError extends DerivedRecordError {
         this.sinkTopic = sinkTopic;
     }
 
+    /**
+     * Why the record could not be produced.
+     *
+     * @return the reason: a serializer failed, or the record is too large or its timestamp out of range
+     */
     public Reason reason() {
         return reason;
     }
 
-    /** The topic the record was to be written to. */
+    /**
+     * The topic the record was to be written to.
+     *
+     * @return the sink topic
+     */
     public String sinkTopic() {
         return sinkTopic;
     }

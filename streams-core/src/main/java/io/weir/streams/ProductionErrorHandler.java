@@ -27,12 +27,18 @@ public interface ProductionErrorHandler {
     /**
      * Fail the stream thread with the error (the default): the instance then follows its
      * uncaught-exception handler, and the input is read again from the last commit.
+     *
+     * @return a handler that always decides {@link ErrorDecision#FAIL}
      */
     static ProductionErrorHandler fail() {
         return error -> ErrorDecision.FAIL;
     }
 
-    /** Count, log at WARN with the sink topic and the input record's coordinates, and continue. */
+    /**
+     * Count, log at WARN with the sink topic and the input record's coordinates, and continue.
+     *
+     * @return a handler that always decides {@link ErrorDecision#CONTINUE}
+     */
     static ProductionErrorHandler logAndContinue() {
         return error -> ErrorDecision.CONTINUE;
     }
@@ -42,6 +48,9 @@ public interface ProductionErrorHandler {
      * headers untouched), with headers describing the failure ({@link DeadLetterRecord}); count it, log
      * it, continue. A record derived from a window result has no input bytes: its dead letter has a null
      * key and value and the failure headers only.
+     *
+     * @param topic the dead-letter topic; it must exist (Weir does not create it)
+     * @return a handler that dead-letters every record that cannot be produced there
      */
     static ProductionErrorHandler deadLetterTo(String topic) {
         ErrorDecision decision = ErrorDecision.deadLetter(topic);

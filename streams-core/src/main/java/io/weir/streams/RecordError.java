@@ -10,8 +10,11 @@ public final class RecordError extends RuntimeException {
 
     /** Why the record could not be read. */
     public enum Reason {
+        /** The key deserializer threw. */
         KEY_DESERIALIZATION,
+        /** The value deserializer threw. */
         VALUE_DESERIALIZATION,
+        /** The timestamp extractor threw or gave a negative event time. */
         INVALID_EVENT_TIME,
         /**
          * A record of a repartition topic that claims to be a watermark mark (it has the {@code weir.wm}
@@ -22,13 +25,31 @@ public final class RecordError extends RuntimeException {
         INVALID_WATERMARK_MARK
     }
 
+    /** Why the record could not be read. */
     private final Reason reason;
+    /** The record's topic. */
     private final String topic;
+    /** The record's partition. */
     private final int partition;
+    /** The record's offset. */
     private final long offset;
+
     private final transient byte @Nullable [] key;
     private final transient byte @Nullable [] value;
 
+    /**
+     * An error for the record at {@code topic-partition@offset}; the message names the reason, the coordinates
+     * and {@code detail}.
+     *
+     * @param reason why the record could not be read
+     * @param topic the record's topic
+     * @param partition the record's partition
+     * @param offset the record's offset
+     * @param key the record's key bytes as consumed, or null
+     * @param value the record's value bytes as consumed, or null
+     * @param detail what went wrong, for the message; never the payload
+     * @param cause the exception that made the record unreadable, or null
+     */
     public RecordError(
             Reason reason,
             String topic,
@@ -47,28 +68,56 @@ public final class RecordError extends RuntimeException {
         this.value = value;
     }
 
+    /**
+     * Why the record could not be read.
+     *
+     * @return the reason: a deserializer failed, or the event time or a watermark mark is invalid
+     */
     public Reason reason() {
         return reason;
     }
 
+    /**
+     * The topic the record was read from.
+     *
+     * @return the source topic
+     */
     public String topic() {
         return topic;
     }
 
+    /**
+     * The partition the record was read from.
+     *
+     * @return the partition, from 0
+     */
     public int partition() {
         return partition;
     }
 
+    /**
+     * The record's offset in its partition.
+     *
+     * @return the offset
+     */
     public long offset() {
         return offset;
     }
 
-    /** The record's key bytes as consumed (may be null). */
+    /**
+     * The record's key bytes as consumed (may be null).
+     *
+     * @return the key bytes, or null; not kept when the error is serialized
+     */
     public byte @Nullable [] key() {
         return key;
     }
 
-    /** The record's value bytes as consumed (may be null). */
+    /**
+     * The record's value bytes as consumed (may be null).
+     *
+     * @return the value bytes, or null; not kept when the error is serialized
+     */
     public byte @Nullable [] value() {
         return value;
     }

@@ -27,12 +27,20 @@ public interface RecordErrorHandler {
      */
     ErrorDecision handle(RecordError error);
 
-    /** Fail on the first unreadable record (the default). */
+    /**
+     * Fail on the first unreadable record (the default).
+     *
+     * @return a handler that always decides {@link ErrorDecision#FAIL}
+     */
     static RecordErrorHandler fail() {
         return error -> ErrorDecision.FAIL;
     }
 
-    /** Count, log at WARN with the record's coordinates, and continue. */
+    /**
+     * Count, log at WARN with the record's coordinates, and continue.
+     *
+     * @return a handler that always decides {@link ErrorDecision#CONTINUE}
+     */
     static RecordErrorHandler logAndContinue() {
         return error -> ErrorDecision.CONTINUE;
     }
@@ -40,6 +48,9 @@ public interface RecordErrorHandler {
     /**
      * Write every unreadable record to {@code topic}, as consumed (key, value and headers untouched),
      * with headers describing the failure ({@link DeadLetterRecord}); count it, log it, continue.
+     *
+     * @param topic the dead-letter topic; it must exist (Weir does not create it)
+     * @return a handler that dead-letters every unreadable record there
      */
     static RecordErrorHandler deadLetterTo(String topic) {
         ErrorDecision decision = ErrorDecision.deadLetter(topic);

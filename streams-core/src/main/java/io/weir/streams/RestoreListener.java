@@ -9,12 +9,32 @@ import org.apache.kafka.common.TopicPartition;
  */
 public interface RestoreListener {
 
-    /** Restoring {@code store} from {@code changelog}, offsets {@code [from, to)}. */
+    /**
+     * Restoring {@code store} from {@code changelog}, offsets {@code [from, to)}.
+     *
+     * @param changelog the changelog partition being replayed
+     * @param store the name of the store being restored
+     * @param from the first offset to replay
+     * @param to the end offset, exclusive: the restore ends when the store has read up to it
+     */
     default void onRestoreStart(TopicPartition changelog, String store, long from, long to) {}
 
-    /** {@code restored} more records of {@code store} are in place; the next offset is {@code position}. */
+    /**
+     * {@code restored} more records of {@code store} are in place; the next offset is {@code position}.
+     *
+     * @param changelog the changelog partition being replayed
+     * @param store the name of the store being restored
+     * @param position the next offset to replay
+     * @param restored the records in this batch
+     */
     default void onBatchRestored(TopicPartition changelog, String store, long position, long restored) {}
 
-    /** {@code store} is restored: {@code total} records replayed. */
+    /**
+     * {@code store} is restored: {@code total} records replayed.
+     *
+     * @param changelog the changelog partition replayed
+     * @param store the name of the store being restored
+     * @param total the records replayed in all
+     */
     default void onRestoreEnd(TopicPartition changelog, String store, long total) {}
 }

@@ -31,6 +31,12 @@ public final class StreamsBuilder {
      * and hand it to every read. All reads of a topic must give the same watermark strategy, since its
      * partitions have one watermark; a record one read cannot read is handled by that read's error
      * handler only.
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param topic the topic to read; it must exist when the application starts
+     * @param consumed the serdes, event times, watermark strategy and error handler of this read
+     * @return the stream of the topic's records
      */
     public <K, V> EventStream<K, V> stream(String topic, Consumed<K, V> consumed) {
         Require.name("topic", topic);
@@ -46,6 +52,12 @@ public final class StreamsBuilder {
      * application starts (or the TestDriver is made): a topic created later that matches is read from
      * the next start; a pattern that matches nothing fails the start naming it. Topics the topology reads
      * by name and its own internal topics never match.
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param pattern matched against whole topic names
+     * @param consumed the serdes, event times, watermark strategy and error handler of the read
+     * @return one stream of the records of every matching topic
      */
     public <K, V> EventStream<K, V> stream(Pattern pattern, Consumed<K, V> consumed) {
         Objects.requireNonNull(pattern, "pattern");
@@ -69,6 +81,13 @@ public final class StreamsBuilder {
      * for a key the table does not hold is counted; an unreadable record goes to the source's error
      * handler, as for streams.
      *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param topic the table's changelog topic, ideally compacted; it must exist when the application starts
+     * @param consumed the serdes, event times, watermark strategy and error handler of the read
+     * @param materialized the store's name, type and options (a time-to-live, or versions with {@code
+     *     versioned})
+     * @return the table, materialized in its store
      * @throws IllegalArgumentException if the topic is also read as a stream, or {@code consumed} sets a
      *     maximum future skew (a table takes every update, whatever its event time)
      */
@@ -79,7 +98,15 @@ public final class StreamsBuilder {
         return TableImpl.source(graph, graph.addTableSource(topic, consumed), materialized);
     }
 
-    /** {@link #table(String, Consumed, Materialized)} in a RocksDB store named {@code <topic>-table}. */
+    /**
+     * {@link #table(String, Consumed, Materialized)} in a RocksDB store named {@code <topic>-table}.
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param topic the table's changelog topic, ideally compacted; it must exist when the application starts
+     * @param consumed the serdes, event times, watermark strategy and error handler of the read
+     * @return the table, in a RocksDB store named {@code <topic>-table}
+     */
     public <K, V> Table<K, V> table(String topic, Consumed<K, V> consumed) {
         return table(topic, consumed, Materialized.with(null, null));
     }
@@ -99,6 +126,12 @@ public final class StreamsBuilder {
      * instance; a global table cannot dead-letter (it has no producer), and that decision fails too. A
      * record with a null key is skipped.
      *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param topic the table's topic, read whole by every instance; it must exist when the application starts
+     * @param consumed the serdes and the error handler of the read
+     * @param materialized the store's name and type only
+     * @return the global table, to join streams with
      * @throws IllegalArgumentException if the topic is read otherwise too, or the store name is taken
      * @throws IllegalStateException if {@code materialized} sets what a global table does not have: serdes
      *     (the store holds the topic's bytes), a changelog setting, a time-to-live, emission or retention
@@ -111,7 +144,15 @@ public final class StreamsBuilder {
         return GlobalTableImpl.register(graph, topic, consumed, materialized);
     }
 
-    /** {@link #globalTable(String, Consumed, Materialized)} in a RocksDB store named {@code <topic>-global}. */
+    /**
+     * {@link #globalTable(String, Consumed, Materialized)} in a RocksDB store named {@code <topic>-global}.
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param topic the table's topic, read whole by every instance; it must exist when the application starts
+     * @param consumed the serdes and the error handler of the read
+     * @return the global table, to join streams with
+     */
     public <K, V> GlobalTable<K, V> globalTable(String topic, Consumed<K, V> consumed) {
         return globalTable(topic, consumed, Materialized.with(null, null));
     }
@@ -121,6 +162,7 @@ public final class StreamsBuilder {
      * ProcessingError}): fail (the default), skip and count, or dead-letter. One handler for the whole
      * topology; it may decide per operator with {@link ProcessingError#operator()}.
      *
+     * @param handler decides, per failed record, whether to fail, skip or dead-letter
      * @return this builder
      */
     public StreamsBuilder setProcessingErrorHandler(ProcessingErrorHandler handler) {
@@ -128,7 +170,11 @@ public final class StreamsBuilder {
         return this;
     }
 
-    /** The topology built so far. */
+    /**
+     * The topology built so far.
+     *
+     * @return the topology, to run with {@link WeirStreams} or the TestDriver
+     */
     public Topology build() {
         return new Topology(graph.build());
     }

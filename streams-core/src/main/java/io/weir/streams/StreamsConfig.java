@@ -31,33 +31,83 @@ import java.util.Set;
  */
 public final class StreamsConfig extends AbstractConfig {
 
+    /**
+     * The application's name (required): the consumer group id and the prefix of every internal topic and of
+     * the state directory.
+     */
     public static final String APPLICATION_ID = "application.id";
+    /** The brokers to connect to first, as {@code host:port} pairs (required). */
     public static final String BOOTSTRAP_SERVERS = CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG;
+    /** {@link #EXACTLY_ONCE} (the default), {@link #EXACTLY_ONCE_V2} or {@link #AT_LEAST_ONCE}. */
     public static final String PROCESSING_GUARANTEE = "processing.guarantee";
+    /** Processing threads per instance, each with its own consumer and producer; default 1. */
     public static final String NUM_STREAM_THREADS = "num.stream.threads";
+    /** How often a thread commits, in milliseconds; default 100 under exactly-once, 30000 under at-least-once. */
     public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+    /** The directory of the RocksDB stores; default {@code <java.io.tmpdir>/weir-<user.name>}. */
     public static final String STATE_DIR = "state.dir";
+    /** The replication factor of the internal topics Weir creates; default -1, the broker's default. */
     public static final String REPLICATION_FACTOR = "replication.factor";
+    /**
+     * The write-back cache size of each task, in bytes; default 10 MiB. A full cache commits its thread's tasks
+     * early.
+     */
     public static final String CACHE_MAX_BYTES_PER_TASK = "cache.max.bytes.per.task";
+    /** The longest a thread blocks in {@code poll()} waiting for records, in milliseconds; default 100. */
     public static final String POLL_MS = "poll.ms";
+    /**
+     * How far ahead of the wall clock an event time may be before the record is refused as invalid, in
+     * milliseconds, for sources whose watermark strategy sets none; default one hour, -1 for no limit.
+     */
     public static final String MAX_FUTURE_SKEW_MS = "max.future.skew.ms";
+    /**
+     * Whether a store whose changelog was deleted and recreated empty starts empty (true) or fails its task
+     * (false, the default).
+     */
     public static final String CHANGELOG_DELETED_REBUILD = "changelog.deleted.rebuild";
+    /**
+     * How often a thread deletes the repartition records its tasks have committed past, in milliseconds;
+     * default 30000.
+     */
     public static final String REPARTITION_PURGE_INTERVAL_MS = "repartition.purge.interval.ms";
+    /**
+     * The {@code host:port} where this instance answers queries, published to the other instances for routing;
+     * default empty.
+     */
     public static final String APPLICATION_SERVER = "application.server";
+    /**
+     * The static membership id of the instance; default {@code <application.id>-<process id>}, empty for
+     * dynamic membership.
+     */
     public static final String GROUP_INSTANCE_ID = "group.instance.id";
+    /** Standby copies of each task's state kept by other instances; default 0. */
     public static final String NUM_STANDBY_REPLICAS = "num.standby.replicas";
+    /** Warm-up copies, in the whole group at once, of tasks about to move to another instance; default 2. */
     public static final String MAX_WARMUP_REPLICAS = "max.warmup.replicas";
+    /** The changelog records a copy of a task's state may miss and still count as caught up; default 10000. */
     public static final String ACCEPTABLE_RECOVERY_LAG = "acceptable.recovery.lag";
+    /**
+     * How long an instance warming up copies waits before asking for a new assignment, in milliseconds; default
+     * 600000.
+     */
     public static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
 
+    /**
+     * {@link #PROCESSING_GUARANTEE}: outputs, changelog writes and consumed offsets commit in one transaction
+     * per thread.
+     */
     public static final String EXACTLY_ONCE = "exactly_once";
     /** Kafka Streams' name for {@link #EXACTLY_ONCE}, accepted so that its configurations carry over. */
     public static final String EXACTLY_ONCE_V2 = "exactly_once_v2";
 
+    /** {@link #PROCESSING_GUARANTEE}: plain commits, lower latency; after a failure some output may repeat. */
     public static final String AT_LEAST_ONCE = "at_least_once";
 
+    /** The prefix of settings passed, without it, to the consumers only. */
     public static final String CONSUMER_PREFIX = "consumer.";
+    /** The prefix of settings passed, without it, to the producers only. */
     public static final String PRODUCER_PREFIX = "producer.";
+    /** The prefix of settings passed, without it, to the admin client only. */
     public static final String ADMIN_PREFIX = "admin.";
     /**
      * Settings for the topology's serdes: when any is given, Weir calls {@code configure(settings, isKey)},
@@ -269,12 +319,19 @@ public final class StreamsConfig extends AbstractConfig {
 
     private final Map<String, Object> originals;
 
-    /** Every key Weir reads, with its type, default, validator and documentation: a copy, free to change. */
+    /**
+     * Every key Weir reads, with its type, default, validator and documentation: a copy, free to change.
+     *
+     * @return a new copy of the definition of every setting
+     */
     public static ConfigDef configDef() {
         return new ConfigDef(DEFINITION);
     }
 
     /**
+     * Reads and validates {@code props}, reporting every refused key and invalid value at once.
+     *
+     * @param props the settings, keyed by name; values as strings or as their typed values
      * @throws ConfigException naming the key of a missing or invalid setting, or of a setting Weir does not
      *     read: a Kafka Streams setting it does not implement (with what to do instead) or an unknown key
      */
@@ -325,27 +382,56 @@ public final class StreamsConfig extends AbstractConfig {
                         : problems.size() + " settings to change:\n  " + String.join("\n  ", problems) + hint);
     }
 
+    /**
+     * The application's id ({@link #APPLICATION_ID}).
+     *
+     * @return the id, never empty
+     */
     public String applicationId() {
         return getString(APPLICATION_ID);
     }
 
+    /**
+     * The bootstrap servers ({@link #BOOTSTRAP_SERVERS}).
+     *
+     * @return the servers as one comma-separated string
+     */
     public String bootstrapServers() {
         return String.join(",", getList(BOOTSTRAP_SERVERS));
     }
 
+    /**
+     * Whether the processing guarantee is exactly-once ({@link #PROCESSING_GUARANTEE}).
+     *
+     * @return true for {@code exactly_once} or {@code exactly_once_v2}, false for {@code at_least_once}
+     */
     public boolean exactlyOnce() {
         return !AT_LEAST_ONCE.equals(getString(PROCESSING_GUARANTEE));
     }
 
+    /**
+     * Whether a store whose changelog was recreated empty starts empty ({@link #CHANGELOG_DELETED_REBUILD}).
+     *
+     * @return true to start such a store empty, false to fail its task
+     */
     public boolean rebuildDeletedChangelogs() {
         return getBoolean(CHANGELOG_DELETED_REBUILD);
     }
 
-    /** {@link #MAX_FUTURE_SKEW_MS}, -1 for none. */
+    /**
+     * {@link #MAX_FUTURE_SKEW_MS}, -1 for none.
+     *
+     * @return the maximum future skew in milliseconds, or -1
+     */
     public long maxFutureSkewMs() {
         return getLong(MAX_FUTURE_SKEW_MS);
     }
 
+    /**
+     * The commit interval ({@link #COMMIT_INTERVAL_MS}), or the guarantee's default when it is not set.
+     *
+     * @return the interval in milliseconds
+     */
     public long commitIntervalMs() {
         Long configured = getLong(COMMIT_INTERVAL_MS);
         return configured != null
@@ -353,10 +439,20 @@ public final class StreamsConfig extends AbstractConfig {
                 : exactlyOnce() ? EXACTLY_ONCE_COMMIT_INTERVAL_MS : AT_LEAST_ONCE_COMMIT_INTERVAL_MS;
     }
 
+    /**
+     * The number of stream threads per instance ({@link #NUM_STREAM_THREADS}).
+     *
+     * @return at least 1
+     */
     public int threads() {
         return getInt(NUM_STREAM_THREADS);
     }
 
+    /**
+     * The state directory ({@link #STATE_DIR}), or the default under {@code java.io.tmpdir} when it is not set.
+     *
+     * @return the directory; it need not exist yet
+     */
     public Path stateDir() {
         String configured = getString(STATE_DIR);
         return configured != null
@@ -364,19 +460,38 @@ public final class StreamsConfig extends AbstractConfig {
                 : Path.of(System.getProperty("java.io.tmpdir"), "weir-" + System.getProperty("user.name"));
     }
 
+    /**
+     * The replication factor of internal topics ({@link #REPLICATION_FACTOR}).
+     *
+     * @return the factor, or -1 for the broker's default
+     */
     public short replicationFactor() {
         return getShort(REPLICATION_FACTOR);
     }
 
+    /**
+     * The write-back cache size per task ({@link #CACHE_MAX_BYTES_PER_TASK}).
+     *
+     * @return the size in bytes
+     */
     public long cacheMaxBytesPerTask() {
         return getLong(CACHE_MAX_BYTES_PER_TASK);
     }
 
+    /**
+     * The longest a thread blocks in a poll ({@link #POLL_MS}).
+     *
+     * @return the time in milliseconds
+     */
     public long pollMs() {
         return getLong(POLL_MS);
     }
 
-    /** {@link #APPLICATION_SERVER}, or empty when not set. */
+    /**
+     * {@link #APPLICATION_SERVER}, or empty when not set.
+     *
+     * @return the endpoint this instance serves queries on, if set
+     */
     public Optional<HostInfo> applicationServer() {
         String value = getString(APPLICATION_SERVER);
         return value.isEmpty() ? Optional.empty() : Optional.of(HostInfo.parse(value));
@@ -385,6 +500,9 @@ public final class StreamsConfig extends AbstractConfig {
     /**
      * The static membership id of the instance with {@code processId} ({@link #GROUP_INSTANCE_ID}), or
      * empty for dynamic membership.
+     *
+     * @param processId the instance's process id, kept in its state directory
+     * @return the static membership id, or empty for dynamic membership
      */
     public Optional<String> groupInstanceId(String processId) {
         String value = getString(GROUP_INSTANCE_ID);
@@ -394,22 +512,49 @@ public final class StreamsConfig extends AbstractConfig {
         return value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
+    /**
+     * The number of standby copies of each task's state ({@link #NUM_STANDBY_REPLICAS}).
+     *
+     * @return 0 or more
+     */
     public int standbyReplicas() {
         return getInt(NUM_STANDBY_REPLICAS);
     }
 
+    /**
+     * The number of warm-up copies in the whole group at once ({@link #MAX_WARMUP_REPLICAS}).
+     *
+     * @return at least 1
+     */
     public int maxWarmupReplicas() {
         return getInt(MAX_WARMUP_REPLICAS);
     }
 
+    /**
+     * How far behind its changelogs a copy of a task's state may be and still count as caught up ({@link
+     * #ACCEPTABLE_RECOVERY_LAG}).
+     *
+     * @return the lag in changelog records
+     */
     public long acceptableRecoveryLag() {
         return getLong(ACCEPTABLE_RECOVERY_LAG);
     }
 
+    /**
+     * How long an instance with warm-up copies waits before asking for a new assignment ({@link
+     * #PROBING_REBALANCE_INTERVAL_MS}).
+     *
+     * @return the time in milliseconds
+     */
     public long probingRebalanceIntervalMs() {
         return getLong(PROBING_REBALANCE_INTERVAL_MS);
     }
 
+    /**
+     * How often committed repartition records are deleted ({@link #REPARTITION_PURGE_INTERVAL_MS}).
+     *
+     * @return the interval in milliseconds
+     */
     public long repartitionPurgeIntervalMs() {
         return getLong(REPARTITION_PURGE_INTERVAL_MS);
     }
@@ -426,7 +571,11 @@ public final class StreamsConfig extends AbstractConfig {
                 || key.startsWith(SERDE_PREFIX);
     }
 
-    /** The {@code serde.}-prefixed settings, prefix removed; empty when none is given. */
+    /**
+     * The {@code serde.}-prefixed settings, prefix removed; empty when none is given.
+     *
+     * @return a new mutable map of the serde settings, keyed without the {@code serde.} prefix
+     */
     public Map<String, Object> serdeConfig() {
         Map<String, Object> out = new HashMap<>();
         originals.forEach((key, value) -> {
@@ -437,7 +586,13 @@ public final class StreamsConfig extends AbstractConfig {
         return out;
     }
 
-    /** Settings for one client: bootstrap, shared client keys, then the client's prefixed keys. */
+    /**
+     * Settings for one client: bootstrap, shared client keys, then the client's prefixed keys.
+     *
+     * @param prefix the client's prefix: {@link #CONSUMER_PREFIX}, {@link #PRODUCER_PREFIX} or {@link
+     *     #ADMIN_PREFIX}
+     * @return a new mutable map of the client's settings, its prefixed keys without the prefix
+     */
     public Map<String, Object> clientConfig(String prefix) {
         Map<String, Object> out = new HashMap<>();
         out.put(BOOTSTRAP_SERVERS, bootstrapServers());

@@ -17,5 +17,12 @@ public interface StreamsUncaughtExceptionHandler {
         SHUTDOWN_CLIENT
     }
 
+    /**
+     * Decides what the instance does about a failed stream thread. Called on that thread once it has shut
+     * down; a handler that throws counts as {@link Response#SHUTDOWN_CLIENT}.
+     *
+     * @param exception what the thread failed with
+     * @return the response; never null
+     */
     Response handle(Throwable exception);
 }

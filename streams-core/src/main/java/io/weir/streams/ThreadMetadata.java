@@ -14,6 +14,13 @@ import java.util.Set;
  */
 public record ThreadMetadata(String name, Set<String> activeTasks, Set<String> standbyTasks) {
 
+    /**
+     * Copies the task sets, so that the record is immutable.
+     *
+     * @param name the thread's name
+     * @param activeTasks the tasks it runs now
+     * @param standbyTasks the tasks it keeps standby copies of
+     */
     public ThreadMetadata {
         activeTasks = Set.copyOf(activeTasks);
         standbyTasks = Set.copyOf(standbyTasks);

@@ -41,32 +41,64 @@ public interface WeirMetric {
         TIMER
     }
 
-    /** The metric's name, lower-case words joined by hyphens, as {@link WeirMetrics} lists them. */
+    /**
+     * The metric's name, lower-case words joined by hyphens, as {@link WeirMetrics} lists them.
+     *
+     * @return the name, e.g. {@code records-consumed}
+     */
     String name();
 
+    /**
+     * Where in the instance the metric belongs.
+     *
+     * @return the level, which says which tags the metric has
+     */
     Level level();
 
+    /**
+     * How the metric's value behaves.
+     *
+     * @return counter, gauge or timer
+     */
     Kind kind();
 
     /**
      * The tags that place the metric, in the order {@code application, client, thread, task} then {@code
      * node} or {@code store}, as far as its {@link #level()} goes. {@code client} tells apart the instances
      * of one application; it begins with the application id.
+     *
+     * @return the tags by name, in that order
      */
     Map<String, String> tags();
 
-    /** What the metric measures, in one sentence. */
+    /**
+     * What the metric measures, in one sentence.
+     *
+     * @return the description, as JMX shows it
+     */
     String description();
 
-    /** The current value: the count of a counter or timer, the value of a gauge. */
+    /**
+     * The current value: the count of a counter or timer, the value of a gauge.
+     *
+     * @return the value, read now
+     */
     double value();
 
-    /** For a {@link Kind#TIMER}, the summed duration of the events counted; 0 for the other kinds. */
+    /**
+     * For a {@link Kind#TIMER}, the summed duration of the events counted; 0 for the other kinds.
+     *
+     * @return the summed duration, in nanoseconds
+     */
     default long totalTimeNanos() {
         return 0;
     }
 
-    /** For a {@link Kind#TIMER}, the longest event of the last 30 to 60 seconds; 0 for the other kinds. */
+    /**
+     * For a {@link Kind#TIMER}, the longest event of the last 30 to 60 seconds; 0 for the other kinds.
+     *
+     * @return the longest duration, in nanoseconds
+     */
     default long maxTimeNanos() {
         return 0;
     }

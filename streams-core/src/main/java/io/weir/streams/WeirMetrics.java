@@ -40,10 +40,21 @@ public final class WeirMetrics {
     /** Records written to a late-data side-output topic (late and future records alike). */
     public static final String SIDE_OUTPUT_RECORDS = "side-output-records";
 
+    /** Late-data or dead-letter records their topic could not take even with their key and value cut. */
     public static final String SIDE_OUTPUT_RECORDS_DROPPED = "side-output-records-dropped";
+    /**
+     * Times a thread lost its tasks with their uncommitted work (a fenced or timed-out transaction, a missed
+     * rebalance); the work is done again.
+     */
     public static final String TASK_LOSSES = "task-losses";
+    /** Commits made within a poll's records because the open transaction (or the poll) had lived half its timeout. */
     public static final String BATCH_COMMITS = "batch-commits";
+    /** Stream threads replaced after a failure ({@code REPLACE_THREAD}). */
     public static final String THREAD_REPLACEMENTS = "thread-replacements";
+    /**
+     * Stream threads that have work to commit but have not committed for too long (a gauge; see {@link
+     * WeirStreams#stalls()}).
+     */
     public static final String STALLED_THREADS = "stalled-threads";
     /** Panes (window results) emitted, of any timing. */
     public static final String PANES_EMITTED = "panes-emitted";
@@ -133,6 +144,7 @@ public final class WeirMetrics {
     /** Changelog records replayed into a store while its task restored. */
     public static final String RECORDS_RESTORED = "records-restored";
 
+    /** Times a store was rebuilt from its changelog: its files were found corrupt, or its changelog was recreated. */
     public static final String STORE_REBUILDS = "store-rebuilds";
     /** Changelog records a restoring store has left to replay (a gauge; 0 once restored). */
     public static final String RESTORE_REMAINING_RECORDS = "restore-remaining-records";

@@ -7,6 +7,10 @@ package io.weir.streams.dsl;
  */
 public interface GlobalTable<K, V> {
 
-    /** The name of the table's store, by which processors read it. */
+    /**
+     * The name of the table's store, by which processors read it.
+     *
+     * @return the store's name, as given with {@code Materialized.as} or {@code <topic>-global}
+     */
     String storeName();
 }

@@ -16,6 +16,11 @@ public final class GlobalWindows implements Windows {
 
     private GlobalWindows() {}
 
+    /**
+     * The global windows; there is one instance.
+     *
+     * @return the global windows
+     */
     public static GlobalWindows create() {
         return INSTANCE;
     }

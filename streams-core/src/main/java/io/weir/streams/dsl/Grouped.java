@@ -30,12 +30,25 @@ public final class Grouped<K, V> {
         this.partitions = partitions;
     }
 
-    /** These serdes for the repartition topic (null: taken from the stream). */
+    /**
+     * These serdes for the repartition topic (null: taken from the stream).
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param keySerde serializes the keys; null to take the stream's
+     * @param valueSerde serializes the values; null to take the stream's
+     * @return a grouping with these serdes, a generated topic name and the default partition count
+     */
     public static <K, V> Grouped<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
         return new Grouped<>(keySerde, valueSerde, null, -1);
     }
 
-    /** Names the repartition topic {@code <application.id>-<name>-repartition}. */
+    /**
+     * Names the repartition topic {@code <application.id>-<name>-repartition}.
+     *
+     * @param name the topic's base name: unique in the topology, not blank
+     * @return a copy with that name
+     */
     public Grouped<K, V> withName(String name) {
         return new Grouped<>(keySerde, valueSerde, Require.name("name", name), partitions);
     }
@@ -46,6 +59,8 @@ public final class Grouped<K, V> {
      * grouping a stream whose key was not changed with a partition count is refused at build time (use
      * {@code repartition(Repartitioned.withNumberOfPartitions(n))} first).
      *
+     * @param count the number of partitions; positive
+     * @return a copy with that partition count
      * @throws IllegalArgumentException if {@code count} is not positive
      */
     public Grouped<K, V> withNumberOfPartitions(int count) {
@@ -55,22 +70,38 @@ public final class Grouped<K, V> {
         return new Grouped<>(keySerde, valueSerde, name, count);
     }
 
-    /** The key serde; empty when it is taken from the stream. */
+    /**
+     * The key serde; empty when it is taken from the stream.
+     *
+     * @return the key serde, if given
+     */
     public Optional<Serde<K>> keySerde() {
         return Optional.ofNullable(keySerde);
     }
 
-    /** The value serde; empty when it is taken from the stream. */
+    /**
+     * The value serde; empty when it is taken from the stream.
+     *
+     * @return the value serde, if given
+     */
     public Optional<Serde<V>> valueSerde() {
         return Optional.ofNullable(valueSerde);
     }
 
-    /** The repartition topic's base name; empty for a generated one. */
+    /**
+     * The repartition topic's base name; empty for a generated one.
+     *
+     * @return the base name, if given
+     */
     public Optional<String> name() {
         return Optional.ofNullable(name);
     }
 
-    /** The partition count; empty for the task count of the operators before the repartition. */
+    /**
+     * The partition count; empty for the task count of the operators before the repartition.
+     *
+     * @return the partition count, if given
+     */
     public OptionalInt numberOfPartitions() {
         return partitions > 0 ? OptionalInt.of(partitions) : OptionalInt.empty();
     }

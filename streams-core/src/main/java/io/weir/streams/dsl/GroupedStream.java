@@ -16,20 +16,49 @@ import java.util.function.Supplier;
  */
 public interface GroupedStream<K, V> {
 
-    /** Counts the records per key, into a table. */
+    /**
+     * Counts the records per key, into a table.
+     *
+     * @param materialized the store of the counts: its name, type, key serde and emission
+     * @return the table of the number of records per key
+     */
     Table<K, Long> count(Materialized<K, Long> materialized);
 
-    /** Counts the records per key, into a table with a generated store name. */
+    /**
+     * Counts the records per key, into a table with a generated store name.
+     *
+     * @return the table of the number of records per key
+     */
     Table<K, Long> count();
 
-    /** Combines the values per key with {@code reducer}, into a table. */
+    /**
+     * Combines the values per key with {@code reducer}, into a table.
+     *
+     * @param reducer combines the key's aggregate so far with a new value; null deletes the key's row
+     * @param materialized the store of the results: its name, type, serdes and emission
+     * @return the table of the reduced value per key
+     */
     Table<K, V> reduce(BinaryOperator<V> reducer, Materialized<K, V> materialized);
 
-    /** Folds the values per key into an aggregate starting from {@code initializer}, into a table. */
+    /**
+     * Folds the values per key into an aggregate starting from {@code initializer}, into a table.
+     *
+     * @param <A> the aggregate type
+     * @param initializer gives the aggregate of a key before its first record
+     * @param aggregator adds a record to its key's aggregate; null deletes the key's row
+     * @param materialized the store of the aggregates: its name, type, serdes (the value serde is required) and
+     *     emission
+     * @return the table of the aggregate per key
+     */
     <A> Table<K, A> aggregate(
             Supplier<A> initializer, Aggregator<? super K, ? super V, A> aggregator, Materialized<K, A> materialized);
 
-    /** Aggregate per key and per window of {@code windows}. */
+    /**
+     * Aggregate per key and per window of {@code windows}.
+     *
+     * @param windows the windows: tumbling, hopping, sliding, session or global
+     * @return the stream grouped by key and window, to aggregate
+     */
     WindowedStream<K, V> windowedBy(Windows windows);
 
     /**
@@ -38,6 +67,12 @@ public interface GroupedStream<K, V> {
      * per-key timers, which Weir keeps in a logged store of its own. The result is a stream whose serdes
      * are unknown: give them when writing it ({@code to(topic, Produced.with(...))}).
      *
+     * @param <KOut> the output key type
+     * @param <VOut> the output value type
+     * @param processor makes the processor of each task
+     * @param stores the stores the processor uses (key-value, or window stores {@code withRetention}), each named
+     *     and with serdes
+     * @return the stream of what the processors forward
      * @throws IllegalStateException at build time if a store has no name or serdes, or a name is taken
      */
     <KOut, VOut> EventStream<KOut, VOut> process(
@@ -47,6 +82,14 @@ public interface GroupedStream<K, V> {
      * {@link #process(Supplier, Materialized[])} as the operator {@code named}: its timer store is then
      * {@code <name>-timers} whatever else changes in the topology, so a restarted or upgraded application
      * keeps its timers.
+     *
+     * @param <KOut> the output key type
+     * @param <VOut> the output value type
+     * @param processor makes the processor of each task
+     * @param named the operator's name, which also names its timer store
+     * @param stores the stores the processor uses (key-value, or window stores {@code withRetention}), each named
+     *     and with serdes
+     * @return the stream of what the processors forward
      */
     <KOut, VOut> EventStream<KOut, VOut> process(
             Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Named named, Materialized<?, ?>... stores);

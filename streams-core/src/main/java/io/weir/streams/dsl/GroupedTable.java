@@ -11,18 +11,42 @@ import java.util.function.Supplier;
  */
 public interface GroupedTable<K, V> {
 
-    /** Counts the rows per key. */
+    /**
+     * Counts the rows per key.
+     *
+     * @param materialized the store of the counts: its name, type, key serde and emission
+     * @return the table of the number of rows per key
+     */
     Table<K, Long> count(Materialized<K, Long> materialized);
 
-    /** Counts the rows per key, in a store with a generated name. */
+    /**
+     * Counts the rows per key, in a store with a generated name.
+     *
+     * @return the table of the number of rows per key
+     */
     Table<K, Long> count();
 
-    /** Combines the rows' values per key: {@code adder} adds a value, {@code subtractor} takes one back. */
+    /**
+     * Combines the rows' values per key: {@code adder} adds a value, {@code subtractor} takes one back.
+     *
+     * @param adder combines the key's aggregate with a row's new value
+     * @param subtractor takes a row's old value back out of the key's aggregate
+     * @param materialized the store of the results: its name, type, serdes and emission
+     * @return the table of the reduced value per key
+     */
     Table<K, V> reduce(BinaryOperator<V> adder, BinaryOperator<V> subtractor, Materialized<K, V> materialized);
 
     /**
      * Folds the rows' values per key into an aggregate starting from {@code initializer}: {@code adder}
      * adds a row's value, {@code subtractor} takes one back.
+     *
+     * @param <A> the aggregate type
+     * @param initializer gives the aggregate of a key before its first row
+     * @param adder adds a row's new value to its key's aggregate
+     * @param subtractor takes a row's old value back out of its key's aggregate
+     * @param materialized the store of the aggregates: its name, type, serdes (the value serde is required) and
+     *     emission
+     * @return the table of the aggregate per key
      */
     <A> Table<K, A> aggregate(
             Supplier<A> initializer,

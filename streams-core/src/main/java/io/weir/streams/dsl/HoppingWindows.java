@@ -31,6 +31,9 @@ public final class HoppingWindows implements Windows {
     /**
      * Windows of {@code size} starting every {@code advance}.
      *
+     * @param size each window's length; at least 1 ms
+     * @param advance the distance between two windows' starts; at least 1 ms and at most {@code size}
+     * @return hopping windows without allowed lateness
      * @throws IllegalArgumentException if either is not positive, {@code advance > size}, or a record would
      *     belong to more than {@link #MAX_WINDOWS_PER_RECORD} windows
      */
@@ -50,15 +53,30 @@ public final class HoppingWindows implements Windows {
         return new HoppingWindows(size, advance, Duration.ZERO);
     }
 
-    /** Accept late records for {@code lateness} after each window's end (see {@link Windows}). */
+    /**
+     * Accept late records for {@code lateness} after each window's end (see {@link Windows}).
+     *
+     * @param lateness how long after a window's end late records are still taken; zero or more
+     * @return a copy with that allowed lateness
+     */
     public HoppingWindows withAllowedLateness(Duration lateness) {
         return new HoppingWindows(size, advance, Require.nonNegative("allowedLateness", lateness));
     }
 
+    /**
+     * Each window's length.
+     *
+     * @return the window size
+     */
     public Duration size() {
         return size;
     }
 
+    /**
+     * The distance between the starts of two successive windows.
+     *
+     * @return the advance; at most the size
+     */
     public Duration advance() {
         return advance;
     }

@@ -33,6 +33,8 @@ public final class JoinWindows {
     /**
      * Records match when their event times are at most {@code difference} apart, either way.
      *
+     * @param difference the most two matching records' event times may differ, either way; zero or more
+     * @return join windows with that difference before and after, and no allowed lateness
      * @throws IllegalArgumentException if {@code difference} is negative
      */
     public static JoinWindows of(Duration difference) {
@@ -40,12 +42,22 @@ public final class JoinWindows {
         return new JoinWindows(difference, difference, Duration.ZERO);
     }
 
-    /** A right record matches a left one up to {@code before} before it. */
+    /**
+     * A right record matches a left one up to {@code before} before it.
+     *
+     * @param before how far before a left record's event time a right record may be; zero or more
+     * @return a copy with that bound
+     */
     public JoinWindows withBefore(Duration before) {
         return new JoinWindows(Require.nonNegative("before", before), after, allowedLateness);
     }
 
-    /** A right record matches a left one up to {@code after} after it. */
+    /**
+     * A right record matches a left one up to {@code after} after it.
+     *
+     * @param after how far after a left record's event time a right record may be; zero or more
+     * @return a copy with that bound
+     */
     public JoinWindows withAfter(Duration after) {
         return new JoinWindows(before, Require.nonNegative("after", after), allowedLateness);
     }
@@ -54,19 +66,37 @@ public final class JoinWindows {
      * How long after its window's end a record is still held for partners to come: buffers keep records
      * that much longer, a record that far behind the watermark still finds every partner, and an outer
      * join's null results wait that much longer. Zero by default.
+     *
+     * @param lateness how long after its window's end a record is still held; zero or more
+     * @return a copy with that allowed lateness
      */
     public JoinWindows withAllowedLateness(Duration lateness) {
         return new JoinWindows(before, after, Require.nonNegative("allowedLateness", lateness));
     }
 
+    /**
+     * How far before a left record a right record may be and still match.
+     *
+     * @return the bound before; zero or more
+     */
     public Duration before() {
         return before;
     }
 
+    /**
+     * How far after a left record a right record may be and still match.
+     *
+     * @return the bound after; zero or more
+     */
     public Duration after() {
         return after;
     }
 
+    /**
+     * How long after its window's end a record is still held for partners.
+     *
+     * @return the allowed lateness; zero unless set
+     */
     public Duration allowedLateness() {
         return allowedLateness;
     }

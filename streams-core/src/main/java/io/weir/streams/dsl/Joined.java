@@ -39,8 +39,14 @@ public final class Joined<K, V> {
 
     /** Which version of the table's row a record meets. */
     public enum Mode {
+        /** The row the table holds when the record is processed; see {@link #latest()}. */
         LATEST,
+        /** The version of a versioned table valid at the record's event time; see {@link #asOf()}. */
         AS_OF,
+        /**
+         * The version valid at the record's event time, once the table's watermark reached it; see {@link
+         * #aligned()}.
+         */
         ALIGNED
     }
 
@@ -66,17 +72,35 @@ public final class Joined<K, V> {
         this.storeType = storeType;
     }
 
-    /** The row the table holds when the record is processed (the default). */
+    /**
+     * The row the table holds when the record is processed (the default).
+     *
+     * @param <K> the stream's key type
+     * @param <V> the stream's value type
+     * @return a latest join with the streams' serdes and a generated name
+     */
     public static <K, V> Joined<K, V> latest() {
         return new Joined<>(Mode.LATEST, null, null, null, null, StoreType.ROCKSDB);
     }
 
-    /** The version of a versioned table valid at the record's event time, when the record is processed. */
+    /**
+     * The version of a versioned table valid at the record's event time, when the record is processed.
+     *
+     * @param <K> the stream's key type
+     * @param <V> the stream's value type
+     * @return an as-of join with the streams' serdes and a generated name
+     */
     public static <K, V> Joined<K, V> asOf() {
         return new Joined<>(Mode.AS_OF, null, null, null, null, StoreType.ROCKSDB);
     }
 
-    /** The version valid at the record's event time, once the table's watermark has reached it. */
+    /**
+     * The version valid at the record's event time, once the table's watermark has reached it.
+     *
+     * @param <K> the stream's key type
+     * @param <V> the stream's value type
+     * @return an aligned join with the streams' serdes, a generated name and a RocksDB buffer
+     */
     public static <K, V> Joined<K, V> aligned() {
         return new Joined<>(Mode.ALIGNED, null, null, null, null, StoreType.ROCKSDB);
     }
@@ -84,17 +108,30 @@ public final class Joined<K, V> {
     /**
      * Names the join operator {@code name}: also its buffer's store ({@code <name>-buffer}, aligned) and
      * its repartition topic ({@code <name>-repartition}, after a key change).
+     *
+     * @param name the operator's name: unique in the topology, not blank
+     * @return a copy with that name
      */
     public Joined<K, V> withName(String name) {
         return new Joined<>(mode, Require.name("name", name), keySerde, valueSerde, lateTopic, storeType);
     }
 
-    /** The stream's key serde, where the stream's is unknown: a repartition and the aligned buffer need it. */
+    /**
+     * The stream's key serde, where the stream's is unknown: a repartition and the aligned buffer need it.
+     *
+     * @param keySerde serializes the stream's keys
+     * @return a copy with that key serde
+     */
     public Joined<K, V> withKeySerde(Serde<K> keySerde) {
         return new Joined<>(mode, name, Objects.requireNonNull(keySerde, "keySerde"), valueSerde, lateTopic, storeType);
     }
 
-    /** The stream's value serde, where the stream's is unknown: a repartition and the aligned buffer need it. */
+    /**
+     * The stream's value serde, where the stream's is unknown: a repartition and the aligned buffer need it.
+     *
+     * @param valueSerde serializes the stream's values
+     * @return a copy with that value serde
+     */
     public Joined<K, V> withValueSerde(Serde<V> valueSerde) {
         return new Joined<>(
                 mode, name, keySerde, Objects.requireNonNull(valueSerde, "valueSerde"), lateTopic, storeType);
@@ -103,6 +140,9 @@ public final class Joined<K, V> {
     /**
      * Writes records older than the table's history to {@code topic} instead of only counting them (as-of
      * and aligned; refused for {@link #latest()}, which refuses no record).
+     *
+     * @param topic the late-data topic; it must exist (Weir does not create it)
+     * @return a copy that writes late records there
      */
     public Joined<K, V> withLateRecordsTo(String topic) {
         return new Joined<>(mode, name, keySerde, valueSerde, Require.name("late-records topic", topic), storeType);
@@ -111,31 +151,63 @@ public final class Joined<K, V> {
     /**
      * Keeps the aligned join's buffer in memory (restored from its changelog on start) instead of RocksDB;
      * refused for the other modes, which hold no records.
+     *
+     * @return a copy with an in-memory buffer
      */
     public Joined<K, V> inMemory() {
         return new Joined<>(mode, name, keySerde, valueSerde, lateTopic, StoreType.IN_MEMORY);
     }
 
+    /**
+     * Which version of the table's row a record meets.
+     *
+     * @return the mode the factory chose
+     */
     public Mode mode() {
         return mode;
     }
 
+    /**
+     * The operator's name.
+     *
+     * @return the name, or empty for a generated one
+     */
     public Optional<String> name() {
         return Optional.ofNullable(name);
     }
 
+    /**
+     * The stream's key serde, if given.
+     *
+     * @return the key serde, or empty to take the stream's
+     */
     public Optional<Serde<K>> keySerde() {
         return Optional.ofNullable(keySerde);
     }
 
+    /**
+     * The stream's value serde, if given.
+     *
+     * @return the value serde, or empty to take the stream's
+     */
     public Optional<Serde<V>> valueSerde() {
         return Optional.ofNullable(valueSerde);
     }
 
+    /**
+     * The topic late records are written to.
+     *
+     * @return the topic, or empty when late records are only counted
+     */
     public Optional<String> lateTopic() {
         return Optional.ofNullable(lateTopic);
     }
 
+    /**
+     * Where the aligned join's buffer lives.
+     *
+     * @return {@link StoreType#IN_MEMORY} after {@link #inMemory()}, else {@link StoreType#ROCKSDB}
+     */
     public StoreType storeType() {
         return storeType;
     }

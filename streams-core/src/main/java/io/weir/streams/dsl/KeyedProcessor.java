@@ -25,12 +25,20 @@ import io.weir.streams.time.TimeDomain;
  */
 public interface KeyedProcessor<K, V, KOut, VOut> {
 
-    /** Called once before the first record or timer; stores are usable here, timers are not (no key yet). */
+    /**
+     * Called once before the first record or timer; stores are usable here, timers are not (no key yet).
+     *
+     * @param context the task's context, valid until {@link #close()}; keep it for later calls if needed
+     */
     default void init(KeyedProcessorContext<K, KOut, VOut> context) {}
 
     /**
      * One input record, whatever its event time: the processor sees late records too and may compare
      * {@link KeyedProcessorContext#eventTime()} with {@link KeyedProcessorContext#watermark()}.
+     *
+     * @param key the record's key, never null (records with a null key are skipped before)
+     * @param value the record's value
+     * @param context the context: current key and time, stores, timers, forwarding
      */
     void process(K key, V value, KeyedProcessorContext<K, KOut, VOut> context);
 
@@ -41,8 +49,16 @@ public interface KeyedProcessor<K, V, KOut, VOut> {
      * callback deleted it before its turn. It is removed before this call, so it may be registered
      * again: a timer registered here at a time its clock has already reached waits until that clock
      * moves on.
+     *
+     * @param time the timer's time, in epoch milliseconds
+     * @param domain the clock the timer followed
+     * @param context the context, with the timer's key as current key
      */
     default void onTimer(long time, TimeDomain domain, KeyedProcessorContext<K, KOut, VOut> context) {}
 
+    /**
+     * Called once when the task goes (closed, moved, or the instance stops): release what {@code init}
+     * acquired. Weir closes the stores itself.
+     */
     default void close() {}
 }

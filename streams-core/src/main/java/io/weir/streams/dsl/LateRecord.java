@@ -42,19 +42,37 @@ public final class LateRecord {
 
     /** Why a record went to the side output. */
     public enum Reason {
+        /**
+         * Every window the record belongs to was past its allowed lateness (or, for joins and deduplication,
+         * the watermark had passed what the record could still take part in).
+         */
         LATE,
+        /** The record's event time was further ahead of processing time than the maximum future skew. */
         FUTURE_TIMESTAMP,
+        /**
+         * A stream record joined as of its event time with a versioned table whose history no longer reaches
+         * back to it.
+         */
         BEFORE_TABLE_HISTORY
     }
 
+    /** Header: the {@link Reason} name. */
     public static final String REASON_HEADER = "weir.late.reason";
+    /** Header, once per refusing window: the window's start, in epoch milliseconds. */
     public static final String WINDOW_START_HEADER = "weir.late.window.start";
+    /** Header, once per refusing window: the window's end (exclusive), in epoch milliseconds. */
     public static final String WINDOW_END_HEADER = "weir.late.window.end";
+    /** Header: the operator's watermark when the record arrived (the table's, for {@code BEFORE_TABLE_HISTORY}). */
     public static final String WATERMARK_HEADER = "weir.late.watermark";
+    /** Header: the record's event time, in epoch milliseconds. */
     public static final String EVENT_TIME_HEADER = "weir.late.event.time";
+    /** Header: the topic the input record was read from. */
     public static final String SOURCE_TOPIC_HEADER = "weir.source.topic";
+    /** Header: the partition the input record was read from. */
     public static final String SOURCE_PARTITION_HEADER = "weir.source.partition";
+    /** Header: the input record's offset. */
     public static final String SOURCE_OFFSET_HEADER = "weir.source.offset";
+    /** Header: the input record's Kafka timestamp, in epoch milliseconds. */
     public static final String SOURCE_TIMESTAMP_HEADER = "weir.source.timestamp";
     /**
      * On a side-output or dead-letter record whose key or value was cut to fit the topic's size limit:
@@ -68,7 +86,12 @@ public final class LateRecord {
      */
     public static final String RESTAMPED_HEADER = "weir.restamped";
 
-    /** The windows that refused a side-output record, from its headers; empty for FUTURE_TIMESTAMP. */
+    /**
+     * The windows that refused a side-output record, from its headers; empty for FUTURE_TIMESTAMP.
+     *
+     * @param headers the headers of a record read from a late-data topic
+     * @return the windows, in header order (by start, then end)
+     */
     public static List<Window> refusedWindows(Headers headers) {
         List<Window> windows = new ArrayList<>();
         Iterator<Header> starts = headers.headers(WINDOW_START_HEADER).iterator();

@@ -47,14 +47,30 @@ public final class Materialized<K, V> {
         return c;
     }
 
-    /** A RocksDB store named {@code storeName}. */
+    /**
+     * A RocksDB store named {@code storeName}.
+     *
+     * @param <K> the store's key type
+     * @param <V> the store's value type
+     * @param storeName the store's name, unique in the topology and not blank; a store with a changelog of its
+     *     own names it {@code <application.id>-<storeName>-changelog}
+     * @return a store description with that name and the default settings
+     */
     public static <K, V> Materialized<K, V> as(String storeName) {
         Materialized<K, V> m = new Materialized<>();
         m.storeName = Require.name("storeName", storeName);
         return m;
     }
 
-    /** A store with a generated name and these serdes (null: taken from the stream). */
+    /**
+     * A store with a generated name and these serdes (null: taken from the stream).
+     *
+     * @param <K> the store's key type
+     * @param <V> the store's value type
+     * @param keySerde the key serde; null to take the stream's
+     * @param valueSerde the value serde; null to take the stream's
+     * @return a store description with those serdes and the default settings
+     */
     public static <K, V> Materialized<K, V> with(@Nullable Serde<K> keySerde, @Nullable Serde<V> valueSerde) {
         Materialized<K, V> m = new Materialized<>();
         m.keySerde = keySerde;
@@ -62,23 +78,45 @@ public final class Materialized<K, V> {
         return m;
     }
 
+    /**
+     * Where the store keeps its data: {@link StoreType#ROCKSDB} (the default) or {@link StoreType#IN_MEMORY}.
+     *
+     * @param type the store type
+     * @return a copy with that store type
+     */
     public Materialized<K, V> withStoreType(StoreType type) {
         Materialized<K, V> c = copy();
         c.storeType = Objects.requireNonNull(type, "storeType");
         return c;
     }
 
-    /** Shorthand for {@code withStoreType(StoreType.IN_MEMORY)}. */
+    /**
+     * Shorthand for {@code withStoreType(StoreType.IN_MEMORY)}.
+     *
+     * @return a copy with an in-memory store
+     */
     public Materialized<K, V> inMemory() {
         return withStoreType(StoreType.IN_MEMORY);
     }
 
+    /**
+     * Sets the serde of the store's keys, in place of the stream's.
+     *
+     * @param serde the key serde
+     * @return a copy with that key serde
+     */
     public Materialized<K, V> withKeySerde(Serde<K> serde) {
         Materialized<K, V> c = copy();
         c.keySerde = Objects.requireNonNull(serde, "keySerde");
         return c;
     }
 
+    /**
+     * Sets the serde of the store's values, in place of the stream's.
+     *
+     * @param serde the value serde
+     * @return a copy with that value serde
+     */
     public Materialized<K, V> withValueSerde(Serde<V> serde) {
         Materialized<K, V> c = copy();
         c.valueSerde = Objects.requireNonNull(serde, "valueSerde");
@@ -92,6 +130,8 @@ public final class Materialized<K, V> {
      * other instance. Under exactly-once, a crash between a transaction's commit and the store's
      * write loses that commit's changes to the store, which a changelog would have replayed. For
      * state that may be lost or rebuilt, such as a cache.
+     *
+     * @return a copy without a changelog
      */
     public Materialized<K, V> withLoggingDisabled() {
         Materialized<K, V> c = copy();
@@ -104,6 +144,9 @@ public final class Materialized<K, V> {
      * time, each kept until the watermark reaches its time plus {@code retention}, then purged (read it
      * with {@code KeyedProcessorContext.windowStore}). Only for keyed processors: a windowed aggregation
      * keeps its windows for their allowed lateness, and refuses this at build time.
+     *
+     * @param retention how long behind the watermark a value is kept; at least 1 ms
+     * @return a copy that describes a window store
      */
     public Materialized<K, V> withRetention(Duration retention) {
         Materialized<K, V> c = copy();
@@ -116,6 +159,8 @@ public final class Materialized<K, V> {
      * of the last value per key at each commit. What Kafka Streams users get from {@code
      * withCachingDisabled()}; here the store keeps its write-back cache, and only emission changes.
      * Windowed aggregations emit panes as their trigger says, and refuse this at build time.
+     *
+     * @return a copy that emits every change
      */
     public Materialized<K, V> withEmitEveryChange() {
         Materialized<K, V> c = copy();
@@ -123,7 +168,12 @@ public final class Materialized<K, V> {
         return c;
     }
 
-    /** Whether a table emits each change ({@link #withEmitEveryChange()}) rather than the last per key at each commit. */
+    /**
+     * Whether a table emits each change ({@link #withEmitEveryChange()}) rather than the last per key at each
+     * commit.
+     *
+     * @return true if every change is emitted, false for the last per key at each commit (the default)
+     */
     public boolean emitsEveryChange() {
         return emitEveryChange;
     }
@@ -134,6 +184,9 @@ public final class Materialized<K, V> {
      * changelog and a delete downstream, counted ({@code rows-expired}). Deterministic: a replay
      * expires the same rows. A topic's table with a time-to-live has a changelog of its own, since it
      * no longer holds what the topic holds.
+     *
+     * @param ttl how far behind the watermark a row's event time may fall before it is deleted; at least 1 ms
+     * @return a copy with that time-to-live
      */
     public Materialized<K, V> withTimeToLive(Duration ttl) {
         return withTimeToLive(ttl, TimeDomain.EVENT_TIME);
@@ -143,6 +196,10 @@ public final class Materialized<K, V> {
      * {@link #withTimeToLive(Duration)} in {@code domain}: in {@link TimeDomain#PROCESSING_TIME}, a row
      * not changed for {@code ttl} of wall-clock time is deleted, whatever the event times (a replay may
      * expire other rows). Windowed aggregations and keyed processors refuse it at build time.
+     *
+     * @param ttl how long a row lives in {@code domain} without a change; at least 1 ms
+     * @param domain event time (by the watermark) or processing time (by the wall clock)
+     * @return a copy with that time-to-live
      */
     public Materialized<K, V> withTimeToLive(Duration ttl, TimeDomain domain) {
         Materialized<K, V> c = copy();
@@ -151,12 +208,20 @@ public final class Materialized<K, V> {
         return c;
     }
 
-    /** The time-to-live of a table's rows; empty when they live until deleted. */
+    /**
+     * The time-to-live of a table's rows; empty when they live until deleted.
+     *
+     * @return the time-to-live, if one is set
+     */
     public Optional<Duration> timeToLive() {
         return Optional.ofNullable(timeToLive);
     }
 
-    /** The time domain of {@link #timeToLive()}. */
+    /**
+     * The time domain of {@link #timeToLive()}.
+     *
+     * @return the domain; {@link TimeDomain#EVENT_TIME} unless set otherwise
+     */
     public TimeDomain timeToLiveDomain() {
         return timeToLiveDomain;
     }
@@ -170,6 +235,9 @@ public final class Materialized<K, V> {
      * is already {@code historyRetention} behind the watermark is dropped and counted ({@code
      * late-records-dropped}). A versioned table keeps a changelog of its own (the topic's compaction
      * would lose the history). Only for topic tables: aggregations and other stores refuse it.
+     *
+     * @param historyRetention how far behind the watermark old versions are kept; zero or more
+     * @return a copy that describes a versioned table
      */
     public Materialized<K, V> versioned(Duration historyRetention) {
         Materialized<K, V> c = copy();
@@ -177,36 +245,65 @@ public final class Materialized<K, V> {
         return c;
     }
 
-    /** The history retention of a versioned table; empty for a table that keeps only current values. */
+    /**
+     * The history retention of a versioned table; empty for a table that keeps only current values.
+     *
+     * @return the history retention, if the table is versioned
+     */
     public Optional<Duration> historyRetention() {
         return Optional.ofNullable(historyRetention);
     }
 
-    /** A window store's retention; empty for a key-value store. */
+    /**
+     * A window store's retention; empty for a key-value store.
+     *
+     * @return the retention, if set with {@link #withRetention}
+     */
     public Optional<Duration> retention() {
         return Optional.ofNullable(retention);
     }
 
-    /** The store's name; empty when it is to be generated. */
+    /**
+     * The store's name; empty when it is to be generated.
+     *
+     * @return the name, if set with {@link #as}
+     */
     public Optional<String> storeName() {
         return Optional.ofNullable(storeName);
     }
 
+    /**
+     * Where the store keeps its data.
+     *
+     * @return the store type; {@link StoreType#ROCKSDB} unless set otherwise
+     */
     public StoreType storeType() {
         return storeType;
     }
 
-    /** Whether the store has a changelog (the default); see {@link #withLoggingDisabled()}. */
+    /**
+     * Whether the store has a changelog (the default); see {@link #withLoggingDisabled()}.
+     *
+     * @return true unless {@link #withLoggingDisabled()} was called
+     */
     public boolean loggingEnabled() {
         return logged;
     }
 
-    /** The key serde; empty when it is taken from the stream. */
+    /**
+     * The key serde; empty when it is taken from the stream.
+     *
+     * @return the key serde, if set
+     */
     public Optional<Serde<K>> keySerde() {
         return Optional.ofNullable(keySerde);
     }
 
-    /** The value serde; empty when it is taken from the stream (or, for a count, is Long's). */
+    /**
+     * The value serde; empty when it is taken from the stream (or, for a count, is Long's).
+     *
+     * @return the value serde, if set
+     */
     public Optional<Serde<V>> valueSerde() {
         return Optional.ofNullable(valueSerde);
     }

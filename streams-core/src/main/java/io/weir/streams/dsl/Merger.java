@@ -8,5 +8,13 @@ package io.weir.streams.dsl;
 @FunctionalInterface
 public interface Merger<K, A> {
 
+    /**
+     * Merges two sessions' aggregates into the merged session's.
+     *
+     * @param key the sessions' key
+     * @param aggregate1 the aggregate of one session
+     * @param aggregate2 the aggregate of the other
+     * @return the aggregate of the merged session; not null
+     */
     A apply(K key, A aggregate1, A aggregate2);
 }

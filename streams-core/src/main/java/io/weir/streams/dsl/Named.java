@@ -19,11 +19,21 @@ public final class Named {
         this.name = name;
     }
 
-    /** An operator named {@code name}: unique in its topology, letters, digits, '.', '_' and '-'. */
+    /**
+     * An operator named {@code name}: unique in its topology, letters, digits, '.', '_' and '-'.
+     *
+     * @param name the operator's name
+     * @return the name, to pass to an operator
+     */
     public static Named as(String name) {
         return new Named(Require.name("name", name));
     }
 
+    /**
+     * The operator's name.
+     *
+     * @return the name, as given to {@link #as}
+     */
     public String name() {
         return name;
     }

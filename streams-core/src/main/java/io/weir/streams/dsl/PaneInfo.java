@@ -21,12 +21,21 @@ import java.util.Optional;
  * window's previous pane: same key and window, the previous pane's value. It comes right before the
  * pane that replaces it and carries that pane's timing, index and final flag; a retraction of a
  * session that was merged away has no pane after it and is final.
+ *
+ * @param timing when the pane was emitted relative to the watermark passing its window's end
+ * @param index the pane's position among its window's panes: 0 for the first, then 1, 2, ...
+ * @param isFinal whether no later pane of the window can follow
+ * @param isRetraction whether the record takes back the window's previous pane rather than being a pane
  */
 public record PaneInfo(Timing timing, long index, boolean isFinal, boolean isRetraction) {
 
+    /** Header: the pane's {@link Timing} name. */
     public static final String TIMING_HEADER = "weir.pane.timing";
+    /** Header: the pane's index in its window, a decimal number from 0. */
     public static final String INDEX_HEADER = "weir.pane.index";
+    /** Header: {@code true} when no later pane of the window can follow, else {@code false}. */
     public static final String FINAL_HEADER = "weir.pane.final";
+    /** Header, on retractions only: {@code true}. */
     public static final String RETRACTION_HEADER = "weir.pane.retraction";
 
     /** When a pane was emitted relative to the watermark passing its window's end. */
@@ -42,17 +51,32 @@ public record PaneInfo(Timing timing, long index, boolean isFinal, boolean isRet
         LATE
     }
 
-    /** A pane that is not a retraction. */
+    /**
+     * A pane that is not a retraction.
+     *
+     * @param timing when the pane was emitted relative to the watermark passing its window's end
+     * @param index the pane's position among its window's panes, from 0
+     * @param isFinal whether no later pane of the window can follow
+     */
     public PaneInfo(Timing timing, long index, boolean isFinal) {
         this(timing, index, isFinal, false);
     }
 
-    /** This pane's info on the retraction that precedes it. */
+    /**
+     * This pane's info on the retraction that precedes it.
+     *
+     * @return the same timing, index and final flag, marked as a retraction
+     */
     public PaneInfo asRetraction() {
         return new PaneInfo(timing, index, isFinal, true);
     }
 
-    /** The pane info in {@code headers}, if the record is a windowed result. */
+    /**
+     * The pane info in {@code headers}, if the record is a windowed result.
+     *
+     * @param headers a record's headers
+     * @return the pane info they carry; empty when the record is not a windowed result
+     */
     public static Optional<PaneInfo> from(Headers headers) {
         Header timing = headers.lastHeader(TIMING_HEADER);
         Header index = headers.lastHeader(INDEX_HEADER);
@@ -68,7 +92,12 @@ public record PaneInfo(Timing timing, long index, boolean isFinal, boolean isRet
                 retraction != null && Boolean.parseBoolean(text(retraction))));
     }
 
-    /** Adds this pane's headers to {@code headers} and returns them. */
+    /**
+     * Adds this pane's headers to {@code headers} and returns them.
+     *
+     * @param headers the headers to add to
+     * @return {@code headers}, with the pane's headers added
+     */
     public Headers writeTo(Headers headers) {
         headers.add(TIMING_HEADER, timing.name().getBytes(StandardCharsets.UTF_8));
         headers.add(INDEX_HEADER, Long.toString(index).getBytes(StandardCharsets.UTF_8));

@@ -39,12 +39,22 @@ public final class SessionWindows implements Windows {
         this.maxSessionLength = maxSessionLength;
     }
 
-    /** Sessions closed by {@code gap} (positive) of inactivity in event time. */
+    /**
+     * Sessions closed by {@code gap} (positive) of inactivity in event time.
+     *
+     * @param gap the inactivity that ends a session; at least 1 ms
+     * @return session windows with that gap, no allowed lateness and no cap
+     */
     public static SessionWindows withGap(Duration gap) {
         return new SessionWindows(Require.positive("gap", gap), Duration.ZERO, null);
     }
 
-    /** Accept late records for {@code lateness} after each session's end (see {@link Windows}). */
+    /**
+     * Accept late records for {@code lateness} after each session's end (see {@link Windows}).
+     *
+     * @param lateness how long after a session's end late records are still taken; zero or more
+     * @return a copy with that allowed lateness
+     */
     public SessionWindows withAllowedLateness(Duration lateness) {
         return new SessionWindows(gap, Require.nonNegative("allowedLateness", lateness), maxSessionLength);
     }
@@ -52,6 +62,8 @@ public final class SessionWindows implements Windows {
     /**
      * The longest a session may span, from its first record to its end (at least the gap).
      *
+     * @param length the longest span of a session; at least the gap
+     * @return a copy with that cap
      * @throws IllegalArgumentException if {@code length} is shorter than the gap
      */
     public SessionWindows withMaxSessionLength(Duration length) {
@@ -63,6 +75,11 @@ public final class SessionWindows implements Windows {
         return new SessionWindows(gap, allowedLateness, length);
     }
 
+    /**
+     * The inactivity, in event time, that ends a session.
+     *
+     * @return the gap; at least 1 ms
+     */
     public Duration gap() {
         return gap;
     }
@@ -72,7 +89,11 @@ public final class SessionWindows implements Windows {
         return allowedLateness;
     }
 
-    /** The cap on a session's length; empty when sessions are not capped (the default). */
+    /**
+     * The cap on a session's length; empty when sessions are not capped (the default).
+     *
+     * @return the cap, if one is set
+     */
     public Optional<Duration> maxSessionLength() {
         return Optional.ofNullable(maxSessionLength);
     }

@@ -23,16 +23,31 @@ public final class SlidingWindows implements Windows {
         this.allowedLateness = allowedLateness;
     }
 
-    /** Windows over records at most {@code timeDifference} apart (positive). */
+    /**
+     * Windows over records at most {@code timeDifference} apart (positive).
+     *
+     * @param timeDifference the most two records' event times may differ to share a window; at least 1 ms
+     * @return sliding windows without allowed lateness
+     */
     public static SlidingWindows ofTimeDifference(Duration timeDifference) {
         return new SlidingWindows(Require.positive("timeDifference", timeDifference), Duration.ZERO);
     }
 
-    /** Accept late records for {@code lateness} after each window's end (see {@link Windows}). */
+    /**
+     * Accept late records for {@code lateness} after each window's end (see {@link Windows}).
+     *
+     * @param lateness how long after a window's end late records are still taken; zero or more
+     * @return a copy with that allowed lateness
+     */
     public SlidingWindows withAllowedLateness(Duration lateness) {
         return new SlidingWindows(timeDifference, Require.nonNegative("allowedLateness", lateness));
     }
 
+    /**
+     * The most two records' event times may differ to share a window.
+     *
+     * @return the time difference
+     */
     public Duration timeDifference() {
         return timeDifference;
     }

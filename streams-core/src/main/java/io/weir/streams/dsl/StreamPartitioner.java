@@ -15,6 +15,12 @@ public interface StreamPartitioner<K, V> {
     /**
      * The partition of {@code topic}, which has {@code numPartitions}, for this record; {@code value} is
      * null when {@code WeirStreams.metadataForKey} asks about a key.
+     *
+     * @param topic the topic being written to
+     * @param key the record's key
+     * @param value the record's value; null when asked about a key alone
+     * @param numPartitions the topic's partition count
+     * @return the partition, from 0 to {@code numPartitions - 1}
      */
     int partition(String topic, K key, @Nullable V value, int numPartitions);
 }

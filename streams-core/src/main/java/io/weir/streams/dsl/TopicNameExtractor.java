@@ -8,6 +8,12 @@ package io.weir.streams.dsl;
 @FunctionalInterface
 public interface TopicNameExtractor<K, V> {
 
-    /** The topic for this record. */
+    /**
+     * The topic for this record.
+     *
+     * @param key the record's key
+     * @param value the record's value
+     * @return the name of the topic to write the record to
+     */
     String extract(K key, V value);
 }

@@ -51,7 +51,12 @@ public final class Trigger {
         this.atWindowClose = atWindowClose;
     }
 
-    /** One ON_TIME pane when the watermark passes the window's end, then a LATE pane per late record. The default. */
+    /**
+     * One ON_TIME pane when the watermark passes the window's end, then a LATE pane per late record. The
+     * default.
+     *
+     * @return the default trigger
+     */
     public static Trigger onTime() {
         return new Trigger(null, 0, null, false);
     }
@@ -59,6 +64,10 @@ public final class Trigger {
     /**
      * {@link #onTime()} plus an EARLY pane each time a window has taken {@code n} records since its
      * last pane: with global windows, "every n records".
+     *
+     * @param n the records a window takes between EARLY panes; from 1 to {@link Integer#MAX_VALUE}
+     * @return a trigger with count-based early firings
+     * @throws IllegalArgumentException if {@code n} is out of range
      */
     public static Trigger afterCount(long n) {
         if (n <= 0 || n > Integer.MAX_VALUE) {
@@ -74,6 +83,8 @@ public final class Trigger {
      * it. With no allowed lateness that is the moment of the on-time pane. It keeps no more state
      * than the default trigger (the window's state lives until it closes either way), but every
      * result waits for the allowed lateness; see {@link WindowedStream#finalResultsOnly()}.
+     *
+     * @return the final-results trigger
      */
     public static Trigger atWindowClose() {
         return new Trigger(null, 0, null, true);
@@ -84,6 +95,8 @@ public final class Trigger {
      * multiples of it), every window that changed since its last pane and whose end the watermark
      * has not reached emits one.
      *
+     * @param interval the processing time between ticks; at least 1 ms
+     * @return a copy with early firings at that interval
      * @throws IllegalArgumentException if {@code interval} is shorter than 1 ms
      * @throws IllegalStateException    on {@link #atWindowClose()}
      */
@@ -98,6 +111,8 @@ public final class Trigger {
      * late record: for windows that take many late records. What has not been emitted when the
      * window closes is emitted then.
      *
+     * @param interval the least processing time between two LATE panes of a window; at least 1 ms
+     * @return a copy with rate-limited late firings
      * @throws IllegalArgumentException if {@code interval} is shorter than 1 ms (per record is
      *                                  {@link #withLateFiringsPerRecord()})
      * @throws IllegalStateException    on {@link #atWindowClose()}
@@ -113,33 +128,58 @@ public final class Trigger {
                 false);
     }
 
-    /** A LATE pane for every late record, at once (the default). */
+    /**
+     * A LATE pane for every late record, at once (the default).
+     *
+     * @return a copy that fires a LATE pane per late record
+     * @throws IllegalStateException on {@link #atWindowClose()}
+     */
     public Trigger withLateFiringsPerRecord() {
         requireNotAtClose("withLateFiringsPerRecord");
         return new Trigger(earlyInterval, earlyCount, null, false);
     }
 
-    /** The processing-time interval of early firings, if any. */
+    /**
+     * The processing-time interval of early firings, if any.
+     *
+     * @return the interval, or empty without time-based early firings
+     */
     public Optional<Duration> earlyFiringInterval() {
         return Optional.ofNullable(earlyInterval);
     }
 
-    /** The record count of early firings, if any. */
+    /**
+     * The record count of early firings, if any.
+     *
+     * @return the count, or empty without count-based early firings
+     */
     public OptionalLong earlyFiringCount() {
         return earlyCount == 0 ? OptionalLong.empty() : OptionalLong.of(earlyCount);
     }
 
-    /** The processing-time interval of late firings; empty means one late pane per late record. */
+    /**
+     * The processing-time interval of late firings; empty means one late pane per late record.
+     *
+     * @return the interval, or empty for a pane per late record
+     */
     public Optional<Duration> lateFiringInterval() {
         return Optional.ofNullable(lateInterval);
     }
 
-    /** Whether this is {@link #atWindowClose()}. */
+    /**
+     * Whether this is {@link #atWindowClose()}.
+     *
+     * @return true for the trigger {@link #atWindowClose()} made
+     */
     public boolean firesAtWindowCloseOnly() {
         return atWindowClose;
     }
 
-    /** Whether panes can fire before the window's end. */
+    /**
+     * Whether panes can fire before the window's end.
+     *
+     * @return true with time- or count-based early firings
+     */
     public boolean firesEarly() {
         return earlyInterval != null || earlyCount > 0;
     }

@@ -18,16 +18,31 @@ public final class TumblingWindows implements Windows {
         this.allowedLateness = allowedLateness;
     }
 
-    /** Windows of {@code size} (positive). */
+    /**
+     * Windows of {@code size} (positive).
+     *
+     * @param size each window's length; at least 1 ms
+     * @return tumbling windows without allowed lateness
+     */
     public static TumblingWindows of(Duration size) {
         return new TumblingWindows(Require.positive("size", size), Duration.ZERO);
     }
 
-    /** Accept late records for {@code lateness} after each window's end (see {@link Windows}). */
+    /**
+     * Accept late records for {@code lateness} after each window's end (see {@link Windows}).
+     *
+     * @param lateness how long after a window's end late records are still taken; zero or more
+     * @return a copy with that allowed lateness
+     */
     public TumblingWindows withAllowedLateness(Duration lateness) {
         return new TumblingWindows(size, Require.nonNegative("allowedLateness", lateness));
     }
 
+    /**
+     * Each window's length.
+     *
+     * @return the window size
+     */
     public Duration size() {
         return size;
     }

@@ -10,6 +10,8 @@ public interface WindowedTable<K, V> {
      * The panes as a stream keyed by {@link Windowed} key, each record stamped with its window's last
      * instant ({@code end - 1}) and carrying {@link PaneInfo} headers. With the default trigger and
      * accumulating results, a downstream store keeps the latest value per (key, window).
+     *
+     * @return the stream of panes (and retractions, if refined so)
      */
     EventStream<Windowed<K>, V> toStream();
 
@@ -29,12 +31,17 @@ public interface WindowedTable<K, V> {
      * watermark passes the window's end plus its allowed lateness it leaves the store without a change
      * downstream (a global window's row stays). The store is named {@code Materialized.as(name)} (here
      * generated) and is queryable as a key-value store of windowed keys.
+     *
+     * @return the table of each window's latest value
      */
     Table<Windowed<K>, V> toTable();
 
     /**
      * {@link #toTable()} in the store {@code materialized} names, with its store type, logging and {@code
      * withEmitEveryChange}; serdes (the aggregation's), retention, time-to-live and versioning are refused.
+     *
+     * @param materialized the table store's name, store type, logging and emission
+     * @return the table of each window's latest value
      */
     Table<Windowed<K>, V> toTable(Materialized<Windowed<K>, V> materialized);
 }

@@ -13,6 +13,10 @@ import java.time.Duration;
  */
 public sealed interface Windows permits TumblingWindows, HoppingWindows, SlidingWindows, SessionWindows, GlobalWindows {
 
-    /** How long after its end a window still accepts (and emits for) late records; zero by default. */
+    /**
+     * How long after its end a window still accepts (and emits for) late records; zero by default.
+     *
+     * @return the allowed lateness; zero or more
+     */
     Duration allowedLateness();
 }

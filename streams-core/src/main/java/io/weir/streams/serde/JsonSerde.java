@@ -34,12 +34,23 @@ public final class JsonSerde<T> implements Serde<T> {
         this.mapper = mapper;
     }
 
-    /** A serde for {@code type} with Weir's default mapper. */
+    /**
+     * A serde for {@code type} with Weir's default mapper.
+     *
+     * @param <T> the bound type
+     * @param type the class values are read as
+     * @return a serde that ignores unknown properties and registers the Jackson modules found on the class path
+     */
     public static <T> JsonSerde<T> of(Class<T> type) {
         return new JsonSerde<>(type, DEFAULT_MAPPER);
     }
 
-    /** The same type through another mapper (custom modules, naming strategies). */
+    /**
+     * The same type through another mapper (custom modules, naming strategies).
+     *
+     * @param mapper the mapper to read and write with, used as configured (unknown properties included)
+     * @return a serde of the same type through {@code mapper}
+     */
     public JsonSerde<T> withMapper(ObjectMapper mapper) {
         return new JsonSerde<>(type, mapper);
     }

@@ -19,7 +19,13 @@ public final class WindowedSerdes {
 
     private WindowedSerdes() {}
 
-    /** Windowed keys whose inner key uses {@code inner}. */
+    /**
+     * Windowed keys whose inner key uses {@code inner}.
+     *
+     * @param <K> the inner key type
+     * @param inner the serde of the inner key
+     * @return a serde of windowed keys; null reads and writes as null
+     */
     public static <K> Serde<Windowed<K>> of(Serde<K> inner) {
         Serializer<K> keySerializer = inner.serializer();
         Deserializer<K> keyDeserializer = inner.deserializer();
@@ -55,12 +61,20 @@ public final class WindowedSerdes {
         return org.apache.kafka.common.serialization.Serdes.serdeFrom(serializer, deserializer);
     }
 
-    /** Windowed keys whose inner key is a UTF-8 string. */
+    /**
+     * Windowed keys whose inner key is a UTF-8 string.
+     *
+     * @return a serde of windowed string keys
+     */
     public static Serde<Windowed<String>> string() {
         return of(Serdes.String());
     }
 
-    /** Windowed keys whose inner key is a long. */
+    /**
+     * Windowed keys whose inner key is a long.
+     *
+     * @return a serde of windowed long keys
+     */
     public static Serde<Windowed<Long>> longs() {
         return of(Serdes.Long());
     }

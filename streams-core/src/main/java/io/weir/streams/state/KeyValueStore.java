@@ -10,8 +10,18 @@ import org.jspecify.annotations.Nullable;
  */
 public interface KeyValueStore<K, V> extends ReadOnlyKeyValueStore<K, V> {
 
-    /** Sets the value of {@code key}; a null value deletes it. */
+    /**
+     * Sets the value of {@code key}; a null value deletes it.
+     *
+     * @param key the key; not null
+     * @param value the new value, or null to delete the key
+     */
     void put(K key, @Nullable V value);
 
+    /**
+     * Deletes the value of {@code key}, if it has one.
+     *
+     * @param key the key; not null
+     */
     void delete(K key);
 }

@@ -22,6 +22,10 @@ public final class QueryableStoreType<T> {
     /**
      * A table's or a keyed processor's key-value store, read as a {@link ReadOnlyKeyValueStore} of its key
      * and value types.
+     *
+     * @param <K> the store's key type
+     * @param <V> the store's value type
+     * @return the key-value store type
      */
     public static <K, V> QueryableStoreType<ReadOnlyKeyValueStore<K, V>> keyValueStore() {
         return new QueryableStoreType<>("key-value store");
@@ -31,6 +35,10 @@ public final class QueryableStoreType<T> {
      * The store of a windowed aggregation other than sessions, or a keyed processor's window store
      * ({@code withRetention}), read as a {@link ReadOnlyWindowStore} of its key and value (aggregate)
      * types.
+     *
+     * @param <K> the store's key type
+     * @param <V> the store's value type
+     * @return the window store type
      */
     public static <K, V> QueryableStoreType<ReadOnlyWindowStore<K, V>> windowStore() {
         return new QueryableStoreType<>("window store");
@@ -39,6 +47,10 @@ public final class QueryableStoreType<T> {
     /**
      * The store of a session-window aggregation, read as a {@link ReadOnlySessionStore} of its key and
      * value (aggregate) types.
+     *
+     * @param <K> the store's key type
+     * @param <V> the store's value type
+     * @return the session store type
      */
     public static <K, V> QueryableStoreType<ReadOnlySessionStore<K, V>> sessionStore() {
         return new QueryableStoreType<>("session store");

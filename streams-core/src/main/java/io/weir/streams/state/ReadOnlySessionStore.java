@@ -30,7 +30,12 @@ import java.util.function.BiConsumer;
  */
 public interface ReadOnlySessionStore<K, V> {
 
-    /** Calls {@code action} for every session of {@code key}. */
+    /**
+     * Calls {@code action} for every session of {@code key}.
+     *
+     * @param key the key whose sessions to read
+     * @param action called with each session and its value
+     */
     void fetch(K key, BiConsumer<? super Windowed<K>, ? super V> action);
 
     /**
@@ -39,6 +44,11 @@ public interface ReadOnlySessionStore<K, V> {
      * inclusive. The end compared is the window's, which is exclusive: the sessions that contain the
      * instant {@code t} ({@code start <= t < end}) are {@code findSessions(key, t + 1, t, action)}, and
      * those that overlap {@code [from, to)} are {@code findSessions(key, from + 1, to - 1, action)}.
+     *
+     * @param key the key whose sessions to read
+     * @param earliestSessionEndTime the earliest (exclusive) session end to include, in epoch milliseconds
+     * @param latestSessionStartTime the latest session start to include, in epoch milliseconds
+     * @param action called with each matching session and its value
      */
     void findSessions(
             K key,

@@ -38,25 +38,42 @@ import java.util.function.BiConsumer;
  */
 public interface ReadOnlyWindowStore<K, V> {
 
-    /** The value of {@code key}'s window that starts at {@code windowStart}, or null when there is none. */
+    /**
+     * The value of {@code key}'s window that starts at {@code windowStart}, or null when there is none.
+     *
+     * @param key the key to look up
+     * @param windowStart the window's start, in epoch milliseconds
+     * @return the window's value, or null
+     */
     @Nullable
     V fetch(K key, long windowStart);
 
     /**
      * Calls {@code action} for the windows of {@code key} that start in {@code [timeFrom, timeTo]}, both
      * inclusive, in start order.
+     *
+     * @param key the key whose windows to read
+     * @param timeFrom the earliest window start, in epoch milliseconds, inclusive
+     * @param timeTo the latest window start, in epoch milliseconds, inclusive
+     * @param action called with each window of the key and its value
      */
     void fetch(K key, long timeFrom, long timeTo, BiConsumer<? super Windowed<K>, ? super V> action);
 
     /**
      * Calls {@code action} for the windows of every key that start in {@code [timeFrom, timeTo]}, both
      * inclusive, in start order, then serialized-key order.
+     *
+     * @param timeFrom the earliest window start, in epoch milliseconds, inclusive
+     * @param timeTo the latest window start, in epoch milliseconds, inclusive
+     * @param action called with each window and its value
      */
     void fetchAll(long timeFrom, long timeTo, BiConsumer<? super Windowed<K>, ? super V> action);
 
     /**
      * Calls {@code action} for every window of every key, in start order, then serialized-key order.
      * {@link Window#start()} and {@link Window#end()} of each say where it lies.
+     *
+     * @param action called with each window and its value
      */
     void forEach(BiConsumer<? super Windowed<K>, ? super V> action);
 }

@@ -24,7 +24,14 @@ public final class StoreQuery<T> {
         this.scanLimit = scanLimit;
     }
 
-    /** A query of store {@code storeName}, of the kind {@code type} names, reading the active copies only. */
+    /**
+     * A query of store {@code storeName}, of the kind {@code type} names, reading the active copies only.
+     *
+     * @param <T> the view the query gets
+     * @param storeName the store's name, as given with {@code Materialized.as}
+     * @param type the kind of store, e.g. {@link QueryableStoreType#keyValueStore()}
+     * @return the query, without stale reads or scan limit
+     */
     public static <T> StoreQuery<T> of(String storeName, QueryableStoreType<T> type) {
         return new StoreQuery<>(storeName, type, false, Long.MAX_VALUE);
     }
@@ -39,6 +46,9 @@ public final class StoreQuery<T> {
      * batches that need not end where a transaction does). A key whose active task runs here is read
      * from the active copy. Use it to keep answering, slightly stale, while the active instance is down
      * or moving; compare the lag with what the answer may be behind.
+     *
+     * @param staleReads true to read the standby copies too
+     * @return a copy of this query with that setting
      */
     public StoreQuery<T> withStaleReads(boolean staleReads) {
         return new StoreQuery<>(storeName, type, staleReads, scanLimit);
@@ -49,6 +59,8 @@ public final class StoreQuery<T> {
      * {@code entries} entries: a service answering requests bounds what one request can cost. Reads of one
      * key are not affected.
      *
+     * @param entries the most entries one scan gives; positive
+     * @return a copy of this query with that limit
      * @throws IllegalArgumentException if {@code entries} is not positive
      */
     public StoreQuery<T> withScanLimit(long entries) {
@@ -58,20 +70,38 @@ public final class StoreQuery<T> {
         return new StoreQuery<>(storeName, type, staleReads, entries);
     }
 
+    /**
+     * The name of the store to read.
+     *
+     * @return the store's name
+     */
     public String storeName() {
         return storeName;
     }
 
+    /**
+     * The kind of store to read.
+     *
+     * @return the store type, which gives the view's type
+     */
     public QueryableStoreType<T> type() {
         return type;
     }
 
-    /** Whether standby copies are read too. */
+    /**
+     * Whether standby copies are read too.
+     *
+     * @return true if standby copies answer too
+     */
     public boolean staleReads() {
         return staleReads;
     }
 
-    /** The most entries a scan gives; Long.MAX_VALUE unless {@link #withScanLimit} set one. */
+    /**
+     * The most entries a scan gives; Long.MAX_VALUE unless {@link #withScanLimit} set one.
+     *
+     * @return the limit, in entries
+     */
     public long scanLimit() {
         return scanLimit;
     }

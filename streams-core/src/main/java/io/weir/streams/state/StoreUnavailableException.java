@@ -26,24 +26,48 @@ public final class StoreUnavailableException extends RuntimeException {
         }
     }
 
+    /** The store that could not be read. */
     private final String store;
+    /** Why it could not be read. */
     private final Reason reason;
 
+    /**
+     * An exception for a query of {@code store} that cannot be answered for {@code reason}.
+     *
+     * @param store the name of the store queried
+     * @param reason why the query cannot be answered
+     * @param message the detail message, naming the store and what to do
+     */
     public StoreUnavailableException(String store, Reason reason, String message) {
         super(message);
         this.store = store;
         this.reason = reason;
     }
 
+    /**
+     * The store that could not be read.
+     *
+     * @return the store's name
+     */
     public String store() {
         return store;
     }
 
+    /**
+     * Why the store could not be read.
+     *
+     * @return the reason, which also says whether to retry
+     */
     public Reason reason() {
         return reason;
     }
 
-    /** Whether the same query may succeed if asked again later. */
+    /**
+     * Whether the same query may succeed if asked again later.
+     *
+     * @return true for {@link Reason#RESTORING} and {@link Reason#NOT_LOCAL}, false for {@link
+     *     Reason#NOT_RUNNING}
+     */
     public boolean retriable() {
         return reason.retriable;
     }

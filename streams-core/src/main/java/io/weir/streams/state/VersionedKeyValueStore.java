@@ -9,7 +9,12 @@ import org.jspecify.annotations.Nullable;
  */
 public interface VersionedKeyValueStore<K, V> {
 
-    /** The value with the latest event time, or null when the key has none or its latest version is a delete. */
+    /**
+     * The value with the latest event time, or null when the key has none or its latest version is a delete.
+     *
+     * @param key the key to look up
+     * @return the current value, or null
+     */
     @Nullable
     V get(K key);
 
@@ -18,6 +23,10 @@ public interface VersionedKeyValueStore<K, V> {
      * when there is none or it is a delete. Within the history retention behind the watermark the answer
      * is exact; further back the versions may be gone, and the answer is null unless the latest version
      * is valid since then.
+     *
+     * @param key the key to look up
+     * @param asOf the event time to read at, in epoch milliseconds
+     * @return the value valid at {@code asOf}, or null
      */
     @Nullable
     V get(K key, long asOf);

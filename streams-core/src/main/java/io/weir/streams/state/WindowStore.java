@@ -21,26 +21,60 @@ public interface WindowStore<K, V> {
     /** What a scan calls for each entry, in time order. */
     @FunctionalInterface
     interface Entries<K, V> {
+        /**
+         * Called with one entry of a scan.
+         *
+         * @param key the entry's key
+         * @param time the entry's time, in epoch milliseconds
+         * @param value the entry's value, never null
+         */
         void accept(K key, long time, V value);
     }
 
     /**
      * Sets the value of {@code key} at {@code time}; a null value deletes it.
      *
+     * @param key the key; not null
+     * @param value the value, or null to delete the entry
+     * @param time the entry's event time, in epoch milliseconds
      * @throws IllegalArgumentException for {@code time == Long.MAX_VALUE}, which stands for the end of input
      */
     void put(K key, @Nullable V value, long time);
 
-    /** The value of {@code key} at {@code time}, or null. */
+    /**
+     * The value of {@code key} at {@code time}, or null.
+     *
+     * @param key the key to look up
+     * @param time the entry's time, in epoch milliseconds
+     * @return the entry's value, or null
+     */
     @Nullable
     V fetch(K key, long time);
 
-    /** Calls {@code action} for the entries of {@code key} with a time in {@code [timeFrom, timeTo]}. */
+    /**
+     * Calls {@code action} for the entries of {@code key} with a time in {@code [timeFrom, timeTo]}.
+     *
+     * @param key the key whose entries to read
+     * @param timeFrom the earliest time, in epoch milliseconds, inclusive
+     * @param timeTo the latest time, in epoch milliseconds, inclusive
+     * @param action called with each entry of the key, in time order
+     */
     void fetch(K key, long timeFrom, long timeTo, Entries<? super K, ? super V> action);
 
-    /** Calls {@code action} for every entry with a time in {@code [timeFrom, timeTo]}. */
+    /**
+     * Calls {@code action} for every entry with a time in {@code [timeFrom, timeTo]}.
+     *
+     * @param timeFrom the earliest time, in epoch milliseconds, inclusive
+     * @param timeTo the latest time, in epoch milliseconds, inclusive
+     * @param action called with each entry, in time order
+     */
     void fetchAll(long timeFrom, long timeTo, Entries<? super K, ? super V> action);
 
-    /** Deletes the value of {@code key} at {@code time}. */
+    /**
+     * Deletes the value of {@code key} at {@code time}.
+     *
+     * @param key the key of the entry to delete
+     * @param time the entry's time, in epoch milliseconds
+     */
     void delete(K key, long time);
 }

@@ -50,24 +50,44 @@ public final class WatermarkStrategy {
         this.futureSkewSet = futureSkewSet;
     }
 
-    /** Watermarks that trail the highest event time seen by {@code delay}: records up to that much out of order are on time. */
+    /**
+     * Watermarks that trail the highest event time seen by {@code delay}: records up to that much out of order
+     * are on time.
+     *
+     * @param delay how far behind the highest event time seen the watermark trails; zero or more
+     * @return a strategy with that delay, no idleness, and the application's maximum future skew
+     */
     public static WatermarkStrategy boundedOutOfOrderness(Duration delay) {
         Require.nonNegative("delay", delay);
         return new WatermarkStrategy(delay, null, null, false);
     }
 
-    /** For sources whose event times never decrease: a delay of zero. */
+    /**
+     * For sources whose event times never decrease: a delay of zero.
+     *
+     * @return a strategy with no delay, no idleness, and the application's maximum future skew
+     */
     public static WatermarkStrategy forMonotonousTimestamps() {
         return new WatermarkStrategy(Duration.ZERO, null, null, false);
     }
 
-    /** Leaves a partition out of the watermark after {@code idleness} of processing time without records. */
+    /**
+     * Leaves a partition out of the watermark after {@code idleness} of processing time without records.
+     *
+     * @param idleness processing time without records after which a partition is idle; at least 1 ms
+     * @return a copy with that idleness
+     */
     public WatermarkStrategy withIdleness(Duration idleness) {
         Require.positive("idleness", idleness);
         return new WatermarkStrategy(delay, idleness, maxFutureSkew, futureSkewSet);
     }
 
-    /** Treats records more than {@code skew} ahead of processing time as invalid (see the class docs). */
+    /**
+     * Treats records more than {@code skew} ahead of processing time as invalid (see the class docs).
+     *
+     * @param skew how far ahead of processing time an event time may be; zero or more
+     * @return a copy with that bound
+     */
     public WatermarkStrategy withMaxFutureSkew(Duration skew) {
         Require.nonNegative("maxFutureSkew", skew);
         return new WatermarkStrategy(delay, idleness, skew, true);
@@ -77,15 +97,27 @@ public final class WatermarkStrategy {
      * Trusts every event time, however far ahead of processing time: for sources whose event times are
      * legitimately in the future (scheduled events), whatever the application's {@code max.future.skew.ms}.
      * One record stamped years ahead then moves the watermark years ahead.
+     *
+     * @return a copy with no bound on future event times
      */
     public WatermarkStrategy withoutMaxFutureSkew() {
         return new WatermarkStrategy(delay, idleness, null, true);
     }
 
+    /**
+     * How far the watermark trails the highest event time seen.
+     *
+     * @return the delay; zero for {@link #forMonotonousTimestamps()}
+     */
     public Duration delay() {
         return delay;
     }
 
+    /**
+     * How long a partition may go without records before it is left out of the watermark.
+     *
+     * @return the idleness; empty when a silent partition holds the watermark back
+     */
     public Optional<Duration> idleness() {
         return Optional.ofNullable(idleness);
     }
@@ -93,6 +125,8 @@ public final class WatermarkStrategy {
     /**
      * The maximum future skew this strategy sets: empty when it sets none ({@link #withoutMaxFutureSkew()})
      * or leaves it to the application ({@link #futureSkewSet()} false).
+     *
+     * @return the bound this strategy sets, if any
      */
     public Optional<Duration> maxFutureSkew() {
         return Optional.ofNullable(maxFutureSkew);
@@ -101,6 +135,8 @@ public final class WatermarkStrategy {
     /**
      * Whether this strategy says what the maximum future skew is ({@link #withMaxFutureSkew} or {@link
      * #withoutMaxFutureSkew}); if not, the application's {@code max.future.skew.ms} applies.
+     *
+     * @return true if this strategy sets the bound (or its absence) itself
      */
     public boolean futureSkewSet() {
         return futureSkewSet;

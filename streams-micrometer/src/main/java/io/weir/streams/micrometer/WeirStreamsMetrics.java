@@ -66,11 +66,22 @@ public final class WeirStreamsMetrics implements MeterBinder, AutoCloseable {
         }
     };
 
+    /**
+     * A binder of {@code streams}' metrics, tagged with Weir's tags only; not bound until {@link #bindTo}.
+     *
+     * @param streams the instance whose metrics to bind
+     */
     public WeirStreamsMetrics(WeirStreams streams) {
         this(streams, Tags.empty());
     }
 
-    /** @param extraTags tags added to every meter, beside Weir's own */
+    /**
+     * A binder of {@code streams}' metrics, with {@code extraTags} on every meter; not bound until {@link
+     * #bindTo}.
+     *
+     * @param streams the instance whose metrics to bind
+     * @param extraTags tags added to every meter, beside Weir's own
+     */
     public WeirStreamsMetrics(WeirStreams streams, Iterable<Tag> extraTags) {
         this.streams = Objects.requireNonNull(streams, "streams");
         this.extraTags = Tags.of(Objects.requireNonNull(extraTags, "extraTags"));
@@ -93,7 +104,12 @@ public final class WeirStreamsMetrics implements MeterBinder, AutoCloseable {
         streams.addMetricsListener(listener);
     }
 
-    /** The Micrometer name of {@code metric}: {@code weir.<level>.<name>}, hyphens turned into dots. */
+    /**
+     * The Micrometer name of {@code metric}: {@code weir.<level>.<name>}, hyphens turned into dots.
+     *
+     * @param metric a metric of a Weir instance
+     * @return the meter name, e.g. {@code weir.node.records.consumed}
+     */
     public static String meterName(WeirMetric metric) {
         return "weir." + metric.level().name().toLowerCase(Locale.ROOT) + "."
                 + metric.name().replace('-', '.');

@@ -26,6 +26,15 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBean(Topology.class)
 public class WeirAutoConfiguration {
 
+    /**
+     * The instance that runs the topology, configured from the {@code weir.*} properties and adjusted by the
+     * customizers; not started (the lifecycle bean starts it).
+     *
+     * @param topology the application's topology bean
+     * @param environment where the {@code weir.*} properties are read
+     * @param customizers every {@link WeirStreamsCustomizer} bean, applied in order
+     * @return the instance, not started
+     */
     @Bean
     @ConditionalOnMissingBean
     public WeirStreams weirStreams(
@@ -35,6 +44,14 @@ public class WeirAutoConfiguration {
         return streams;
     }
 
+    /**
+     * Starts the instance with the context and closes it with the context, within {@code
+     * weir.spring.close-timeout}.
+     *
+     * @param streams the instance to start and close
+     * @param environment where the close timeout and {@code weir.spring.auto-startup} are read
+     * @return the lifecycle bean
+     */
     @Bean
     @ConditionalOnMissingBean
     public WeirStreamsLifecycle weirStreamsLifecycle(WeirStreams streams, Environment environment) {

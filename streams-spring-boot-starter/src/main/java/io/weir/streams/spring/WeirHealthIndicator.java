@@ -22,6 +22,11 @@ public final class WeirHealthIndicator implements HealthIndicator {
 
     private final WeirStreams streams;
 
+    /**
+     * The health of {@code streams}, read each time it is asked for.
+     *
+     * @param streams the instance to report on
+     */
     public WeirHealthIndicator(WeirStreams streams) {
         this.streams = streams;
     }

@@ -9,5 +9,10 @@ import io.weir.streams.WeirStreams;
 @FunctionalInterface
 public interface WeirStreamsCustomizer {
 
+    /**
+     * Adjusts the instance, after it is made and before it starts.
+     *
+     * @param streams the auto-configured instance, not started
+     */
     void customize(WeirStreams streams);
 }

@@ -19,21 +19,43 @@ public final class TestInputTopic<K, V> {
         this.valueSerializer = valueSerializer;
     }
 
-    /** A record stamped with the driver's current processing time. */
+    /**
+     * A record stamped with the driver's current processing time.
+     *
+     * @param key the record's key; may be null
+     * @param value the record's value; may be null
+     */
     public void pipe(K key, V value) {
         pipe(TestRecord.of(key, value));
     }
 
-    /** A record with Kafka timestamp (default event time) {@code timestamp}. */
+    /**
+     * A record with Kafka timestamp (default event time) {@code timestamp}.
+     *
+     * @param key the record's key; may be null
+     * @param value the record's value; may be null
+     * @param timestamp the record's Kafka timestamp
+     */
     public void pipe(K key, V value, Instant timestamp) {
         pipe(TestRecord.of(key, value).at(timestamp));
     }
 
+    /**
+     * A record with Kafka timestamp (default event time) {@code timestampMillis}.
+     *
+     * @param key the record's key; may be null
+     * @param value the record's value; may be null
+     * @param timestampMillis the record's Kafka timestamp, in epoch milliseconds
+     */
     public void pipe(K key, V value, long timestampMillis) {
         pipe(TestRecord.of(key, value).at(timestampMillis));
     }
 
-    /** A record with every detail given (see {@link TestRecord}). */
+    /**
+     * A record with every detail given (see {@link TestRecord}).
+     *
+     * @param record the record, with its timestamp, partition, arrival time and headers
+     */
     public void pipe(TestRecord<K, V> record) {
         byte[] key = keySerializer.serialize(topic, record.headers(), record.key());
         byte[] value = valueSerializer.serialize(topic, record.headers(), record.value());
@@ -41,6 +63,11 @@ public final class TestInputTopic<K, V> {
                 topic, record.partition(), key, value, record.headers(), record.timestamp(), record.processingTime());
     }
 
+    /**
+     * The topic this handle pipes into.
+     *
+     * @return the topic's name
+     */
     public String topic() {
         return topic;
     }

@@ -16,12 +16,23 @@ public final class TestMetrics {
         this.values = new TreeMap<>(values);
     }
 
-    /** The metric {@code metric} of node {@code node} (0 if never recorded). */
+    /**
+     * The metric {@code metric} of node {@code node} (0 if never recorded).
+     *
+     * @param node the node's name, e.g. {@code source:payments}
+     * @param metric the metric's name, one of {@link io.weir.streams.WeirMetrics}
+     * @return the value, summed over tasks
+     */
     public long get(String node, String metric) {
         return values.getOrDefault(node + "/" + metric, 0L);
     }
 
-    /** The metric {@code metric} summed over every node. */
+    /**
+     * The metric {@code metric} summed over every node.
+     *
+     * @param metric the metric's name, one of {@link io.weir.streams.WeirMetrics}
+     * @return the sum over nodes and tasks
+     */
     public long total(String metric) {
         return values.entrySet().stream()
                 .filter(e -> e.getKey().endsWith("/" + metric))
@@ -29,7 +40,11 @@ public final class TestMetrics {
                 .sum();
     }
 
-    /** Everything, as {@code node/metric -> value}. */
+    /**
+     * Everything, as {@code node/metric -> value}.
+     *
+     * @return every value, sorted by {@code node/metric}
+     */
     public Map<String, Long> all() {
         return values;
     }

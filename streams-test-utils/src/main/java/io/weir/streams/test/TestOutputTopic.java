@@ -29,7 +29,11 @@ public final class TestOutputTopic<K, V> {
         this.valueDeserializer = valueDeserializer;
     }
 
-    /** Every record not read yet, then marks them read. */
+    /**
+     * Every record not read yet, then marks them read.
+     *
+     * @return the unread records, in write order; empty when there is none
+     */
     public List<OutputRecord<K, V>> readAll() {
         List<OutputRecord<K, V>> out = new ArrayList<>(reader.remaining());
         while (reader.hasNext()) {
@@ -38,7 +42,12 @@ public final class TestOutputTopic<K, V> {
         return out;
     }
 
-    /** The next record; fails if there is none. */
+    /**
+     * The next record; fails if there is none.
+     *
+     * @return the next unread record
+     * @throws IllegalStateException if every record was read
+     */
     public OutputRecord<K, V> readOne() {
         if (!reader.hasNext()) {
             throw new IllegalStateException("No unread record on topic '" + log.name() + "'");
@@ -48,23 +57,40 @@ public final class TestOutputTopic<K, V> {
         return record;
     }
 
-    /** The values of every unread record. */
+    /**
+     * The values of every unread record.
+     *
+     * @return the values, in write order
+     */
     public List<V> readValues() {
         return readAll().stream().map(OutputRecord::value).collect(Collectors.toList());
     }
 
-    /** The unread records as a map holding the last value per key (an upsert view). */
+    /**
+     * The unread records as a map holding the last value per key (an upsert view).
+     *
+     * @return a new map of each key's last value, in the order keys were first written
+     */
     public Map<K, V> readLatestByKey() {
         Map<K, V> latest = new LinkedHashMap<>();
         readAll().forEach(r -> latest.put(r.key(), r.value()));
         return latest;
     }
 
+    /**
+     * Whether every record written so far was read.
+     *
+     * @return true if nothing is unread
+     */
     public boolean isEmpty() {
         return !reader.hasNext();
     }
 
-    /** How many records are unread. */
+    /**
+     * How many records are unread.
+     *
+     * @return the number of unread records
+     */
     public int size() {
         return reader.remaining();
     }

@@ -34,24 +34,43 @@ public final class BrokerSecurity {
         this.superUserPassword = superUserPassword;
     }
 
-    /** SASL/SCRAM-SHA-512 over plaintext, no ACLs, no users but the super user. */
+    /**
+     * SASL/SCRAM-SHA-512 over plaintext, no ACLs, no users but the super user.
+     *
+     * @return security with SCRAM only, and a new random super-user password
+     */
     public static BrokerSecurity scram() {
         byte[] secret = new byte[16];
         new SecureRandom().nextBytes(secret);
         return new BrokerSecurity(false, false, Map.of(), HexFormat.of().formatHex(secret));
     }
 
-    /** The client listener also encrypts (SASL_SSL), with a certificate made for this broker. */
+    /**
+     * The client listener also encrypts (SASL_SSL), with a certificate made for this broker.
+     *
+     * @return a copy whose client listener uses SASL_SSL
+     */
     public BrokerSecurity withTls() {
         return new BrokerSecurity(true, acls, users, superUserPassword);
     }
 
-    /** The broker authorizes requests: only the super user and what ACLs allow. */
+    /**
+     * The broker authorizes requests: only the super user and what ACLs allow.
+     *
+     * @return a copy whose broker enforces ACLs
+     */
     public BrokerSecurity withAcls() {
         return new BrokerSecurity(tls, true, users, superUserPassword);
     }
 
-    /** A SCRAM user created when the broker starts. */
+    /**
+     * A SCRAM user created when the broker starts.
+     *
+     * @param name the user's name; not {@value #SUPER_USER}
+     * @param password the user's password
+     * @return a copy with that user added (or its password replaced)
+     * @throws IllegalArgumentException if {@code name} is the super user's
+     */
     public BrokerSecurity withUser(String name, String password) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(password, "password");
@@ -63,15 +82,29 @@ public final class BrokerSecurity {
         return new BrokerSecurity(tls, acls, more, superUserPassword);
     }
 
+    /**
+     * Whether the client listener encrypts (SASL_SSL rather than SASL_PLAINTEXT).
+     *
+     * @return true after {@link #withTls()}
+     */
     public boolean tls() {
         return tls;
     }
 
+    /**
+     * Whether the broker authorizes requests with ACLs.
+     *
+     * @return true after {@link #withAcls()}
+     */
     public boolean acls() {
         return acls;
     }
 
-    /** The SCRAM users made at start, by name, with their passwords; the super user aside. */
+    /**
+     * The SCRAM users made at start, by name, with their passwords; the super user aside.
+     *
+     * @return an unmodifiable map of user names to passwords
+     */
     public Map<String, String> users() {
         return users;
     }

@@ -93,19 +93,35 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         this.security = security;
     }
 
-    /** A broker with default settings, not yet started. */
+    /**
+     * A broker with default settings, not yet started.
+     *
+     * @return a new broker, to configure with {@code withXxx} and then start
+     */
     public static EmbeddedKafkaBroker create() {
         return new EmbeddedKafkaBroker(Map.of(), DEFAULT_STARTUP_TIMEOUT, null, 0, null);
     }
 
-    /** Sets one broker config (e.g. {@code log.retention.ms}), overriding the kit's default. */
+    /**
+     * Sets one broker config (e.g. {@code log.retention.ms}), overriding the kit's default.
+     *
+     * @param key the broker config's name
+     * @param value its value, as in {@code server.properties}
+     * @return a copy with that setting
+     */
     public EmbeddedKafkaBroker withBrokerConfig(String key, String value) {
         Map<String, String> next = new HashMap<>(overrides);
         next.put(key, value);
         return new EmbeddedKafkaBroker(next, startupTimeout, requestedLogDir, preferredPort, security);
     }
 
-    /** How long {@link #start()} waits for the broker to answer before failing; default 60 s. */
+    /**
+     * How long {@link #start()} waits for the broker to answer before failing; default 60 s.
+     *
+     * @param timeout how long to wait; positive
+     * @return a copy with that timeout
+     * @throws IllegalArgumentException if {@code timeout} is null, zero or negative
+     */
     public EmbeddedKafkaBroker withStartupTimeout(Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("startupTimeout must be positive, was " + timeout);
@@ -116,6 +132,9 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     /**
      * Keeps the broker's data under {@code dir} (created if missing) instead of a fresh temp dir.
      * The caller owns {@code dir}: {@link #close()} deletes only what the broker wrote into it.
+     *
+     * @param dir the directory to keep the broker's data in
+     * @return a copy that uses {@code dir}
      */
     public EmbeddedKafkaBroker withLogDir(Path dir) {
         return new EmbeddedKafkaBroker(overrides, startupTimeout, dir, preferredPort, security);
@@ -125,6 +144,10 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
      * Listens for clients on 127.0.0.1:{@code port} when that port is free at start, and on a free port
      * picked then otherwise (see {@link #bootstrapServers()} for the one it got). For demos that want a
      * well-known address; tests leave the port to the kit.
+     *
+     * @param port the client port to try first, from 1 to 65535
+     * @return a copy with that preferred port
+     * @throws IllegalArgumentException if {@code port} is out of range
      */
     public EmbeddedKafkaBroker withPreferredPort(int port) {
         if (port < 1 || port > 65_535) {
@@ -136,6 +159,9 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
     /**
      * Secures the client listener as {@code security} says (SASL/SCRAM, optionally TLS and ACLs): {@link
      * #bootstrapServers()} then needs {@link #clientConfig} or {@link #superUserConfig()} beside it.
+     *
+     * @param security the SASL/SCRAM users, and whether TLS and ACLs are on
+     * @return a copy with a secured client listener
      */
     public EmbeddedKafkaBroker withSecurity(BrokerSecurity security) {
         return new EmbeddedKafkaBroker(
@@ -150,6 +176,11 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
      * The settings a client needs to connect as {@code user}: {@code bootstrap.servers} and, for a secured
      * broker, {@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config} and, over TLS,
      * the certificate to trust. For a plaintext broker, {@code bootstrap.servers} only.
+     *
+     * @param user the SCRAM user's name
+     * @param password the user's password
+     * @return a new map of client settings
+     * @throws IllegalStateException if the broker is not running
      */
     public synchronized Map<String, Object> clientConfig(String user, String password) {
         running();
@@ -160,7 +191,12 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         return s.clientConfig(user, password);
     }
 
-    /** {@link #clientConfig} for the super user {@value BrokerSecurity#SUPER_USER}, who may do anything. */
+    /**
+     * {@link #clientConfig} for the super user {@value BrokerSecurity#SUPER_USER}, who may do anything.
+     *
+     * @return a new map of client settings for the super user
+     * @throws IllegalStateException if the broker is not running
+     */
     public synchronized Map<String, Object> superUserConfig() {
         BrokerSecurity b = security;
         return clientConfig(BrokerSecurity.SUPER_USER, b == null ? "" : b.superUserPassword());
@@ -430,7 +466,11 @@ public final class EmbeddedKafkaBroker implements KafkaBroker {
         }
     }
 
-    /** The directory holding this broker's config and data; empty before the first start. */
+    /**
+     * The directory holding this broker's config and data; empty before the first start.
+     *
+     * @return the directory, once the broker has started
+     */
     public synchronized Optional<Path> logDir() {
         return Optional.ofNullable(baseDir);
     }

@@ -21,7 +21,13 @@ public final class ExternalKafkaBroker implements KafkaBroker {
         this.topics = new TopicAdmin(bootstrapServers);
     }
 
-    /** A broker reachable at {@code bootstrapServers} ({@code host:port[,host:port...]}). */
+    /**
+     * A broker reachable at {@code bootstrapServers} ({@code host:port[,host:port...]}).
+     *
+     * @param bootstrapServers the brokers' addresses, comma-separated
+     * @return a handle on the broker; {@link #start()} checks that it answers
+     * @throws IllegalArgumentException if {@code bootstrapServers} is null or blank
+     */
     public static ExternalKafkaBroker at(String bootstrapServers) {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("bootstrapServers must name at least one host:port");

@@ -11,7 +11,11 @@ public final class FreePorts {
 
     private FreePorts() {}
 
-    /** A port on 127.0.0.1 that nothing listens on right now. */
+    /**
+     * A port on 127.0.0.1 that nothing listens on right now.
+     *
+     * @return a free port; another process may take it before it is used
+     */
     public static int pick() {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);
@@ -22,7 +26,12 @@ public final class FreePorts {
         }
     }
 
-    /** Whether something is listening on 127.0.0.1:{@code port}. */
+    /**
+     * Whether something is listening on 127.0.0.1:{@code port}.
+     *
+     * @param port the port to try
+     * @return true if the port cannot be bound on 127.0.0.1
+     */
     public static boolean inUse(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);

@@ -13,26 +13,45 @@ import java.util.Map;
  */
 public interface KafkaBroker extends AutoCloseable {
 
-    /** Starts the broker if it is not running; returns once it accepts client requests. */
+    /**
+     * Starts the broker if it is not running; returns once it accepts client requests.
+     *
+     * @return this broker, running
+     */
     KafkaBroker start();
 
-    /** The {@code bootstrap.servers} value for clients of this broker. */
+    /**
+     * The {@code bootstrap.servers} value for clients of this broker.
+     *
+     * @return the {@code host:port} list
+     */
     String bootstrapServers();
 
     /**
      * Creates a topic with replication factor 1 and waits until it is usable.
      *
+     * @param name the topic's name
+     * @param partitions the number of partitions; positive
      * @param configs topic configs, e.g. {@code cleanup.policy=compact}; may be empty
      * @throws IllegalStateException if the topic exists or the broker rejects the configs
      */
     void createTopic(String name, int partitions, Map<String, String> configs);
 
-    /** Creates a topic with the broker's default topic configs. */
+    /**
+     * Creates a topic with the broker's default topic configs.
+     *
+     * @param name the topic's name
+     * @param partitions the number of partitions; positive
+     */
     default void createTopic(String name, int partitions) {
         createTopic(name, partitions, Map.of());
     }
 
-    /** Whether {@link #stop()} followed by {@link #start()} keeps the broker's data and address. */
+    /**
+     * Whether {@link #stop()} followed by {@link #start()} keeps the broker's data and address.
+     *
+     * @return true for the in-JVM broker; false for a container or an external broker
+     */
     boolean supportsRestart();
 
     /**

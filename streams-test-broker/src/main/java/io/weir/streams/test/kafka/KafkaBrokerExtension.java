@@ -35,7 +35,11 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         this.perClass = perClass;
     }
 
-    /** A broker owned by one test class. */
+    /**
+     * A broker owned by one test class.
+     *
+     * @return an extension to register in a static field with {@code @RegisterExtension}
+     */
     public static KafkaBrokerExtension perClass() {
         return new KafkaBrokerExtension(true);
     }
@@ -60,7 +64,12 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         }
     }
 
-    /** The broker of the running test class. */
+    /**
+     * The broker of the running test class.
+     *
+     * @return the broker, started
+     * @throws IllegalStateException outside a test class's lifecycle
+     */
     public KafkaBroker broker() {
         if (broker == null) {
             throw new IllegalStateException("No broker: the extension is used outside a test class's lifecycle");

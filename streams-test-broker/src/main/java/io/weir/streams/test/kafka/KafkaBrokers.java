@@ -17,15 +17,23 @@ import java.util.Locale;
  */
 public final class KafkaBrokers {
 
+    /** System property naming an external broker's bootstrap address. */
     public static final String BOOTSTRAP_PROPERTY = "weir.kafka.bootstrap";
+    /** Environment variable naming an external broker's bootstrap address, when the property is not set. */
     public static final String BOOTSTRAP_ENV = "WEIR_KAFKA_BOOTSTRAP";
+    /** System property choosing the broker kind: {@code embedded} (the default) or {@code testcontainers}. */
     public static final String BROKER_PROPERTY = "weir.kafka.broker";
 
     private static final Logger log = LoggerFactory.getLogger(KafkaBrokers.class);
 
     private KafkaBrokers() {}
 
-    /** The broker the environment asks for, not yet started; the caller owns and closes it. */
+    /**
+     * The broker the environment asks for, not yet started; the caller owns and closes it.
+     *
+     * @return the chosen broker
+     * @throws IllegalArgumentException if {@value #BROKER_PROPERTY} names an unknown kind
+     */
     public static KafkaBroker fromEnvironment() {
         String bootstrap = System.getProperty(BOOTSTRAP_PROPERTY, System.getenv(BOOTSTRAP_ENV));
         if (bootstrap != null && !bootstrap.isBlank()) {

@@ -18,7 +18,11 @@ public final class TempDirs {
 
     private TempDirs() {}
 
-    /** Deletes {@code dir} and everything below it; a missing dir is fine, a failure is logged. */
+    /**
+     * Deletes {@code dir} and everything below it; a missing dir is fine, a failure is logged.
+     *
+     * @param dir the directory to delete
+     */
     public static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;

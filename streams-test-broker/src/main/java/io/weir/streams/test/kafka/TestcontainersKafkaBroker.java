@@ -28,12 +28,21 @@ public final class TestcontainersKafkaBroker implements KafkaBroker {
                 .withEnv("KAFKA_LOG_CLEANER_BACKOFF_MS", "500");
     }
 
-    /** A broker from {@link #DEFAULT_IMAGE}, not yet started. */
+    /**
+     * A broker from {@link #DEFAULT_IMAGE}, not yet started.
+     *
+     * @return a broker from the default image
+     */
     public static TestcontainersKafkaBroker create() {
         return new TestcontainersKafkaBroker(DEFAULT_IMAGE);
     }
 
-    /** A broker from another {@code apache/kafka} image tag, not yet started. */
+    /**
+     * A broker from another {@code apache/kafka} image tag, not yet started.
+     *
+     * @param image the Docker image, e.g. {@code apache/kafka:4.4.0}
+     * @return a broker from that image
+     */
     public static TestcontainersKafkaBroker create(String image) {
         return new TestcontainersKafkaBroker(image);
     }
