@@ -13,7 +13,7 @@ import io.weir.streams.internals.topology.TopologySpec;
 public final class Topology {
 
     static {
-        TopologyAccess.register(topology -> topology.spec);
+        TopologyAccess.register(topology -> ((Topology) topology).spec);
     }
 
     private final TopologySpec spec;
@@ -22,7 +22,11 @@ public final class Topology {
         this.spec = spec;
     }
 
-    /** A readable outline: sub-topologies, their sources, nodes (with parents) and stores. */
+    /**
+     * A readable outline: sub-topologies, their sources, nodes (with parents) and stores.
+     *
+     * @return the outline, one line per sub-topology, source and node
+     */
     public String describe() {
         StringBuilder out = new StringBuilder();
         for (SubtopologySpec sub : spec.subtopologies()) {

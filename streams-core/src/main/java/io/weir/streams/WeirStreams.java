@@ -12,8 +12,8 @@ import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
-import io.weir.streams.internals.state.PreopenedStores;
 import io.weir.streams.internals.state.StateDirectory;
+import io.weir.streams.internals.task.PreopenedStores;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.QueryableStoreType;
@@ -54,17 +54,32 @@ public final class WeirStreams implements AutoCloseable {
 
     /** The lifecycle of an instance. */
     public enum State {
+        /** Constructed; {@link #start()} not called yet. */
         CREATED,
+        /**
+         * Started, and some thread is joining the group, taking part in a rebalance or restoring its tasks:
+         * normal operation, during which some tasks do not process.
+         */
         REBALANCING,
+        /** Every stream thread has its tasks restored and is processing them. */
         RUNNING,
+        /** {@code close} was called and the threads are stopping. */
         PENDING_SHUTDOWN,
+        /** Closed: every thread has stopped. */
         NOT_RUNNING,
+        /** Failed: the instance stopped processing; {@link #error()} says why. Close it to release its resources. */
         ERROR
     }
 
     /** Called on every state change, on the thread that caused it. */
     @FunctionalInterface
     public interface StateListener {
+        /**
+         * Called after the instance moved from {@code oldState} to {@code newState}.
+         *
+         * @param newState the state the instance is now in
+         * @param oldState the state it left
+         */
         void onChange(State newState, State oldState);
     }
 
@@ -91,6 +106,12 @@ public final class WeirStreams implements AutoCloseable {
     private final StateDirectory stateDirectory;
 
     /**
+     * An instance that runs {@code topology} with {@code config}, not started: takes the application's state
+     * directory (a lock, released by {@code close}) and checks the settings.
+     *
+     * @param topology the topology, from {@link StreamsBuilder#build()}
+     * @param config the settings, as {@link StreamsConfig} reads them ({@code application.id} and {@code
+     *     bootstrap.servers} are required)
      * @throws org.apache.kafka.common.config.ConfigException naming the key of an invalid or missing setting
      */
     public WeirStreams(Topology topology, Map<String, ?> config) {
@@ -132,23 +153,52 @@ public final class WeirStreams implements AutoCloseable {
         return "weir-" + config.applicationId() + "-" + processId.substring(0, Math.min(8, processId.length()));
     }
 
+    /**
+     * Adds {@code listener} to the listeners told of every state change: it does not replace one set
+     * before. Add it before {@link #start()} to see every change.
+     *
+     * @param listener called on every state change, on the thread that caused it
+     */
     public void setStateListener(StateListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Replaces the handler that decides what happens when a stream thread fails; the default answers {@link
+     * StreamsUncaughtExceptionHandler.Response#SHUTDOWN_CLIENT}. Set it before {@link #start()}: the stream
+     * threads read it when they are made, so a later change may not reach them.
+     *
+     * @param handler called with the failure of each stream thread
+     */
     public void setUncaughtExceptionHandler(StreamsUncaughtExceptionHandler handler) {
         this.handler = Objects.requireNonNull(handler, "handler");
     }
 
+    /**
+     * Replaces the listener told of each store's restoration from its changelog (by default none). Set it
+     * before {@link #start()}: the stream threads read it when they are made, so a later change may not
+     * reach them.
+     *
+     * @param listener told of the restorations, on the restoring stream thread
+     */
     public void setRestoreListener(RestoreListener listener) {
         this.restoreListener = Objects.requireNonNull(listener, "listener");
     }
 
+    /**
+     * The instance's current state.
+     *
+     * @return the state; see {@link State}
+     */
     public State state() {
         return state;
     }
 
-    /** Why the instance is in {@link State#ERROR}; empty in every other state. */
+    /**
+     * Why the instance is in {@link State#ERROR}; empty in every other state.
+     *
+     * @return the failure that moved the instance to {@link State#ERROR}, if it is there
+     */
     public Optional<Throwable> error() {
         return Optional.ofNullable(error);
     }
@@ -288,7 +338,17 @@ public final class WeirStreams implements AutoCloseable {
                 applicationMetrics,
                 restoreListener,
                 handler,
-                this::transitionIfActive,
+                new StreamThreads.GroupListener() {
+                    @Override
+                    public void allRunning() {
+                        transitionIfActive(State.RUNNING);
+                    }
+
+                    @Override
+                    public void rebalancing() {
+                        transitionIfActive(State.REBALANCING);
+                    }
+                },
                 this::fail,
                 globalStores,
                 serving.local(),
@@ -369,6 +429,10 @@ public final class WeirStreams implements AutoCloseable {
      * retriable), no task here holds the store ({@code NOT_LOCAL}: during a rebalance, or other instances
      * hold it; retriable), or the application stopped or failed ({@code NOT_RUNNING}). Thread-safe.
      *
+     * @param <T> the view's type, given by {@code type}
+     * @param name the store's name, as given with {@code Materialized.as}
+     * @param type the kind of store expected, e.g. {@code QueryableStoreType.keyValueStore()}
+     * @return a read-only view of the store's copies on this instance
      * @throws IllegalArgumentException if the topology has no queryable store {@code name}, or it is not
      *     of the kind {@code type} asks for
      */
@@ -382,6 +446,9 @@ public final class WeirStreams implements AutoCloseable {
      * instance keeps answer too, for the partitions whose active task runs elsewhere (behind by their lag:
      * {@link #localStoreLags()}).
      *
+     * @param <T> the view's type, given by the query's store type
+     * @param query the store's name and type, the partitions to read, and whether standby copies may answer
+     * @return a read-only view of the chosen copies on this instance
      * @throws IllegalArgumentException if the topology has no queryable store of that name, or it is not of
      *     the kind the query's type asks for
      */
@@ -395,6 +462,8 @@ public final class WeirStreams implements AutoCloseable {
      * partition. An active task's copy (running, not restoring) has lag 0, a standby copy the changelog
      * records it has not read yet as of its thread's last poll. Tells a stale read how stale it may be.
      * Thread-safe.
+     *
+     * @return the lag of each readable copy, by store name and then partition
      */
     public Map<String, Map<Integer, StoreLag>> localStoreLags() {
         return serving.local().lags();
@@ -409,6 +478,11 @@ public final class WeirStreams implements AutoCloseable {
      * the key has no {@code application.server}. A rebalance can move the key at any time: a query sent
      * there may fail with a {@link StoreUnavailableException} ({@code NOT_LOCAL}) and should ask again.
      *
+     * @param <K> the key type
+     * @param name the store's name
+     * @param key the key to locate
+     * @param keySerializer the serializer the store's input was partitioned with
+     * @return the instance that holds the key now, and its standbys; empty when not known
      * @throws IllegalArgumentException if the topology has no store {@code name}
      */
     public <K> Optional<KeyMetadata> metadataForKey(String name, K key, Serializer<K> keySerializer) {
@@ -423,6 +497,11 @@ public final class WeirStreams implements AutoCloseable {
      * Produced.withPartitioner}) rather than Kafka's default partitioner. It is asked with the store's
      * input topic, the key and a null value.
      *
+     * @param <K> the key type
+     * @param name the store's name
+     * @param key the key to locate
+     * @param partitioner the partitioner the store's input was written with
+     * @return the instance that holds the key now, and its standbys; empty when not known
      * @throws IllegalArgumentException if the topology has no store {@code name}, or the partitioner
      *     returns a partition outside the input's
      */
@@ -436,6 +515,8 @@ public final class WeirStreams implements AutoCloseable {
      * Every instance of the application that has an {@code application.server}, as the last rebalance
      * placed them: the stores and input partitions of its tasks. Empty before this instance took part
      * in a rebalance.
+     *
+     * @return the instances with an {@code application.server}, in no particular order
      */
     public List<InstanceMetadata> allMetadata() {
         return serving.allMetadata();
@@ -444,6 +525,8 @@ public final class WeirStreams implements AutoCloseable {
     /**
      * Every metric this instance reports now, with its level and tags (see {@link WeirMetric}): what JMX
      * shows under {@code io.weir.streams}. Empty before {@link #start()}.
+     *
+     * @return a snapshot of the metrics; their values are read when asked for
      */
     public List<WeirMetric> allMetrics() {
         return metrics.all();
@@ -452,12 +535,18 @@ public final class WeirStreams implements AutoCloseable {
     /**
      * Tells {@code listener} of every metric this instance reports now, then of each one added or removed
      * until {@link #removeMetricsListener}: how a metrics library binds Weir's metrics as tasks come and go.
+     *
+     * @param listener told of the metrics added and removed
      */
     public void addMetricsListener(MetricsListener listener) {
         metrics.addListener(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** Stops telling {@code listener} of metrics; it is not told of the removal of those it knows. */
+    /**
+     * Stops telling {@code listener} of metrics; it is not told of the removal of those it knows.
+     *
+     * @param listener a listener added with {@link #addMetricsListener}
+     */
     public void removeMetricsListener(MetricsListener listener) {
         metrics.removeListener(Objects.requireNonNull(listener, "listener"));
     }
@@ -467,6 +556,8 @@ public final class WeirStreams implements AutoCloseable {
      * an operator's or store's name, or {@code task-<id>}), with the standby copies' {@code standby/tasks}
      * and {@code standby/lag-records}: a quick total for tests and logs. Counters go on counting across a
      * task's moves here; for metrics by thread, task and store, see {@link #allMetrics()}.
+     *
+     * @return the totals by {@code owner/metric}; empty before the threads start
      */
     public Map<String, Long> metrics() {
         StreamThreads t;
@@ -481,6 +572,8 @@ public final class WeirStreams implements AutoCloseable {
      * or their tasks' uncommitted work lost again and again (see {@link ThreadStall}). Empty while every
      * thread commits. A {@link State#RUNNING} instance with stalls writes nothing {@code read_committed}
      * readers see: health checks should treat it as down ({@code WeirHealthIndicator} does).
+     *
+     * @return the stalled threads, each with the reason and since when
      */
     public List<ThreadStall> stalls() {
         StreamThreads t;
@@ -490,7 +583,11 @@ public final class WeirStreams implements AutoCloseable {
         return t == null ? List.of() : t.stalls();
     }
 
-    /** This instance's stream threads and the tasks each runs now; empty before the threads start. */
+    /**
+     * This instance's stream threads and the tasks each runs now; empty before the threads start.
+     *
+     * @return a snapshot of the threads and their tasks
+     */
     public List<ThreadMetadata> localThreads() {
         StreamThreads t;
         synchronized (this) {
@@ -504,6 +601,7 @@ public final class WeirStreams implements AutoCloseable {
      * tasks (state stays on disk for the next start) and its clients. Waits at most {@code timeout}. A
      * static member keeps its tasks until its session times out (see {@link CloseOptions}).
      *
+     * @param timeout the longest to wait for the threads to stop
      * @return whether everything stopped within the timeout
      */
     public boolean close(Duration timeout) {
@@ -514,6 +612,7 @@ public final class WeirStreams implements AutoCloseable {
      * Stops the instance as {@link #close(Duration)} does, leaving the consumer group if {@code
      * options} say so: then its tasks move to the other instances at once.
      *
+     * @param options how long to wait, and whether to leave the consumer group
      * @return whether everything stopped within the timeout
      */
     public boolean close(CloseOptions options) {

@@ -3,27 +3,27 @@ package io.weir.streams.test;
 import io.weir.streams.Topology;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.global.GlobalStore;
-import io.weir.streams.internals.global.GlobalTableSpec;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.RecordSize;
 import io.weir.streams.internals.processor.TopicLimits;
-import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.StoreBatch;
-import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.table.SourceRows;
 import io.weir.streams.internals.table.TableRowCodec;
 import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.task.TaskStores;
 import io.weir.streams.internals.testdriver.CommittedTimes;
 import io.weir.streams.internals.testdriver.StoreRows;
 import io.weir.streams.internals.testdriver.TopicLog;
+import io.weir.streams.internals.topology.GlobalTableSpec;
+import io.weir.streams.internals.topology.KeyValueView;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.internals.window.WindowStoreEntries;
@@ -125,10 +125,22 @@ public final class TestDriver implements AutoCloseable {
 
     private final Map<String, GlobalStore<?, ?>> globalsByTopic = new HashMap<>();
 
+    /**
+     * A driver of {@code topology} with {@link TestDriverConfig#defaults()}.
+     *
+     * @param topology the topology to run
+     */
     public TestDriver(Topology topology) {
         this(topology, TestDriverConfig.defaults());
     }
 
+    /**
+     * A driver of {@code topology} with {@code config}: its tasks open (restoring from the state directory, if
+     * one is given), and its global tables are made.
+     *
+     * @param topology the topology to run
+     * @param config the partitions, clock, limits and state directory
+     */
     public TestDriver(Topology topology, TestDriverConfig config) {
         this.topology = TopologyAccess.spec(topology).resolvePatterns(config.topics(), config.applicationId());
         this.config = config;
@@ -356,7 +368,17 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    /** A handle to pipe records into source topic {@code topic}. */
+    /**
+     * A handle to pipe records into source topic {@code topic}.
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param topic a source topic of the topology, or a global table's topic
+     * @param keySerde serializes the keys piped
+     * @param valueSerde serializes the values piped
+     * @return a handle that pipes into {@code topic}
+     * @throws IllegalArgumentException if the topology does not read {@code topic}
+     */
     public <K, V> TestInputTopic<K, V> input(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!topology.sourceTopics().contains(topic) && !globalsByTopic.containsKey(topic)) {
             throw new IllegalArgumentException("'" + topic + "' is not an input topic of this topology; its inputs are "
@@ -366,7 +388,17 @@ public final class TestDriver implements AutoCloseable {
         return new TestInputTopic<>(this, topic, keySerde.serializer(), valueSerde.serializer());
     }
 
-    /** A reader of {@code topic}, a topic the topology writes (sink, side output or changelog). */
+    /**
+     * A reader of {@code topic}, a topic the topology writes (sink, side output or changelog).
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param topic a topic the topology writes
+     * @param keySerde deserializes the keys read
+     * @param valueSerde deserializes the values read
+     * @return a new reader, at the topic's oldest record held
+     * @throws IllegalArgumentException if the topology does not write {@code topic} (yet)
+     */
     public <K, V> TestOutputTopic<K, V> output(String topic, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!writtenTopics.contains(topic)) {
             throw new IllegalArgumentException("'" + topic + "' is not written by this topology; it writes "
@@ -484,7 +516,12 @@ public final class TestDriver implements AutoCloseable {
         }
     }
 
-    /** Moves processing time forward by {@code d}. */
+    /**
+     * Moves processing time forward by {@code d}.
+     *
+     * @param d how far to move; not negative
+     * @throws IllegalArgumentException if {@code d} is negative
+     */
     public void advanceTime(Duration d) {
         if (d.isNegative()) {
             throw new IllegalArgumentException("Processing time never moves back; advanceTime was given " + d);
@@ -492,7 +529,11 @@ public final class TestDriver implements AutoCloseable {
         advanceTo(TimeMath.plus(processingTime, TimeMath.millis(d)));
     }
 
-    /** Moves processing time to {@code time} (never back). */
+    /**
+     * Moves processing time to {@code time} (never back).
+     *
+     * @param time the new processing time; an earlier one leaves the clock where it is
+     */
     public void advanceTimeTo(Instant time) {
         advanceTo(time.toEpochMilli());
     }
@@ -596,29 +637,58 @@ public final class TestDriver implements AutoCloseable {
         ordered.add(sub);
     }
 
-    /** The driver's processing time in epoch milliseconds. */
+    /**
+     * The driver's processing time in epoch milliseconds.
+     *
+     * @return the processing time
+     */
     public long processingTime() {
         return processingTime;
     }
 
-    /** The watermark of every task, by task id ({@code <subtopology>_<partition>}). */
+    /**
+     * The watermark of every task, by task id ({@code <subtopology>_<partition>}).
+     *
+     * @return a new sorted map of the watermarks, in epoch milliseconds
+     */
     public Map<String, Long> watermarks() {
         Map<String, Long> out = new TreeMap<>();
         tasks.forEach((id, task) -> out.put(id.toString(), task.watermark()));
         return out;
     }
 
-    /** The watermark of the task reading {@code partition} of {@code topic}. */
+    /**
+     * The watermark of the task reading {@code partition} of {@code topic}.
+     *
+     * @param topic a source topic
+     * @param partition one of its partitions
+     * @return the task's watermark, in epoch milliseconds
+     * @throws IllegalArgumentException if no task reads that partition
+     */
     public long watermark(String topic, int partition) {
         return taskFor(topic, partition).watermark();
     }
 
-    /** {@code W(p) = maxSeen - delay - 1} of one input partition (Long.MIN_VALUE before its first record). */
+    /**
+     * {@code W(p) = maxSeen - delay - 1} of one input partition (Long.MIN_VALUE before its first record).
+     *
+     * @param topic a source topic
+     * @param partition one of its partitions
+     * @return the partition's watermark, in epoch milliseconds
+     * @throws IllegalArgumentException if no task reads that partition
+     */
     public long partitionWatermark(String topic, int partition) {
         return taskFor(topic, partition).partitionWatermark(new TopicPartition(topic, partition));
     }
 
-    /** Whether an input partition is idle (left out of its task's watermark). */
+    /**
+     * Whether an input partition is idle (left out of its task's watermark).
+     *
+     * @param topic a source topic
+     * @param partition one of its partitions
+     * @return true if the partition is idle now
+     * @throws IllegalArgumentException if no task reads that partition
+     */
     public boolean isIdle(String topic, int partition) {
         return taskFor(topic, partition).isIdle(new TopicPartition(topic, partition));
     }
@@ -641,7 +711,11 @@ public final class TestDriver implements AutoCloseable {
         return task;
     }
 
-    /** The metrics of all tasks, summed per node and metric. */
+    /**
+     * The metrics of all tasks, summed per node and metric.
+     *
+     * @return a snapshot of the metrics
+     */
     public TestMetrics metrics() {
         Map<String, Long> sum = new TreeMap<>();
         for (StreamTask task : tasks.values()) {
@@ -650,7 +724,17 @@ public final class TestDriver implements AutoCloseable {
         return new TestMetrics(sum);
     }
 
-    /** Every window held in window store {@code store}, across tasks (committed or not). */
+    /**
+     * Every window held in window store {@code store}, across tasks (committed or not).
+     *
+     * @param <K> the key type
+     * @param <V> the value (aggregate) type
+     * @param store the window store's name
+     * @param keySerde the store's key serde
+     * @param valueSerde the store's value serde
+     * @return a new list of the windows, task by task
+     * @throws IllegalArgumentException if the topology has no store {@code store}
+     */
     public <K, V> List<WindowEntry<K, V>> windowStore(String store, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!topology.stores().containsKey(store)) {
             throw new IllegalArgumentException("No store named '" + store + "'; the topology has "
@@ -665,7 +749,17 @@ public final class TestDriver implements AutoCloseable {
         return entries;
     }
 
-    /** Every entry of key-value store {@code store} (a keyed processor's), across tasks (committed or not). */
+    /**
+     * Every entry of key-value store {@code store} (a keyed processor's), across tasks (committed or not).
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     * @param store the key-value store's name
+     * @param keySerde the store's key serde
+     * @param valueSerde the store's value serde
+     * @return a new map of the entries, task by task
+     * @throws IllegalArgumentException if the topology has no store {@code store}
+     */
     public <K, V> Map<K, V> keyValueStore(String store, Serde<K> keySerde, Serde<V> valueSerde) {
         if (!topology.stores().containsKey(store)) {
             throw new IllegalArgumentException("No store named '" + store + "'; the topology has "
@@ -687,6 +781,10 @@ public final class TestDriver implements AutoCloseable {
      * computed by the joiner from the rows it holds), a global table's; and a keyed processor's key-value
      * store. The topology knows each store's serdes, so none are needed.
      *
+     * @param <K> the table's key type
+     * @param <V> the table's value type
+     * @param store the table's store name
+     * @return a new map of the rows, task by task
      * @throws IllegalArgumentException if the topology has no such store
      */
     public <K, V> Map<K, V> table(String store) {
@@ -698,6 +796,11 @@ public final class TestDriver implements AutoCloseable {
     /**
      * {@link #table(String)} with each row's event time: the largest event time of the changes that made
      * it (-1 in a keyed processor's store, which keeps no times).
+     *
+     * @param <K> the table's key type
+     * @param <V> the table's value type
+     * @param store the table's store name
+     * @return a new map of the rows with their event times, task by task
      */
     public <K, V> Map<K, ValueAndTimestamp<V>> timestampedTable(String store) {
         Map<K, ValueAndTimestamp<V>> rows = new LinkedHashMap<>();
@@ -708,6 +811,13 @@ public final class TestDriver implements AutoCloseable {
     /**
      * {@link #table(String)}, for tests written when the store's serdes had to be given: they are not
      * used, since the topology reads the store as it wrote it.
+     *
+     * @param <K> the table's key type
+     * @param <V> the table's value type
+     * @param store the table's store name
+     * @param keySerde ignored
+     * @param valueSerde ignored
+     * @return what {@link #table(String)} returns
      */
     public <K, V> Map<K, V> table(String store, Serde<K> keySerde, Serde<V> valueSerde) {
         return table(store);
@@ -749,6 +859,14 @@ public final class TestDriver implements AutoCloseable {
     /**
      * The versioned table in store {@code store} ({@code Materialized.versioned}), across tasks, committed or
      * not: each key's latest value by event time, and its value at any time within the history retention.
+     *
+     * @param <K> the table's key type
+     * @param <V> the table's value type
+     * @param store the versioned table's store name
+     * @param keySerde the table's key serde
+     * @param valueSerde the table's value serde
+     * @return a read view of the table's versions
+     * @throws IllegalArgumentException if the topology has no versioned table {@code store}
      */
     public <K, V> VersionedKeyValueStore<K, V> versionedTable(String store, Serde<K> keySerde, Serde<V> valueSerde) {
         String history = TableVersions.historyStoreOf(store);

@@ -3,7 +3,7 @@ package io.weir.streams.internals.dsl;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Materialized;
-import io.weir.streams.internals.global.GlobalTableSpec;
+import io.weir.streams.internals.topology.GlobalTableSpec;
 import org.jspecify.annotations.Nullable;
 
 /** A global table in the graph: its spec, registered with the builder. */

@@ -2,8 +2,8 @@ package io.weir.streams.internals.dsl;
 
 import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.dsl.Consumed;
-import io.weir.streams.internals.global.GlobalTableSpec;
 import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.topology.GlobalTableSpec;
 import io.weir.streams.internals.topology.NodeSpec;
 import io.weir.streams.internals.topology.SerdeUse;
 import io.weir.streams.internals.topology.SourceNames;

@@ -2,11 +2,11 @@ package io.weir.streams.internals.dsl;
 
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.internals.TimeMath;
-import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.table.TableAggregateProcessor;
 import io.weir.streams.internals.table.TableAggregation;
 import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.table.TimeToLive;
+import io.weir.streams.internals.topology.KeyValueView;
 import io.weir.streams.internals.topology.StoreSpec;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;

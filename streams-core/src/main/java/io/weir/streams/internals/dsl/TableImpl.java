@@ -7,7 +7,6 @@ import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedTable;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Named;
-import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.internals.TimeMath;
@@ -17,20 +16,20 @@ import io.weir.streams.internals.join.JoinedRows;
 import io.weir.streams.internals.join.TableTableJoinProcessor;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.StatelessProcessor;
-import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
 import io.weir.streams.internals.table.RowFormat;
 import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.table.TableMaterializeProcessor;
 import io.weir.streams.internals.table.TableSourceProcessor;
+import io.weir.streams.internals.table.TableToStreamProcessor;
 import io.weir.streams.internals.table.TableVersions;
 import io.weir.streams.internals.table.TimeToLive;
+import io.weir.streams.internals.topology.KeyValueView;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreType;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
@@ -269,9 +268,6 @@ public final class TableImpl<K, V> implements Table<K, V> {
         return toStreamAs(refinement, Objects.requireNonNull(named, "named"));
     }
 
-    // A tombstone's value is null, which the stream's value type must hold; NullAway cannot say that a type
-    // argument is nullable.
-    @SuppressWarnings("NullAway")
     private EventStream<K, V> toStreamAs(Refinement refinement, @Nullable Named named) {
         Objects.requireNonNull(refinement, "refinement");
         if (refinement == Refinement.DISCARDING) {
@@ -279,16 +275,9 @@ public final class TableImpl<K, V> implements Table<K, V> {
                     + "(its values need not be numbers); use ACCUMULATING (new values) or ACCUMULATING_AND_RETRACTING "
                     + "(a retraction of the old value first)");
         }
-        boolean retracting = refinement == Refinement.ACCUMULATING_AND_RETRACTING;
-        String node = this.<K, V>step("table-to-stream", named, (r, out) -> {
-            Change<V> c = r.value();
-            if (retracting && c.oldValue() != null) {
-                RecordHeaders headers = new RecordHeaders();
-                headers.add(PaneInfo.RETRACTION_HEADER, new byte[] {'t', 'r', 'u', 'e'});
-                out.accept(new Record<>(r.key(), c.oldValue(), r.timestamp(), headers, r.source()));
-            }
-            out.accept(r.withValue(c.newValue()));
-        });
+        String name = named != null ? named.name() : graph.newName("table-to-stream");
+        String node =
+                graph.addNode(name, nodes, () -> new TableToStreamProcessor<K, V>(refinement), Set.of(), Set.of());
         return new EventStreamImpl<>(graph, List.of(node), keySerde, valueSerde, false);
     }
 

@@ -13,6 +13,7 @@ import io.weir.streams.internals.state.RocksDbBytesStore;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.table.TableRow;
 import io.weir.streams.internals.table.TableRowCodec;
+import io.weir.streams.internals.topology.GlobalTableSpec;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.header.Headers;

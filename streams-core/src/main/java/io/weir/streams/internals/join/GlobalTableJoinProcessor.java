@@ -37,8 +37,7 @@ public final class GlobalTableJoinProcessor<K, V, GK, GV, VR> implements Process
     @Override
     @SuppressWarnings("unchecked") // the builder checked that the store is this table's
     public void init(ProcessorContext context) {
-        this.table = (ReadOnlyKeyValueStore<GK, GV>)
-                context.stores().global(storeName).view();
+        this.table = (ReadOnlyKeyValueStore<GK, GV>) context.stores().globalTable(storeName);
         this.results = new LookupResults<>(context, joiner, left);
     }
 

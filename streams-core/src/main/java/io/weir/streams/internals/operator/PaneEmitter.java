@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * the operator's choice, made with {@link #discards()} and {@link #retracts()}; how they travel is
  * decided here, once for every stateful operator.
  *
- * <p>Counts panes by timing and retractions under the operator's node, and asks the task to commit
+ * <p>Counts panes by timing and retractions ({@link Retractions}) under the operator's node, and asks the task to commit
  * soon after each pane, so readers waiting for results do not wait out the commit interval.
  * Single-threaded, like its task.
  */
@@ -29,7 +29,7 @@ public final class PaneEmitter<K, A> {
     private final Counter earlyPanes;
     private final Counter onTimePanes;
     private final Counter latePanes;
-    private final Counter retractions;
+    private final Retractions retractions;
 
     public PaneEmitter(Refinement refinement, ProcessorContext context) {
         this.refinement = refinement;
@@ -40,7 +40,7 @@ public final class PaneEmitter<K, A> {
         earlyPanes = metrics.counter(node, WeirMetrics.EARLY_PANES);
         onTimePanes = metrics.counter(node, WeirMetrics.ON_TIME_PANES);
         latePanes = metrics.counter(node, WeirMetrics.LATE_PANES);
-        retractions = metrics.counter(node, WeirMetrics.RETRACTIONS);
+        retractions = new Retractions(context);
     }
 
     /** Whether a pane holds only what arrived since the previous one: the state restarts after each pane. */
@@ -82,9 +82,11 @@ public final class PaneEmitter<K, A> {
     // serde wrote as null); NullAway's checks cannot say that a type argument is nullable, so they are off here.
     @SuppressWarnings("NullAway")
     private void forward(K key, @Nullable A value, long timestamp, PaneInfo pane) {
+        Record<K, A> record = new Record<>(key, value, timestamp, pane.writeTo(new RecordHeaders()), null);
         if (pane.isRetraction()) {
-            retractions.increment();
+            retractions.forwardMarked(record);
+        } else {
+            context.forward(record);
         }
-        context.forward(new Record<>(key, value, timestamp, pane.writeTo(new RecordHeaders()), null));
     }
 }

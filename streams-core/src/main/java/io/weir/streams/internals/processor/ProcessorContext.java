@@ -1,7 +1,7 @@
 package io.weir.streams.internals.processor;
 
 import io.weir.streams.internals.metrics.TaskMetrics;
-import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.state.Stores;
 
 /** What a processor may use of its task. One context per processor node; single-threaded. */
 public interface ProcessorContext {
@@ -41,7 +41,8 @@ public interface ProcessorContext {
 
     TaskMetrics metrics();
 
-    TaskStores stores();
+    /** The task's stores and the instance's global tables. */
+    Stores stores();
 
     /** For side outputs: records written straight to a topic, outside the processor graph. */
     RecordCollector collector();

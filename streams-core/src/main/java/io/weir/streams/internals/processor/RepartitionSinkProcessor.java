@@ -2,7 +2,6 @@ package io.weir.streams.internals.processor;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.Counter;
-import io.weir.streams.internals.topology.InternalTopics;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.header.Headers;

@@ -1,7 +1,7 @@
 package io.weir.streams.internals.query;
 
 import io.weir.streams.internals.state.BytesStore;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.state.StoreUnavailableException;
 import io.weir.streams.state.StoreUnavailableException.Reason;
 

@@ -2,6 +2,7 @@ package io.weir.streams.internals.query;
 
 import io.weir.streams.internals.state.Bytes;
 import io.weir.streams.internals.table.RowFormat;
+import io.weir.streams.internals.topology.KeyValueView;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.StoreUnavailableException.Reason;
 import org.apache.kafka.common.serialization.Serializer;

@@ -2,7 +2,7 @@ package io.weir.streams.internals.query;
 
 import io.weir.streams.internals.state.BytesStore;
 import io.weir.streams.internals.state.StoreHosting;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.state.StoreLag;
 
 import java.util.ArrayList;

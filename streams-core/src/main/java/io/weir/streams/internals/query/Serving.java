@@ -4,10 +4,13 @@ import io.weir.streams.HostInfo;
 import io.weir.streams.InstanceMetadata;
 import io.weir.streams.KeyMetadata;
 import io.weir.streams.dsl.StreamPartitioner;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.KeyValueView;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.StoreView;
 import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
+import io.weir.streams.internals.topology.WindowView;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.StoreQuery;
@@ -93,8 +96,18 @@ public final class Serving {
         }
         // The view's kind is the one the caller asked for, and its type parameters the caller's to choose.
         @SuppressWarnings("unchecked")
-        T answer = (T) view.query(new StoreCopies(name, local, stopped, query.staleReads(), query.scanLimit()));
+        T answer = (T) read(view, new StoreCopies(name, local, stopped, query.staleReads(), query.scanLimit()));
         return answer;
+    }
+
+    /** The queries that read a store of {@code view}'s kind over {@code copies}. */
+    private static Object read(StoreView view, StoreCopies copies) {
+        if (view instanceof KeyValueView<?, ?> keyValues) {
+            return new KeyValueQuery<>(keyValues, copies);
+        }
+        WindowView<?, ?> windows = (WindowView<?, ?>) view;
+        WindowScan<?, ?> scan = new WindowScan<>(windows, copies);
+        return windows.kind() == WindowView.Kind.SESSIONS ? new SessionQuery<>(scan) : new WindowQuery<>(scan);
     }
 
     /** A view of global table store {@code name}, readable once its bootstrap has read the topic. */

@@ -5,6 +5,7 @@ import io.weir.streams.dsl.Windowed;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.WindowKeys;
+import io.weir.streams.internals.topology.WindowView;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
 import io.weir.streams.internals.query.HostTasks;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TaskId;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;

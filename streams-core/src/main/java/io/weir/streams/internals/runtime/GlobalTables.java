@@ -4,7 +4,7 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.global.GlobalStore;
-import io.weir.streams.internals.global.GlobalTableSpec;
+import io.weir.streams.internals.topology.GlobalTableSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;

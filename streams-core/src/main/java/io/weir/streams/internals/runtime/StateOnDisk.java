@@ -1,8 +1,8 @@
 package io.weir.streams.internals.runtime;
 
-import io.weir.streams.internals.state.PreopenedStores;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.task.PreopenedStores;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.TopicPartition;

@@ -9,13 +9,12 @@ import io.weir.streams.ThreadMetadata;
 import io.weir.streams.ThreadStall;
 import io.weir.streams.WeirMetric;
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.WeirStreams;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.query.LocalStores;
-import io.weir.streams.internals.state.PreopenedStores;
+import io.weir.streams.internals.task.PreopenedStores;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -56,7 +55,7 @@ public final class StreamThreads {
     private final MetricGroup metrics;
     private final RestoreListener restoreListener;
     private final StreamsUncaughtExceptionHandler handler;
-    private final Consumer<WeirStreams.State> state;
+    private final GroupListener group;
     private final Consumer<Throwable> fatal;
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
@@ -83,7 +82,7 @@ public final class StreamThreads {
             MetricGroup metrics,
             RestoreListener restoreListener,
             StreamsUncaughtExceptionHandler handler,
-            Consumer<WeirStreams.State> state,
+            GroupListener group,
             Consumer<Throwable> fatal,
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
@@ -100,7 +99,7 @@ public final class StreamThreads {
         this.metrics = metrics;
         this.restoreListener = restoreListener;
         this.handler = handler;
-        this.state = state;
+        this.group = group;
         this.fatal = fatal;
     }
 
@@ -170,14 +169,14 @@ public final class StreamThreads {
                     public void onRunning(StreamThread thread) {
                         running.add(thread);
                         if (running.size() == config.threads()) {
-                            state.accept(WeirStreams.State.RUNNING);
+                            group.allRunning();
                         }
                     }
 
                     @Override
                     public void onRebalancing(StreamThread thread) {
                         running.remove(thread);
-                        state.accept(WeirStreams.State.REBALANCING);
+                        group.rebalancing();
                     }
                 },
                 e -> onFailure(index, self[0], e));
@@ -234,7 +233,7 @@ public final class StreamThreads {
                 StreamThread replacement = newThread(index);
                 threads.set(index, replacement);
                 current = List.copyOf(threads);
-                state.accept(WeirStreams.State.REBALANCING);
+                group.rebalancing();
                 replacement.start();
                 return;
             }
@@ -320,5 +319,15 @@ public final class StreamThreads {
         }
         snapshot.forEach(t -> t.metricsSnapshot().forEach((k, v) -> sum.merge(k, v, Long::sum)));
         return sum;
+    }
+
+    /** What the threads tell the application about the group they run in. Called on the stream threads. */
+    public interface GroupListener {
+
+        /** Every thread has finished its rebalance and processes its tasks. */
+        void allRunning();
+
+        /** A thread began a rebalance (or replaces a failed thread), so the group is not running as a whole. */
+        void rebalancing();
     }
 }

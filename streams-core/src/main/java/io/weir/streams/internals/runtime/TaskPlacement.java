@@ -1,6 +1,6 @@
 package io.weir.streams.internals.runtime;
 
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TaskId;
 
 import java.util.Comparator;
 import java.util.HashMap;

@@ -2,10 +2,10 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
 import io.weir.streams.internals.query.HostTasks;
-import io.weir.streams.internals.task.TaskId;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;

@@ -1,6 +1,5 @@
 package io.weir.streams.internals.state;
 
-import io.weir.streams.internals.topology.StoreSpec;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
 import org.slf4j.Logger;
@@ -19,28 +18,29 @@ import java.nio.file.Path;
  * counted as {@code store-rebuilds}. A store without one (logging disabled) cannot be rebuilt: the error names
  * it and what to do, as every other failure to open does.
  */
-final class CorruptStores {
+public final class CorruptStores {
 
     private static final Logger log = LoggerFactory.getLogger(CorruptStores.class);
 
     private CorruptStores() {}
 
     /**
-     * Opens the store of {@code spec} in {@code dir}, rebuilding it when its files are corrupt.
+     * Opens store {@code name} in {@code dir}, rebuilding it when its files are corrupt.
      *
+     * @param logged  whether the store has a changelog to be rebuilt from
      * @param rebuilt told when the store was opened anew
      * @throws StoreException when the store cannot be opened and cannot be rebuilt
      */
-    static RocksDbBytesStore open(StoreOpener opener, StoreSpec spec, Path dir, Runnable rebuilt) {
+    public static RocksDbBytesStore open(StoreOpener opener, String name, boolean logged, Path dir, Runnable rebuilt) {
         try {
-            return opener.open(spec.name(), dir);
+            return opener.open(name, dir);
         } catch (StoreException e) {
             if (!corrupt(e)) {
                 throw e;
             }
-            if (!spec.logged()) {
+            if (!logged) {
                 throw new StoreException(
-                        "Store " + spec.name() + " in " + dir + " is corrupt and has no changelog to "
+                        "Store " + name + " in " + dir + " is corrupt and has no changelog to "
                                 + "rebuild it from (its logging is disabled): move or delete " + dir
                                 + " to start it empty, or "
                                 + "put back a copy of it",
@@ -50,17 +50,16 @@ final class CorruptStores {
             try {
                 Files.move(dir, aside);
             } catch (IOException io) {
-                throw new UncheckedIOException(
-                        "Cannot move the corrupt store " + spec.name() + " aside from " + dir, io);
+                throw new UncheckedIOException("Cannot move the corrupt store " + name + " aside from " + dir, io);
             }
             log.warn(
                     "Store {} in {} is corrupt ({}): moved it to {} and rebuilding it from its changelog",
-                    spec.name(),
+                    name,
                     dir,
                     e.getCause() == null ? e.getMessage() : e.getCause().getMessage(),
                     aside);
             rebuilt.run();
-            return opener.open(spec.name(), dir);
+            return opener.open(name, dir);
         }
     }
 

@@ -50,7 +50,7 @@ import java.util.TreeMap;
  * the budget accounting change together on every write and must agree at every step; a split would
  * spread one invariant over several classes.
  *
- * <p>Single-threaded: owned by one task. Does not own the store (its {@link TaskStores} does). Once
+ * <p>Single-threaded: owned by one task. Does not own the store (its task does). Once
  * the cache is first used, the store must be written through it only.
  */
 public final class WriteBackCache {

@@ -1,7 +1,7 @@
 package io.weir.streams.internals.table;
 
 import io.weir.streams.dsl.Aggregator;
-import io.weir.streams.internals.window.Aggregation;
+import io.weir.streams.internals.operator.Aggregation;
 import org.jspecify.annotations.Nullable;
 
 import java.util.function.BinaryOperator;

@@ -10,11 +10,11 @@ import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.WatermarkRecords;
-import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.topology.NodeSpec;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.topology.TaskId;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.topology;
 
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.processor.InternalTopics;
 import org.jspecify.annotations.Nullable;
 
 import java.util.regex.Pattern;

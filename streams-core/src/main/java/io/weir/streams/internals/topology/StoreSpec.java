@@ -1,6 +1,6 @@
 package io.weir.streams.internals.topology;
 
-import io.weir.streams.internals.query.StoreView;
+import io.weir.streams.internals.processor.InternalTopics;
 import io.weir.streams.state.StoreType;
 import org.jspecify.annotations.Nullable;
 

@@ -1,7 +1,6 @@
 package io.weir.streams.internals.topology;
 
 import io.weir.streams.ProcessingErrorHandler;
-import io.weir.streams.internals.global.GlobalTableSpec;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -9,6 +9,7 @@ import io.weir.streams.dsl.Windowed;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.operator.Aggregation;
 import io.weir.streams.internals.operator.EventTimeIndex;
 import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;

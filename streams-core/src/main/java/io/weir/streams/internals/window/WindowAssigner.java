@@ -1,6 +1,7 @@
 package io.weir.streams.internals.window;
 
 import io.weir.streams.dsl.Window;
+import io.weir.streams.internals.operator.Aggregation;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import org.jspecify.annotations.Nullable;

@@ -6,7 +6,7 @@ import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.serde.Serdes;
 import org.apache.kafka.common.utils.Utils;

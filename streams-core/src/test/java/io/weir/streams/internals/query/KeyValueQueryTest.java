@@ -2,7 +2,8 @@ package io.weir.streams.internals.query;
 
 import io.weir.streams.internals.state.InMemoryBytesStore;
 import io.weir.streams.internals.state.StoreBatch;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.KeyValueView;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.StoreLag;
 import io.weir.streams.state.StoreUnavailableException;
@@ -36,8 +37,9 @@ class KeyValueQueryTest {
 
     private final LocalStores local = new LocalStores();
     private final AtomicBoolean stopped = new AtomicBoolean();
-    private final KeyValueQuery<String, String> query = KeyValueView.plain("s", Serdes.String(), Serdes.String())
-            .query(new StoreCopies("s", local, stopped::get, false, Long.MAX_VALUE));
+    private final KeyValueQuery<String, String> query = new KeyValueQuery<>(
+            KeyValueView.plain("s", Serdes.String(), Serdes.String()),
+            new StoreCopies("s", local, stopped::get, false, Long.MAX_VALUE));
 
     private static InMemoryBytesStore storeWith(String... keys) {
         InMemoryBytesStore store = InMemoryBytesStore.create("s");
@@ -174,8 +176,9 @@ class KeyValueQueryTest {
         query.forEach((k, v) -> keys.add(k));
         assertEquals(2 * StoreCopies.BATCH + 7, keys.size());
         assertEquals(keys.stream().sorted().toList(), keys);
-        KeyValueQuery<String, String> limited = KeyValueView.plain("s", Serdes.String(), Serdes.String())
-                .query(new StoreCopies("s", local, stopped::get, false, 5));
+        KeyValueQuery<String, String> limited = new KeyValueQuery<>(
+                KeyValueView.plain("s", Serdes.String(), Serdes.String()),
+                new StoreCopies("s", local, stopped::get, false, 5));
         List<String> five = new ArrayList<>();
         limited.forEach((k, v) -> five.add(k));
         assertEquals(keys.subList(0, 5), five);
@@ -183,8 +186,9 @@ class KeyValueQueryTest {
 
     @Test
     void aStandbyCopyIsReadOnlyByStaleReadsAtOnceAndAnActiveCopyOfTheSameTaskWins() {
-        KeyValueQuery<String, String> stale = KeyValueView.plain("s", Serdes.String(), Serdes.String())
-                .query(new StoreCopies("s", local, stopped::get, true, Long.MAX_VALUE));
+        KeyValueQuery<String, String> stale = new KeyValueQuery<>(
+                KeyValueView.plain("s", Serdes.String(), Serdes.String()),
+                new StoreCopies("s", local, stopped::get, true, Long.MAX_VALUE));
         LocalStores.TaskHosting copy = local.forStandby(new TaskId(0, 1), Set.of("s"), name -> 7);
         copy.host("s", storeWith("b"));
         assertEquals(
@@ -204,8 +208,9 @@ class KeyValueQueryTest {
 
     @Test
     void aStandbyCopyOffersOnlyTheStoresItFollows() {
-        KeyValueQuery<String, String> stale = KeyValueView.plain("s", Serdes.String(), Serdes.String())
-                .query(new StoreCopies("s", local, stopped::get, true, Long.MAX_VALUE));
+        KeyValueQuery<String, String> stale = new KeyValueQuery<>(
+                KeyValueView.plain("s", Serdes.String(), Serdes.String()),
+                new StoreCopies("s", local, stopped::get, true, Long.MAX_VALUE));
         local.forStandby(new TaskId(0, 0), Set.of("other"), name -> 0).host("s", storeWith("a"));
         assertEquals(
                 Reason.NOT_LOCAL,

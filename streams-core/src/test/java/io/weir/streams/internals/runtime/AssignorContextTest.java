@@ -4,7 +4,7 @@ import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.internals.query.ClusterMetadata;
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.serde.Serdes;
 import org.jspecify.annotations.Nullable;

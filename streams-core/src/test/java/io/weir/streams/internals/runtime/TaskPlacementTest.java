@@ -1,6 +1,6 @@
 package io.weir.streams.internals.runtime;
 
-import io.weir.streams.internals.task.TaskId;
+import io.weir.streams.internals.topology.TaskId;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;

@@ -2,6 +2,7 @@ package io.weir.streams.internals.state;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.task.TaskStores;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
 import org.junit.jupiter.api.Test;

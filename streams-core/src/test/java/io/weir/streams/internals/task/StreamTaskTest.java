@@ -7,7 +7,6 @@ import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
-import io.weir.streams.internals.state.TaskStores;
 import io.weir.streams.internals.testing.TaskHarness;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.time.TimeDomain;

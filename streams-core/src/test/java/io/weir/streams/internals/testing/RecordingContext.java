@@ -5,7 +5,7 @@ import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
-import io.weir.streams.internals.state.TaskStores;
+import io.weir.streams.internals.task.TaskStores;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.header.Headers;

@@ -1,10 +1,10 @@
 package io.weir.streams.internals.testdriver;
 
-import io.weir.streams.internals.query.KeyValueView;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
 import io.weir.streams.internals.table.RowFormat;
+import io.weir.streams.internals.topology.KeyValueView;
 
 /**
  * Reads the rows of a queryable key-value store's copies for the TestDriver, as queries read them:

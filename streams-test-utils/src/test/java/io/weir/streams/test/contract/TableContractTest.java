@@ -250,6 +250,36 @@ class TableContractTest {
         }
     }
 
+    /**
+     * A table's retraction carries the retraction header alone (a change is not a pane) and is counted as
+     * a window pane's is, under the node that sends it; a change without an old value retracts nothing.
+     */
+    @Test
+    void aTablesRetractionsAreMarkedAndCountedAsAPanesAre() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("moves", Consumed.with(Serdes.String(), Serdes.String()))
+                .groupByKey()
+                .reduce((previous, latest) -> latest, Materialized.as("region-of-user"))
+                .toStream(Refinement.ACCUMULATING_AND_RETRACTING, Named.as("region-changes"))
+                .to("changes", Produced.with(Serdes.String(), Serdes.String()));
+        try (TestDriver driver = new TestDriver(builder.build(), CONFIG)) {
+            TestInputTopic<String, String> in = driver.input("moves", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, String> out = driver.output("changes", Serdes.String(), Serdes.String());
+            send(in, "ann", "eu", 1_000);
+            driver.commit();
+            send(in, "ann", "us", 2_000);
+            driver.commit();
+            List<OutputRecord<String, String>> records = out.readAll();
+            assertEquals(3, records.size(), records.toString());
+            assertNull(records.get(0).header(PaneInfo.RETRACTION_HEADER), "an insert retracts nothing");
+            assertEquals("eu", records.get(1).value());
+            assertEquals("true", records.get(1).header(PaneInfo.RETRACTION_HEADER));
+            assertTrue(records.get(1).pane().isEmpty(), "a table's retraction is not a pane");
+            assertEquals("us", records.get(2).value());
+            assertEquals(1, driver.metrics().get("region-changes", WeirMetrics.RETRACTIONS));
+        }
+    }
+
     @Test
     void aFilteredTableDeletesARowThatStopsPassing() {
         StreamsBuilder builder = new StreamsBuilder();

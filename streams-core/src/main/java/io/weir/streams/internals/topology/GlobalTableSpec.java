@@ -1,4 +1,4 @@
-package io.weir.streams.internals.global;
+package io.weir.streams.internals.topology;
 
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.state.StoreType;

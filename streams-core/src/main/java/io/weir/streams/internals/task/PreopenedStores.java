@@ -1,6 +1,9 @@
-package io.weir.streams.internals.state;
+package io.weir.streams.internals.task;
 
 import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.state.ChangelogOffset;
+import io.weir.streams.internals.state.RocksDbBytesStore;
+import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TopologySpec;

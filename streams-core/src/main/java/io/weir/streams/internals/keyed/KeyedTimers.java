@@ -1,4 +1,4 @@
-package io.weir.streams.internals.processor;
+package io.weir.streams.internals.keyed;
 
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;

@@ -1,7 +1,16 @@
-package io.weir.streams.internals.state;
+package io.weir.streams.internals.task;
 
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.state.BytesStore;
+import io.weir.streams.internals.state.CacheBudget;
+import io.weir.streams.internals.state.CorruptStores;
+import io.weir.streams.internals.state.InMemoryBytesStore;
+import io.weir.streams.internals.state.StoreHosting;
+import io.weir.streams.internals.state.StoreOpener;
+import io.weir.streams.internals.state.Stores;
+import io.weir.streams.internals.state.WriteBackCache;
 import io.weir.streams.internals.topology.StoreSpec;
+import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.state.StoreType;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +27,7 @@ import java.util.Map;
  * every one (RocksDB handles included), never a global table's. RocksDB stores live under
  * {@code <taskDir>/<store>}. Single-threaded, like its task.
  */
-public final class TaskStores implements AutoCloseable {
+public final class TaskStores implements Stores, AutoCloseable {
 
     private final Map<String, WriteBackCache> caches = new LinkedHashMap<>();
     private final Map<String, StoreSpec> specs = new LinkedHashMap<>();
@@ -55,7 +64,12 @@ public final class TaskStores implements AutoCloseable {
             for (StoreSpec spec : stores) {
                 boolean[] rebuilt = new boolean[1];
                 BytesStore store = spec.type() == StoreType.ROCKSDB
-                        ? CorruptStores.open(opener, spec, taskDir.resolve(spec.name()), () -> rebuilt[0] = true)
+                        ? CorruptStores.open(
+                                opener,
+                                spec.name(),
+                                spec.logged(),
+                                taskDir.resolve(spec.name()),
+                                () -> rebuilt[0] = true)
                         : InMemoryBytesStore.create(spec.name());
                 WriteBackCache cache = new WriteBackCache(store, spec.type() == StoreType.ROCKSDB, budget);
                 if (rebuilt[0]) {
@@ -94,7 +108,7 @@ public final class TaskStores implements AutoCloseable {
         });
     }
 
-    /** The cache of store {@code name}. */
+    @Override
     public WriteBackCache cache(String name) {
         WriteBackCache cache = caches.get(name);
         if (cache == null) {
@@ -103,14 +117,14 @@ public final class TaskStores implements AutoCloseable {
         return cache;
     }
 
-    /** The global table in store {@code name}. */
-    public GlobalStore<?, ?> global(String name) {
+    @Override
+    public ReadOnlyKeyValueStore<?, ?> globalTable(String name) {
         GlobalStore<?, ?> store = globals.get(name);
         if (store == null) {
             throw new IllegalArgumentException(
                     "No global table named '" + name + "'; the topology's global tables are " + globals.keySet());
         }
-        return store;
+        return store.view();
     }
 
     public Collection<String> names() {

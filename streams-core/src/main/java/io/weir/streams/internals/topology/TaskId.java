@@ -1,4 +1,4 @@
-package io.weir.streams.internals.task;
+package io.weir.streams.internals.topology;
 
 import java.util.Optional;
 

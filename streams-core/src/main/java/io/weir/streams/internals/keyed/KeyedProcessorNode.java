@@ -1,4 +1,4 @@
-package io.weir.streams.internals.processor;
+package io.weir.streams.internals.keyed;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.KeyedProcessor;
@@ -7,6 +7,10 @@ import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
+import io.weir.streams.internals.processor.Processor;
+import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.SerdeWindowStore;
 import io.weir.streams.state.KeyValueStore;
@@ -241,7 +245,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     @Override
     @SuppressWarnings("unchecked")
     public <KS, VS> ReadOnlyKeyValueStore<KS, VS> globalTable(String name) {
-        return (ReadOnlyKeyValueStore<KS, VS>) context.stores().global(name).view();
+        return (ReadOnlyKeyValueStore<KS, VS>) context.stores().globalTable(name);
     }
 
     @Override

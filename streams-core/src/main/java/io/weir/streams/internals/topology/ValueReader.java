@@ -1,4 +1,4 @@
-package io.weir.streams.internals.query;
+package io.weir.streams.internals.topology;
 
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package io.weir.streams.internals.query;
+package io.weir.streams.internals.topology;
 
 import io.weir.streams.internals.table.RowFormat;
 import io.weir.streams.internals.table.TableRowCodec;
@@ -46,12 +46,8 @@ public record KeyValueView<K, V>(String store, Serde<K> keySerde, Supplier<RowFo
         return "QueryableStoreType.keyValueStore()";
     }
 
-    @Override
-    public KeyValueQuery<K, V> query(StoreCopies copies) {
-        return new KeyValueQuery<>(this, copies);
-    }
-
-    byte[] key(K key) {
+    /** The stored bytes of {@code key}. */
+    public byte[] key(K key) {
         return keySerde.serializer().serialize(store, key);
     }
 

@@ -1,9 +1,12 @@
-package io.weir.streams.internals.state;
+package io.weir.streams.internals.task;
 
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
+import io.weir.streams.internals.state.RocksDbBytesStore;
+import io.weir.streams.internals.state.StoreBatch;
+import io.weir.streams.internals.state.StoreException;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 import io.weir.streams.serde.Serdes;

@@ -1,4 +1,4 @@
-package io.weir.streams.internals.topology;
+package io.weir.streams.internals.processor;
 
 /** Names of the topics Weir creates for an application: {@code <application.id>-<name>}. */
 public final class InternalTopics {

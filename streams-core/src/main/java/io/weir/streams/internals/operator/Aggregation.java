@@ -1,4 +1,4 @@
-package io.weir.streams.internals.window;
+package io.weir.streams.internals.operator;
 
 import io.weir.streams.dsl.Aggregator;
 import io.weir.streams.dsl.Merger;

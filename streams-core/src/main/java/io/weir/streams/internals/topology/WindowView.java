@@ -1,4 +1,4 @@
-package io.weir.streams.internals.query;
+package io.weir.streams.internals.topology;
 
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
@@ -68,14 +68,8 @@ public record WindowView<K, V>(
         return kind == Kind.SESSIONS ? "QueryableStoreType.sessionStore()" : "QueryableStoreType.windowStore()";
     }
 
-    @Override
-    public Object query(StoreCopies copies) {
-        WindowScan<K, V> scan = new WindowScan<>(this, copies);
-        return kind == Kind.SESSIONS ? new SessionQuery<>(scan) : new WindowQuery<>(scan);
-    }
-
     /** The window of the entry stored under {@code storeKey}. */
-    Window window(byte[] storeKey) {
+    public Window window(byte[] storeKey) {
         if (kind == Kind.TIMES) {
             long time = WindowKeys.start(storeKey);
             return new Window(time, TimeMath.plus(time, 1));
@@ -84,15 +78,17 @@ public record WindowView<K, V>(
     }
 
     /** The smallest stored end of an entry whose window ends at or after {@code end}. */
-    long storedEndFrom(long end) {
+    public long storedEndFrom(long end) {
         return kind == Kind.TIMES ? TimeMath.minus(end, 1) : end;
     }
 
-    byte[] key(K key) {
+    /** The stored bytes of {@code key}. */
+    public byte[] key(K key) {
         return keySerde.serializer().serialize(store, key);
     }
 
-    K key(byte[] stored) {
+    /** The key stored as {@code stored}. */
+    public K key(byte[] stored) {
         return keySerde.deserializer().deserialize(store, stored);
     }
 }
