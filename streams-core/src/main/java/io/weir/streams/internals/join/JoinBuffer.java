@@ -80,7 +80,8 @@ final class JoinBuffer {
 
     /**
      * The buffer of this side, which it adds to and expires; drops at once the segments {@code
-     * watermark} has passed (restored from a changelog that still held them).
+     * watermark} has passed (restored from a changelog that still held them), unless an unmatched record
+     * due by {@code watermark} is still to be handed over ({@link #expire} drops them after it).
      *
      * @param unmatchedStore an outer side's index of its unmatched records, or null for an inner side
      * @param keep how long after its event time a record may still match (the window's far side plus the
@@ -100,7 +101,12 @@ final class JoinBuffer {
             }
         }
         buffer.sequence = next;
-        buffer.dropSegments(watermark);
+        ExpiryIndex index = buffer.unmatched;
+        // An unmatched record still pending at this watermark has not been handed over yet: its segment
+        // stays until expire() hands it over, then goes with the others.
+        if (index == null || !index.anyDue(watermark)) {
+            buffer.dropSegments(watermark);
+        }
         return buffer;
     }
 

@@ -76,6 +76,11 @@ public final class ExpiryIndex {
         counts.purgeThrough(time);
     }
 
+    /** Whether an entry not yet expired has its expiry at or before {@code time}. */
+    public boolean anyDue(long time) {
+        return counts.anyThrough(time);
+    }
+
     /** The number of entries not yet expired. */
     public long size() {
         return counts.size();

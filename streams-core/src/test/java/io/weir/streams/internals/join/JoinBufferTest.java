@@ -264,4 +264,18 @@ class JoinBufferTest {
         restart(1_600);
         assertEquals(List.of("k:r@1000"), expire(1_600), "its segment is still held until 2499");
     }
+
+    /**
+     * A restored watermark may have passed the whole segment of an unmatched record still pending in the
+     * outer side's index: the segment stays until that record has been handed over, so its null-padded
+     * result is not lost.
+     */
+    @Test
+    void anUnmatchedRecordRestoredPastItsWholeSegmentStillLeaves() {
+        outer(Long.MIN_VALUE);
+        add("k", 1_000, "r", false);
+        restart(2_600);
+        assertEquals(List.of("k:r@1000"), expire(2_600));
+        assertEquals(0, buffer.size(), "then the segment goes");
+    }
 }
