@@ -5,8 +5,8 @@ import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
+import io.weir.streams.internals.operator.EventTimeGate;
 import io.weir.streams.internals.operator.ExpiryIndex;
-import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -34,7 +34,7 @@ import java.util.function.BiFunction;
  *
  * <p>A record whose id is null passes, counted ({@value WeirMetrics#NULL_ID_RECORDS_PASSED}): without
  * an id it cannot be a repeat. Records with a null key, or beyond the maximum future skew, are handled
- * by {@link KeyedInput}.
+ * by its {@link EventTimeGate}.
  */
 public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
 
@@ -59,11 +59,10 @@ public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
     private ProcessorContext context;
     private WriteBackCache store;
     private ExpiryIndex expiry;
-    private KeyedInput input;
+    private EventTimeGate gate;
     private LateDataOutput lateOutput;
     private Counter duplicates;
     private Counter nullIds;
-    private long watermark = Long.MIN_VALUE;
 
     public DeduplicateProcessor(Settings<K, V> settings) {
         this.settings = settings;
@@ -75,26 +74,25 @@ public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
         this.store = context.stores().cache(settings.storeName());
         this.expiry = new ExpiryIndex(context.stores().cache(settings.expiryStoreName()));
         this.lateOutput = new LateDataOutput(settings.lateTopic(), context);
-        this.input = new KeyedInput(context, lateOutput);
+        this.gate = new EventTimeGate(context, lateOutput, settings.allowedLateness());
         TaskMetrics metrics = context.metrics();
         this.duplicates = metrics.counter(context.nodeName(), WeirMetrics.DUPLICATES_DROPPED);
         this.nullIds = metrics.counter(context.nodeName(), WeirMetrics.NULL_ID_RECORDS_PASSED);
         metrics.gauge(context.nodeName(), WeirMetrics.DEDUP_IDS, expiry::size);
-        watermark = context.watermark();
         // Restored state may hold ids the previous owner had already forgotten by this watermark.
-        forget(watermark);
+        forget(gate.watermark());
     }
 
     @Override
     public void process(Record<K, V> record) {
-        if (!input.admits(record, watermark)) {
+        if (!gate.admits(record)) {
             return;
         }
         long time = record.timestamp();
         long within = settings.within();
-        if (watermark >= TimeMath.plus(time, settings.allowedLateness())) {
+        if (gate.closed(time)) {
             Window interval = new Window(TimeMath.minus(time, within), TimeMath.plus(TimeMath.plus(time, within), 1));
-            lateOutput.late(record, List.of(interval), false, watermark);
+            lateOutput.late(record, List.of(interval), false, gate.watermark());
             return;
         }
         byte[] id = settings.ids().apply(record.key(), record.value());
@@ -121,11 +119,9 @@ public final class DeduplicateProcessor<K, V> implements Processor<K, V> {
 
     @Override
     public void onWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
-            return;
+        if (gate.advance(newWatermark)) {
+            forget(newWatermark);
         }
-        watermark = newWatermark;
-        forget(newWatermark);
     }
 
     private void forget(long through) {

@@ -4,7 +4,7 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.operator.BufferedRecordCodec;
-import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.EventTimeGate;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
  * buffers, {@link JoinBuffer}s, since both run in the same task). Seen from this side, a record {@code x}
  * matches the other side's records {@code o} of its key with {@code x.t - before <= o.t <= x.t + after}.
  *
- * <p>A record {@code x}: with a null key or beyond the maximum future skew, handled by {@link KeyedInput};
+ * <p>A record {@code x}: with a null key or beyond the maximum future skew, handled by its {@link EventTimeGate};
  * else joined with every partner the other buffer still holds, each pair emitted now with event time
  * {@code max(x.t, o.t)}, x's headers and key (a pair is emitted once: by its second record). While its
  * window can still take partners to come (the watermark is below {@code x.t + after + allowedLateness})
@@ -65,13 +65,12 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
 
     private final Side<K, V, VO, VR> side;
     private ProcessorContext context;
-    private KeyedInput input;
+    private EventTimeGate gate;
     private LateDataOutput late;
     private JoinBuffer buffer;
     private JoinBuffer other;
     private Serializer<K> keys;
     private Deserializer<K> keyReader;
-    private long watermark = Long.MIN_VALUE;
 
     /**
      * How long a buffer's changelog keeps a record: a buffer drops whole segments by range deletes, which
@@ -93,8 +92,7 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
     public void init(ProcessorContext context) {
         this.context = context;
         this.late = new LateDataOutput(side.lateTopic(), context);
-        this.input = new KeyedInput(context, late);
-        watermark = context.watermark();
+        this.gate = new EventTimeGate(context, late, side.allowedLateness());
         long segmentMs = JoinBuffer.segmentMs(side.before(), side.after());
         String unmatchedStore = side.unmatchedStore();
         this.buffer = JoinBuffer.own(
@@ -102,7 +100,7 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
                 unmatchedStore == null ? null : context.stores().cache(unmatchedStore),
                 segmentMs,
                 TimeMath.plus(side.after(), side.allowedLateness()),
-                watermark);
+                gate.watermark());
         this.other = JoinBuffer.partners(context.stores().cache(side.otherStore()), segmentMs);
         this.keys = side.keySerde().serializer();
         this.keyReader = side.keySerde().deserializer();
@@ -111,15 +109,16 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
 
     @Override
     public void process(Record<K, V> record) {
-        if (!input.admits(record, watermark)) {
+        if (!gate.admits(record)) {
             return;
         }
         long time = record.timestamp();
         long from = TimeMath.minus(time, side.before());
         long to = TimeMath.plus(time, side.after());
+        long watermark = gate.watermark();
         boolean started = watermark != Long.MIN_VALUE;
         // Its window can take no partner still to come: every one would be late.
-        boolean closed = started && watermark >= TimeMath.plus(to, side.allowedLateness());
+        boolean closed = gate.closed(to);
         // A partner o is held while the watermark is below o.t + before + allowedLateness (its own window's
         // end, seen from its side); one the buffer still stores past that has had its null result already.
         long heldFrom = started
@@ -152,10 +151,9 @@ public final class StreamStreamJoinProcessor<K, V, VO, VR> implements Processor<
 
     @Override
     public void onWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
+        if (!gate.advance(newWatermark)) {
             return;
         }
-        watermark = newWatermark;
         buffer.expire(newWatermark, (key, time, stored) -> {
             BufferedRecordCodec.Decoded<K, V> unmatched = side.codec().decode(stored);
             context.forward(new Record<>(

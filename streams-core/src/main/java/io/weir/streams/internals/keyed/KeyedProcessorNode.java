@@ -5,7 +5,7 @@ import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
-import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.EventTimeGate;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -55,7 +55,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     private ProcessorContext context;
     private KeyedTimers timers;
-    private KeyedInput input;
+    private EventTimeGate gate;
     private Counter timersFired;
     private @Nullable K currentKey;
     private byte @Nullable [] currentKeyBytes;
@@ -89,7 +89,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
         timers = new KeyedTimers(context.stores().cache(timerStore));
         TaskMetrics metrics = context.metrics();
         // A keyed processor has no late-data topic: future-skewed records are counted and dropped.
-        input = new KeyedInput(context, new LateDataOutput(null, context));
+        gate = new EventTimeGate(context, new LateDataOutput(null, context));
         timersFired = metrics.counter(context.nodeName(), WeirMetrics.TIMERS_FIRED);
         processor.init(this);
     }
@@ -117,7 +117,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @Override
     public void process(Record<K, V> record) {
-        if (!input.admits(record, context.watermark())) {
+        if (!gate.admits(record)) {
             return;
         }
         enter(record.key(), null, record.timestamp(), record.headers(), record.source());
@@ -131,6 +131,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @Override
     public void onWatermark(long watermark) {
+        gate.advance(watermark);
         // Purged first: an entry whose retention the watermark reached is never read again, not even by a timer.
         purgeWindowStores(watermark);
         fireDue(TimeDomain.EVENT_TIME, watermark);

@@ -1,6 +1,6 @@
 package io.weir.streams.internals.table;
 
-import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.EventTimeGate;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * sends, has nothing to take back from and is ignored.
  *
  * <p>Records with a null key, or beyond the source's maximum future skew, are counted and skipped
- * ({@link KeyedInput}). Changes go downstream through the {@link ChangeEmitter}: by default the last
+ * ({@link EventTimeGate}). Changes go downstream through the {@link ChangeEmitter}: by default the last
  * per key at each commit. With a time-to-live, a {@link RowExpiry} deletes rows not changed for it.
  */
 public final class TableAggregateProcessor<K, V, A> implements Processor<K, Object> {
@@ -44,9 +44,8 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
     private final Settings<K, V, A> settings;
     private final Serializer<K> keySerializer;
     private final TableRowCodec<A> codec;
-    private ProcessorContext context;
     private WriteBackCache store;
-    private KeyedInput input;
+    private EventTimeGate gate;
     private ChangeEmitter<K, A> changes;
     private RowExpiry<K, A> expiry;
 
@@ -58,18 +57,22 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
 
     @Override
     public void init(ProcessorContext context) {
-        this.context = context;
         this.store = context.stores().cache(settings.storeName());
-        this.input = new KeyedInput(context, new LateDataOutput(null, context));
+        this.gate = new EventTimeGate(context, new LateDataOutput(null, context));
         this.changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), settings.emitEveryChange());
         expiry = RowExpiry.of(
                 settings.timeToLive(), context, store, settings.keySerde().deserializer(), changes);
     }
 
     @Override
+    public void onWatermark(long watermark) {
+        gate.advance(watermark);
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public void process(Record<K, Object> record) {
-        if (!input.admits(record, context.watermark())) {
+        if (!gate.admits(record)) {
             return;
         }
         K key = record.key();

@@ -5,7 +5,7 @@ import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
-import io.weir.streams.internals.operator.KeyedInput;
+import io.weir.streams.internals.operator.EventTimeGate;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -37,7 +37,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     private final @Nullable TimeToLive timeToLive;
     private ProcessorContext context;
     private WriteBackCache store;
-    private KeyedInput input;
+    private EventTimeGate gate;
     private ChangeEmitter<K, V> changes;
     private Counter absentTombstones;
 
@@ -73,7 +73,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         this.context = context;
         this.store = context.stores().cache(storeName);
         this.late = new LateDataOutput(null, context);
-        this.input = new KeyedInput(context, late);
+        this.gate = new EventTimeGate(context, late);
         this.changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), emitEveryChange);
         this.absentTombstones = context.metrics().counter(context.nodeName(), WeirMetrics.TOMBSTONES_FOR_ABSENT_KEYS);
         expiry = RowExpiry.of(timeToLive, context, store, consumed.keySerde().deserializer(), changes);
@@ -92,8 +92,13 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
     }
 
     @Override
+    public void onWatermark(long watermark) {
+        gate.advance(watermark);
+    }
+
+    @Override
     public void process(Record<K, V> record) {
-        if (!input.admits(record, context.watermark())) {
+        if (!gate.admits(record)) {
             return;
         }
         SourceInfo source = record.source();

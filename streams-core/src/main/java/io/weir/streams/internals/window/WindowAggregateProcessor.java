@@ -10,8 +10,8 @@ import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.operator.Aggregation;
+import io.weir.streams.internals.operator.EventTimeGate;
 import io.weir.streams.internals.operator.EventTimeIndex;
-import io.weir.streams.internals.operator.KeyedInput;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.operator.PaneEmitter;
 import io.weir.streams.internals.processor.Processor;
@@ -96,9 +96,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private TriggerRunner triggers;
     private PaneEmitter<Windowed<K>, A> panes;
     private LateDataOutput lateOutput;
-    private KeyedInput input;
+    private EventTimeGate gate;
     private Counter lateAdded;
-    private long watermark = Long.MIN_VALUE;
 
     /** Over the windows {@code assigner} makes; one instance per task. */
     public WindowAggregateProcessor(WindowAssigner<K, V, A> assigner, Settings<K, V, A> settings) {
@@ -123,10 +122,9 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         this.panes = new PaneEmitter<>(refinement, context);
         this.lateOutput = new LateDataOutput(lateTopic, context);
         TaskMetrics metrics = context.metrics();
-        input = new KeyedInput(context, lateOutput);
+        gate = new EventTimeGate(context, lateOutput, allowedLateness);
         lateAdded = metrics.counter(context.nodeName(), WeirMetrics.LATE_RECORDS_ADDED);
         metrics.gauge(context.nodeName(), WeirMetrics.OPEN_WINDOWS, openWindows::size);
-        watermark = context.watermark();
         assigner.init(context);
         try (KeyValueIterator it = store.range(null, null)) {
             while (it.hasNext()) {
@@ -134,20 +132,20 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 long end = WindowKeys.end(entry.key());
                 openWindows.add(end);
                 if (codec.pending(entry.value())) {
-                    triggers.restored(entry.key(), watermark < end - 1);
+                    triggers.restored(entry.key(), gate.watermark() < end - 1);
                 }
             }
         }
         // Restored state may hold windows the previous owner had already closed (the changelog keeps
         // no tombstone for a range delete); the restored watermark says which. They fired before that
         // owner's commit, so nothing fires here.
-        close(watermark, false);
-        assigner.purge(watermark);
+        close(gate.watermark(), false);
+        assigner.purge(gate.watermark());
     }
 
     @Override
     public void process(Record<K, V> record) {
-        if (!input.admits(record, watermark)) {
+        if (!gate.admits(record)) {
             return;
         }
         K key = record.key();
@@ -156,7 +154,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
         boolean taken = false;
         for (WindowAssignment assignment : assigner.assign(key, keyBytes, record.timestamp())) {
             Window window = assignment.window();
-            if (watermark >= closeTime(window)) {
+            if (gate.closed(window.maxTimestamp())) {
                 if (refused == null) {
                     refused = new ArrayList<>(2);
                 }
@@ -180,12 +178,12 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             add(record, window, storeKey, state);
         }
         if (refused != null) {
-            lateOutput.late(record, refused, taken, watermark);
+            lateOutput.late(record, refused, taken, gate.watermark());
         }
         for (Window window : assigner.windowsCreatedBy(record.timestamp())) {
             createIfAbsent(key, keyBytes, window);
         }
-        assigner.offered(keyBytes, record, watermark);
+        assigner.offered(keyBytes, record, gate.watermark());
     }
 
     /**
@@ -196,7 +194,8 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private WindowState<A> absorb(K key, byte[] keyBytes, @Nullable WindowState<A> state, Window old, byte[] oldKey) {
         WindowState<A> oldState = codec.decode(Objects.requireNonNull(store.get(oldKey), "a merged window has state"));
         if (panes.retracts() && oldState.panes() > 0) {
-            PaneInfo.Timing timing = watermark < old.maxTimestamp() ? PaneInfo.Timing.EARLY : PaneInfo.Timing.LATE;
+            PaneInfo.Timing timing =
+                    gate.watermark() < old.maxTimestamp() ? PaneInfo.Timing.EARLY : PaneInfo.Timing.LATE;
             panes.retract(
                     new Windowed<>(key, old),
                     oldState.emitted(),
@@ -217,7 +216,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
     private void add(Record<K, V> record, Window window, byte[] storeKey, WindowState<A> state) {
         WindowState<A> added =
                 state.added(aggregation.add(record.key(), record.value(), state.aggregate()), record.timestamp());
-        if (watermark >= window.maxTimestamp()) {
+        if (gate.watermark() >= window.maxTimestamp()) {
             lateAdded.increment();
         }
         changed(record.key(), window, storeKey, added);
@@ -230,7 +229,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      */
     private void createIfAbsent(K key, byte[] keyBytes, Window window) {
         byte[] storeKey = WindowKeys.encode(window.end(), window.start(), keyBytes);
-        if (watermark >= closeTime(window) || store.get(storeKey) != null) {
+        if (gate.closed(window.maxTimestamp()) || store.get(storeKey) != null) {
             return;
         }
         openWindows.add(window.end());
@@ -243,7 +242,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     /** A window changed: it fires at once if the trigger says so, and its state is stored. */
     private void changed(K key, Window window, byte[] storeKey, WindowState<A> state) {
-        boolean early = watermark < window.maxTimestamp();
+        boolean early = gate.watermark() < window.maxTimestamp();
         if (triggers.firesOnChange(storeKey, early, state.sinceLastPane())) {
             state = emit(key, window, state, early ? PaneInfo.Timing.EARLY : PaneInfo.Timing.LATE);
         }
@@ -252,11 +251,10 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
 
     @Override
     public void onWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
+        long previous = gate.watermark();
+        if (!gate.advance(newWatermark)) {
             return;
         }
-        long previous = watermark;
-        watermark = newWatermark;
         fireOnTime(previous, newWatermark);
         close(newWatermark, true);
         assigner.purge(newWatermark);
@@ -278,7 +276,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
             return;
         }
         Window window = WindowKeys.window(storeKey);
-        if ((watermark < window.maxTimestamp()) != (timing == PaneInfo.Timing.EARLY)) {
+        if ((gate.watermark() < window.maxTimestamp()) != (timing == PaneInfo.Timing.EARLY)) {
             return;
         }
         WindowState<A> state = emit(key(storeKey), window, codec.decode(stored), timing);
@@ -370,7 +368,7 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
      * refinement) and returns the window's state after it.
      */
     private WindowState<A> emit(K key, Window window, WindowState<A> state, PaneInfo.Timing timing) {
-        PaneInfo pane = new PaneInfo(timing, state.panes(), watermark >= closeTime(window));
+        PaneInfo pane = new PaneInfo(timing, state.panes(), gate.closed(window.maxTimestamp()));
         long timestamp = isGlobal(window) && state.maxEventTime() != Long.MIN_VALUE
                 ? state.maxEventTime()
                 : window.maxTimestamp();
@@ -379,11 +377,6 @@ public final class WindowAggregateProcessor<K, V, A> implements Processor<K, V> 
                 panes.discards() ? aggregation.initial() : state.aggregate(),
                 panes.retracts() ? state.aggregate() : null,
                 panes.discards());
-    }
-
-    /** {@code end - 1 + L}: from this watermark on, the window is closed and its state gone. */
-    private long closeTime(Window window) {
-        return TimeMath.plus(window.maxTimestamp(), allowedLateness);
     }
 
     private @Nullable WindowState<A> stored(byte[] storeKey) {

@@ -15,10 +15,11 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** What a keyed operator lets in, one test per rule. */
-class KeyedInputTest {
+/** What an operator's event-time gate lets in, and when it says a span is closed: one test per rule. */
+class EventTimeGateTest {
 
     @TempDir
     Path dir;
@@ -30,9 +31,13 @@ class KeyedInputTest {
         context.close();
     }
 
-    private KeyedInput input(String lateTopic) {
+    private EventTimeGate input(String lateTopic) {
+        return gate(lateTopic, 0);
+    }
+
+    private EventTimeGate gate(String lateTopic, long allowedLateness) {
         context = new RecordingContext(dir);
-        return new KeyedInput(context, new LateDataOutput(lateTopic, context));
+        return new EventTimeGate(context, new LateDataOutput(lateTopic, context), allowedLateness);
     }
 
     private static Record<String, String> record(String key, boolean future) {
@@ -50,21 +55,21 @@ class KeyedInputTest {
 
     @Test
     void aRecordWithAKeyAndATrustedTimeIsAdmitted() {
-        assertTrue(input(null).admits(record("k", false), 0));
+        assertTrue(input(null).admits(record("k", false)));
         assertEquals(0, context.metric(WeirMetrics.NULL_KEY_RECORDS_SKIPPED));
     }
 
     @Test
     void aRecordWithANullKeyIsCountedAndSkipped() {
-        assertFalse(input("late").admits(record(null, false), 0));
+        assertFalse(input("late").admits(record(null, false)));
         assertEquals(1, context.metric(WeirMetrics.NULL_KEY_RECORDS_SKIPPED));
         assertEquals(0, context.sent().size(), "skipped, not diverted");
     }
 
     @Test
     void aFutureSkewedRecordIsRefusedCountedAndSentToTheLateTopicWhenThereIsOne() {
-        KeyedInput withTopic = input("late");
-        assertFalse(withTopic.admits(record("k", true), 500));
+        EventTimeGate withTopic = input("late");
+        assertFalse(withTopic.admits(record("k", true)));
         assertEquals(1, context.metric(WeirMetrics.FUTURE_RECORDS_DROPPED));
         assertEquals(1, context.sent().size());
         RecordingContext.Sent sent = context.sent().get(0);
@@ -76,8 +81,48 @@ class KeyedInputTest {
 
     @Test
     void withoutALateTopicAFutureSkewedRecordIsOnlyCounted() {
-        assertFalse(input(null).admits(record("k", true), 500));
+        assertFalse(input(null).admits(record("k", true)));
         assertEquals(1, context.metric(WeirMetrics.FUTURE_RECORDS_DROPPED));
         assertEquals(0, context.sent().size());
+    }
+
+    @Test
+    void theWatermarkStartsAtTheTasksAndOnlyMovesForward() {
+        context = new RecordingContext(dir);
+        context.watermark(1_000);
+        EventTimeGate gate = new EventTimeGate(context, new LateDataOutput(null, context), 0);
+        assertEquals(1_000, gate.watermark());
+        assertFalse(gate.advance(1_000), "the same watermark is no advance");
+        assertFalse(gate.advance(999));
+        assertEquals(1_000, gate.watermark());
+        assertTrue(gate.advance(1_001));
+        assertEquals(1_001, gate.watermark());
+    }
+
+    @Test
+    void aSpanIsClosedOnceTheWatermarkReachesItsLastMillisecondPlusTheAllowedLateness() {
+        EventTimeGate gate = gate(null, 100);
+        gate.advance(1_098);
+        assertFalse(gate.closed(999));
+        gate.advance(1_099);
+        assertTrue(gate.closed(999), "999 + 100");
+        assertFalse(gate.closed(1_000));
+        assertEquals(Long.MAX_VALUE, gate.closeTime(Long.MAX_VALUE - 1), "saturates");
+    }
+
+    @Test
+    void nothingIsClosedBeforeTheFirstWatermark() {
+        EventTimeGate gate = gate(null, 0);
+        assertFalse(gate.closed(Long.MIN_VALUE), "not even the earliest span");
+        gate.advance(Long.MIN_VALUE + 1);
+        assertTrue(gate.closed(Long.MIN_VALUE));
+    }
+
+    @Test
+    void aNegativeAllowedLatenessIsRefused() {
+        context = new RecordingContext(dir);
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new EventTimeGate(context, new LateDataOutput(null, context), -1));
     }
 }
