@@ -2,6 +2,7 @@ package io.weir.streams.internals.dsl;
 
 import io.weir.streams.dsl.Aggregator;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.Materialized;
@@ -36,6 +37,34 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
 
     GroupedStreamImpl(EventStreamImpl<K, V> stream) {
         this.stream = stream;
+    }
+
+    /**
+     * {@code stream} grouped by its key: as it is while its key is the one its input is partitioned by,
+     * else repartitioned by it through a topic first.
+     */
+    static <K, V> GroupedStreamImpl<K, V> byKey(EventStreamImpl<K, V> stream, Grouped<K, V> grouped) {
+        Objects.requireNonNull(grouped, "grouped");
+        Serde<K> k = grouped.keySerde().orElse(stream.keySerde);
+        Serde<V> v = grouped.valueSerde().orElse(stream.valueSerde);
+        if (!stream.keyChanged) {
+            if (grouped.numberOfPartitions().isPresent()) {
+                throw new IllegalStateException(
+                        "groupByKey(" + grouped.name().orElse("") + "): the key was not "
+                                + "changed, so there is no repartition topic to give "
+                                + grouped.numberOfPartitions().getAsInt()
+                                + " partitions; repartition(Repartitioned.with(keySerde, valueSerde).withNumberOfPartitions(n)) first");
+            }
+            return new GroupedStreamImpl<>(new EventStreamImpl<>(stream.graph, stream.nodes, k, v, false));
+        }
+        String base = grouped.name().orElseGet(() -> stream.graph.newName("group"));
+        if (k == null || v == null) {
+            throw new IllegalStateException("groupByKey() '" + base + "': the key was changed, so records are "
+                    + "repartitioned through a topic, and the stream's " + (k == null ? "key" : "value")
+                    + " serde is unknown; pass Grouped.with(keySerde, valueSerde)");
+        }
+        return new GroupedStreamImpl<>(
+                stream.through(base, k, v, grouped.numberOfPartitions().orElse(-1)));
     }
 
     @Override

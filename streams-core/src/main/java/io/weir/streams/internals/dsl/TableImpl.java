@@ -10,15 +10,10 @@ import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.internals.TimeMath;
-import io.weir.streams.internals.join.ForeignKeyJoinProcessor;
-import io.weir.streams.internals.join.ForeignKeySubscriptionProcessor;
-import io.weir.streams.internals.join.JoinedRows;
-import io.weir.streams.internals.join.TableTableJoinProcessor;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.StatelessProcessor;
 import io.weir.streams.internals.table.Change;
 import io.weir.streams.internals.table.ChangeSerde;
-import io.weir.streams.internals.table.RowFormat;
 import io.weir.streams.internals.table.TableLookup;
 import io.weir.streams.internals.table.TableMaterializeProcessor;
 import io.weir.streams.internals.table.TableSourceProcessor;
@@ -28,12 +23,9 @@ import io.weir.streams.internals.table.TimeToLive;
 import io.weir.streams.internals.topology.KeyValueView;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;
-import io.weir.streams.serde.Serdes;
-import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -42,12 +34,15 @@ import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * A table in the graph: the node whose output is its changes ({@code Record<K, Change<V>>}), the serdes
  * known for its keys and values (null when an operator changed the type), and how a join reads its rows
  * ({@link TableLookup}: the store it derives from, seen through the stateless steps in between).
+ *
+ * <p>An operator's public overloads only delegate to its one path: a private method that takes the
+ * operator's name, or null for a generated one, or the plan of a join ({@link TableTableJoinPlan},
+ * {@link ForeignKeyJoinPlan}), which reads this table's fields.
  */
 public final class TableImpl<K, V> implements Table<K, V> {
 
@@ -138,38 +133,54 @@ public final class TableImpl<K, V> implements Table<K, V> {
 
     @Override
     public Table<K, V> filter(BiPredicate<? super K, ? super V> predicate) {
-        Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter", null, predicate, true);
+        return filterAs(predicate, true, null);
     }
 
     @Override
     public Table<K, V> filter(BiPredicate<? super K, ? super V> predicate, Named named) {
-        Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter", Objects.requireNonNull(named, "named"), predicate, true);
-    }
-
-    @Override
-    public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
-        Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter-not", null, predicate, false);
-    }
-
-    @Override
-    public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Named named) {
-        Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter-not", Objects.requireNonNull(named, "named"), predicate, false);
+        return filterAs(predicate, true, Objects.requireNonNull(named, "named"));
     }
 
     @Override
     public Table<K, V> filter(BiPredicate<? super K, ? super V> predicate, Materialized<K, V> materialized) {
-        Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter", null, predicate, true).materialize("filter", materialized, valueSerde);
+        return filterAs(predicate, true, null).materialize("filter", materialized, valueSerde);
+    }
+
+    @Override
+    public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate) {
+        return filterAs(predicate, false, null);
+    }
+
+    @Override
+    public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Named named) {
+        return filterAs(predicate, false, Objects.requireNonNull(named, "named"));
     }
 
     @Override
     public Table<K, V> filterNot(BiPredicate<? super K, ? super V> predicate, Materialized<K, V> materialized) {
+        return filterAs(predicate, false, null).materialize("filter-not", materialized, valueSerde);
+    }
+
+    /**
+     * {@code filter} when {@code keep}, {@code filterNot} otherwise: a row that fails is a delete, and a
+     * change passes on as much of it as passes.
+     */
+    private TableImpl<K, V> filterAs(BiPredicate<? super K, ? super V> predicate, boolean keep, @Nullable Named named) {
         Objects.requireNonNull(predicate, "predicate");
-        return filtered("table-filter-not", null, predicate, false).materialize("filter-not", materialized, valueSerde);
+        String node = this.<K, Change<V>>step(keep ? "table-filter" : "table-filter-not", named, (r, out) -> {
+            Change<V> c = r.value();
+            V old = c.oldValue() != null && predicate.test(r.key(), c.oldValue()) == keep ? c.oldValue() : null;
+            V neu = c.newValue() != null && predicate.test(r.key(), c.newValue()) == keep ? c.newValue() : null;
+            if (old != null || neu != null) {
+                out.accept(r.withValue(new Change<>(old, neu)));
+            }
+        });
+        return new TableImpl<>(
+                graph,
+                List.of(node),
+                keySerde,
+                valueSerde,
+                lookup.derive((k, v) -> predicate.test(k, v) == keep ? v : null));
     }
 
     @Override
@@ -210,24 +221,6 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 TableAggregates.stores(storeName, ttl),
                 Set.of());
         return new TableImpl<>(graph, List.of(node), k, v, TableLookup.of(storeName, null, ttl, k, v));
-    }
-
-    private TableImpl<K, V> filtered(
-            String kind, @Nullable Named named, BiPredicate<? super K, ? super V> predicate, boolean keep) {
-        String node = this.<K, Change<V>>step(kind, named, (r, out) -> {
-            Change<V> c = r.value();
-            V old = c.oldValue() != null && predicate.test(r.key(), c.oldValue()) == keep ? c.oldValue() : null;
-            V neu = c.newValue() != null && predicate.test(r.key(), c.newValue()) == keep ? c.newValue() : null;
-            if (old != null || neu != null) {
-                out.accept(r.withValue(new Change<>(old, neu)));
-            }
-        });
-        return new TableImpl<>(
-                graph,
-                List.of(node),
-                keySerde,
-                valueSerde,
-                lookup.derive((k, v) -> predicate.test(k, v) == keep ? v : null));
     }
 
     @Override
@@ -283,7 +276,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
 
     @Override
     public <VO, VR> Table<K, VR> join(Table<K, VO> other, BiFunction<? super V, ? super VO, ? extends VR> joiner) {
-        return tableJoin(other, Joiners.nullable(joiner), null, false, false);
+        return TableTableJoinPlan.wire(this, other, Joiners.nullable(joiner), null, false, false);
     }
 
     @Override
@@ -291,14 +284,19 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<K, VO> other,
             BiFunction<? super V, ? super VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
-        return tableJoin(
-                other, Joiners.nullable(joiner), Objects.requireNonNull(materialized, "materialized"), false, false);
+        return TableTableJoinPlan.wire(
+                this,
+                other,
+                Joiners.nullable(joiner),
+                Objects.requireNonNull(materialized, "materialized"),
+                false,
+                false);
     }
 
     @Override
     public <VO, VR> Table<K, VR> leftJoin(
             Table<K, VO> other, BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner) {
-        return tableJoin(other, Joiners.nullable(joiner), null, true, false);
+        return TableTableJoinPlan.wire(this, other, Joiners.nullable(joiner), null, true, false);
     }
 
     @Override
@@ -306,14 +304,19 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<K, VO> other,
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
-        return tableJoin(
-                other, Joiners.nullable(joiner), Objects.requireNonNull(materialized, "materialized"), true, false);
+        return TableTableJoinPlan.wire(
+                this,
+                other,
+                Joiners.nullable(joiner),
+                Objects.requireNonNull(materialized, "materialized"),
+                true,
+                false);
     }
 
     @Override
     public <VO, VR> Table<K, VR> outerJoin(
             Table<K, VO> other, BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner) {
-        return tableJoin(other, joiner, null, true, true);
+        return TableTableJoinPlan.wire(this, other, joiner, null, true, true);
     }
 
     @Override
@@ -321,37 +324,8 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<K, VO> other,
             BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
-        return tableJoin(other, joiner, Objects.requireNonNull(materialized, "materialized"), true, true);
-    }
-
-    /** A join with a table of this builder by key, giving a table; see {@link TableTableJoinProcessor}. */
-    private <VO, VR> Table<K, VR> tableJoin(
-            Table<K, VO> other,
-            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
-            @Nullable Materialized<K, VR> materialized,
-            boolean leftOuter,
-            boolean rightOuter) {
-        Objects.requireNonNull(joiner, "joiner");
-        TableImpl<K, VO> o = sameBuilder(other);
-        TableLookup<K, V> left = lookup;
-        TableLookup<K, VO> right = o.lookup;
-        Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, K, VO, VR>(
-                left.newFormat(), right.newFormat(), (k, l) -> k, joiner, leftOuter, rightOuter);
-        String store = joinStore(
-                        rightOuter ? "outer-join" : leftOuter ? "left-join" : "join",
-                        materialized,
-                        left.keySerde(),
-                        rows)
-                .name();
-        Set<String> stores = new HashSet<>(left.stores());
-        stores.addAll(right.stores());
-        stores.add(store);
-        TableTableJoinProcessor.Settings<K, V, VO, VR> settings = new TableTableJoinProcessor.Settings<>(
-                store, left, right, rows, materialized != null && materialized.emitsEveryChange());
-        List<String> parents = new ArrayList<>(nodes);
-        parents.addAll(o.nodes);
-        String node = graph.addNode(store, parents, () -> new TableTableJoinProcessor<>(settings), stores, Set.of());
-        return new TableImpl<>(graph, List.of(node), keySerde, null, TableLookup.of(store, left.keySerde(), rows));
+        return TableTableJoinPlan.wire(
+                this, other, joiner, Objects.requireNonNull(materialized, "materialized"), true, true);
     }
 
     @Override
@@ -359,7 +333,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<KO, VO> other,
             Function<? super V, ? extends @Nullable KO> foreignKey,
             BiFunction<? super V, ? super VO, ? extends VR> joiner) {
-        return foreignKeyJoin(other, foreignKey, Joiners.nullable(joiner), null, false);
+        return ForeignKeyJoinPlan.wire(this, other, foreignKey, Joiners.nullable(joiner), null, false);
     }
 
     @Override
@@ -368,7 +342,8 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Function<? super V, ? extends @Nullable KO> foreignKey,
             BiFunction<? super V, ? super VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
-        return foreignKeyJoin(
+        return ForeignKeyJoinPlan.wire(
+                this,
                 other,
                 foreignKey,
                 Joiners.nullable(joiner),
@@ -381,7 +356,7 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Table<KO, VO> other,
             Function<? super V, ? extends @Nullable KO> foreignKey,
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner) {
-        return foreignKeyJoin(other, foreignKey, Joiners.nullable(joiner), null, true);
+        return ForeignKeyJoinPlan.wire(this, other, foreignKey, Joiners.nullable(joiner), null, true);
     }
 
     @Override
@@ -390,7 +365,8 @@ public final class TableImpl<K, V> implements Table<K, V> {
             Function<? super V, ? extends @Nullable KO> foreignKey,
             BiFunction<? super V, ? super @Nullable VO, ? extends VR> joiner,
             Materialized<K, VR> materialized) {
-        return foreignKeyJoin(
+        return ForeignKeyJoinPlan.wire(
+                this,
                 other,
                 foreignKey,
                 Joiners.nullable(joiner),
@@ -398,136 +374,14 @@ public final class TableImpl<K, V> implements Table<K, V> {
                 true);
     }
 
-    /**
-     * A foreign-key join: the left side ({@link ForeignKeyJoinProcessor}) in this table's tasks, the right
-     * side ({@link ForeignKeySubscriptionProcessor}) in {@code other}'s, messages between them through two
-     * internal topics left out of the watermark.
-     */
-    @SuppressWarnings("unchecked") // each filter passes the records of one type the left side forwards
-    private <KO, VO, VR> Table<K, VR> foreignKeyJoin(
-            Table<KO, VO> other,
-            Function<? super V, ? extends @Nullable KO> foreignKey,
-            BiFunction<? super @Nullable V, ? super @Nullable VO, ? extends VR> joiner,
-            @Nullable Materialized<K, VR> materialized,
-            boolean leftJoin) {
-        Objects.requireNonNull(foreignKey, "foreignKey");
-        TableImpl<KO, VO> o = sameBuilder(other);
-        TableLookup<K, V> left = lookup;
-        TableLookup<KO, VO> right = o.lookup;
-        Supplier<RowFormat<K, VR>> rows = () -> new JoinedRows<K, V, KO, VO, VR>(
-                left.newFormat(),
-                right.newFormat(),
-                (k, l) -> l == null ? null : foreignKey.apply(l),
-                joiner,
-                leftJoin,
-                false);
-        StoreSpec resultStore = joinStore(leftJoin ? "fk-left-join" : "fk-join", materialized, left.keySerde(), rows);
-        String store = resultStore.name();
-        String subscriptionStore = store + "-subscriptions";
-        graph.addStore(new StoreSpec(subscriptionStore, resultStore.type(), resultStore.logged(), -1));
-        ForeignKeyJoinProcessor.Settings<K, V, KO, VR> settings = new ForeignKeyJoinProcessor.Settings<>(
-                store,
-                left,
-                foreignKey,
-                right.keySerde(),
-                rows,
-                leftJoin,
-                materialized != null && materialized.emitsEveryChange());
-        List<String> leftParents = new ArrayList<>(nodes);
-        leftParents.add(EventStreamImpl.throughSourceName(store + "-response"));
-        Set<String> leftStores = new HashSet<>(left.stores());
-        leftStores.add(store);
-        String leftSide =
-                graph.addNode(store, leftParents, () -> new ForeignKeyJoinProcessor<>(settings), leftStores, Set.of());
-        String subscribe = graph.addNode(
-                store + "-subscribe",
-                List.of(leftSide),
-                () -> new StatelessProcessor<Object, Object, byte[], byte[]>((r, out) -> {
-                    if (r.value() instanceof byte[]) {
-                        out.accept((Record<byte[], byte[]>) (Record<?, ?>) r);
-                    }
-                }),
-                Set.of(),
-                Set.of());
-        new EventStreamImpl<byte[], byte[]>(graph, List.of(subscribe), null, null, true)
-                .throughTableMessages(store + "-subscription", Serdes.ByteArray(), Serdes.ByteArray());
-        List<String> rightParents = new ArrayList<>();
-        rightParents.add(EventStreamImpl.throughSourceName(store + "-subscription"));
-        rightParents.addAll(o.nodes);
-        Set<String> rightStores = new HashSet<>(right.stores());
-        rightStores.add(subscriptionStore);
-        String rightSide = graph.addNode(
-                subscriptionStore,
-                rightParents,
-                () -> new ForeignKeySubscriptionProcessor<>(subscriptionStore, right),
-                rightStores,
-                Set.of());
-        new EventStreamImpl<byte[], byte[]>(graph, List.of(rightSide), null, null, true)
-                .throughTableMessages(store + "-response", Serdes.ByteArray(), Serdes.ByteArray());
-        String results = graph.addNode(
-                store + "-results",
-                List.of(leftSide),
-                () -> new StatelessProcessor<Object, Object, K, Change<VR>>((r, out) -> {
-                    if (r.value() instanceof Change<?>) {
-                        out.accept((Record<K, Change<VR>>) (Record<?, ?>) r);
-                    }
-                }),
-                Set.of(),
-                Set.of());
-        return new TableImpl<>(graph, List.of(results), keySerde, null, TableLookup.of(store, left.keySerde(), rows));
-    }
-
-    /** {@code other} as a table of this builder. */
-    private <K2, V2> TableImpl<K2, V2> sameBuilder(Table<K2, V2> other) {
+    /** {@code other} as a table of this builder, which this table may join. */
+    <K2, V2> TableImpl<K2, V2> sameBuilder(Table<K2, V2> other) {
         TableImpl<K2, V2> o = (TableImpl<K2, V2>) Objects.requireNonNull(other, "other");
         if (o.graph != graph) {
             throw new IllegalArgumentException("join: the other table belongs to another StreamsBuilder; build both "
                     + "tables with the same builder");
         }
         return o;
-    }
-
-    /**
-     * Adds the result store of a {@code kind} join that gives a table, named, placed and logged as {@code
-     * materialized} says (RocksDB and logged without one), after refusing what it cannot take.
-     */
-    /**
-     * The store of a join's result, queryable as a key-value store whose values the joiner computes from
-     * the rows it holds ({@code rows}).
-     */
-    private <VR> StoreSpec joinStore(
-            String kind,
-            @Nullable Materialized<?, ?> materialized,
-            Serde<K> resultKeySerde,
-            Supplier<RowFormat<K, VR>> rows) {
-        String store = materialized == null
-                ? graph.newName("table-" + kind)
-                : materialized.storeName().orElseGet(() -> graph.newName("table-" + kind));
-        if (materialized != null) {
-            refuseForJoin(kind + " into store '" + store + "'", materialized);
-        }
-        StoreSpec spec = new StoreSpec(
-                store,
-                materialized == null ? StoreType.ROCKSDB : materialized.storeType(),
-                materialized == null || materialized.loggingEnabled(),
-                -1);
-        graph.addStore(spec.queryableAs(KeyValueView.rows(store, resultKeySerde, rows)));
-        return spec;
-    }
-
-    /** What a join's result store does not take: it holds the input rows, not results. */
-    static void refuseForJoin(String operator, Materialized<?, ?> materialized) {
-        if (materialized.keySerde().isPresent() || materialized.valueSerde().isPresent()) {
-            throw new IllegalStateException(operator + ": the store holds the rows it joined, with the input tables' "
-                    + "serdes; remove the serdes from Materialized (to keep the results in your own format, "
-                    + "materialize the joined table, e.g. with filter(predicate, Materialized))");
-        }
-        if (materialized.retention().isPresent()
-                || materialized.historyRetention().isPresent()
-                || materialized.timeToLive().isPresent()) {
-            throw new IllegalStateException(operator + ": withRetention, versioned and withTimeToLive are not for a "
-                    + "join's result; give them to the input tables");
-        }
     }
 
     @Override

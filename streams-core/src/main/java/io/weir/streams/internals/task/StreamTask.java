@@ -33,6 +33,12 @@ import java.util.Map;
  * run it through the graph judged against the current watermark, then advance the watermark from
  * the record's event time and let every processor, in topological order, react to the new watermark.
  *
+ * <p>Why one class: each processor's context (the inner {@code Node}) reads the task's clock, watermark
+ * and commit request as they change, and the record path, the clock and the commit all walk the same
+ * nodes in topological order; split, that state would be shared by every part. What stands alone is
+ * apart already: reading ({@link SourceReader}), the watermark ({@link WatermarkTracker}), failures
+ * ({@link ProcessingFailures}) and the stores ({@link TaskStores}).
+ *
  * <p>Single-threaded. Owns its stores and processors: {@link #close()} closes both.
  */
 public final class StreamTask implements AutoCloseable {
