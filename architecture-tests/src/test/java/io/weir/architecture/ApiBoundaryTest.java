@@ -37,6 +37,7 @@ class ApiBoundaryTest {
     static final List<String> PUBLIC_PACKAGES = List.of(
             "io.weir.streams",
             "io.weir.streams.dsl",
+            "io.weir.streams.errors",
             "io.weir.streams.time",
             "io.weir.streams.state",
             "io.weir.streams.serde",

@@ -3,6 +3,8 @@ package io.weir.architecture;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +39,32 @@ class PackageLayersTest {
     @Test
     void internalPackagesFormNoCycle() {
         slices().matching(INTERNALS + ".(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    /**
+     * The public packages form no cycle either: {@code time}, {@code serde}, {@code state} and {@code errors}
+     * at the bottom, the DSL above them, the application's entry points ({@code io.weir.streams}) and the
+     * modules' own packages on top.
+     */
+    @Test
+    void publicPackagesFormNoCycle() {
+        slices().assignedFrom(new SliceAssignment() {
+                    @Override
+                    public SliceIdentifier getIdentifierOf(JavaClass type) {
+                        String pkg = type.getPackageName();
+                        return ApiBoundaryTest.PUBLIC_PACKAGES.contains(pkg)
+                                ? SliceIdentifier.of(pkg)
+                                : SliceIdentifier.ignore();
+                    }
+
+                    @Override
+                    public String getDescription() {
+                        return "the public packages";
+                    }
+                })
+                .should()
+                .beFreeOfCycles()
+                .check(CLASSES);
     }
 
     /**

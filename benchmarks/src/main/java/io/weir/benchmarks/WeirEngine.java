@@ -3,7 +3,6 @@ package io.weir.benchmarks;
 import io.weir.streams.Topology;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
@@ -13,6 +12,7 @@ import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestMetrics;
 import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.time.Instant;

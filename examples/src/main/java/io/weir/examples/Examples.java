@@ -1,10 +1,10 @@
 package io.weir.examples;
 
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.JsonSerde;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 

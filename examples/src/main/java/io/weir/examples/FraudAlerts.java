@@ -1,10 +1,10 @@
 package io.weir.examples;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Deduplicated;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.TumblingWindows;

@@ -7,8 +7,6 @@ import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.TumblingWindows;
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
@@ -18,6 +16,8 @@ import io.weir.streams.test.TestMetrics;
 import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -63,6 +63,7 @@ class DocSamplesTest {
             import io.weir.examples.*;
             import io.weir.streams.*;
             import io.weir.streams.dsl.*;
+            import io.weir.streams.errors.*;
             import io.weir.streams.micrometer.*;
             import io.weir.streams.serde.*;
             import io.weir.streams.state.*;

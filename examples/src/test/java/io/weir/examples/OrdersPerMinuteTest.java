@@ -2,8 +2,6 @@ package io.weir.examples;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.JsonSerde;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
@@ -13,6 +11,8 @@ import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -5,6 +5,8 @@ import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Table;
+import io.weir.streams.errors.ProcessingError;
+import io.weir.streams.errors.ProcessingErrorHandler;
 import io.weir.streams.internals.Require;
 import io.weir.streams.internals.dsl.EventStreamImpl;
 import io.weir.streams.internals.dsl.GlobalTableImpl;

@@ -1,6 +1,7 @@
 package io.weir.streams;
 
 import io.weir.streams.dsl.StreamPartitioner;
+import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.JmxReporter;

@@ -1,9 +1,9 @@
 package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.CountTopologies;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.util.Arrays;

@@ -2,10 +2,10 @@ package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.CountTopologies;
 import io.weir.benchmarks.OutputTally.WindowKey;
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

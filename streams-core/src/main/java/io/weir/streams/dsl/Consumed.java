@@ -1,6 +1,6 @@
 package io.weir.streams.dsl;
 
-import io.weir.streams.RecordErrorHandler;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.time.TimestampExtractor;
 import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.serialization.Serde;

@@ -1,6 +1,5 @@
 package io.weir.streams.dsl;
 
-import io.weir.streams.KeyValue;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;

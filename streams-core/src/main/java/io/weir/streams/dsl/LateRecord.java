@@ -1,5 +1,7 @@
 package io.weir.streams.dsl;
 
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.time.Window;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -67,24 +69,24 @@ public final class LateRecord {
     /** Header: the record's event time, in epoch milliseconds. */
     public static final String EVENT_TIME_HEADER = "weir.late.event.time";
     /** Header: the topic the input record was read from. */
-    public static final String SOURCE_TOPIC_HEADER = "weir.source.topic";
+    public static final String SOURCE_TOPIC_HEADER = DeadLetterRecord.SOURCE_TOPIC_HEADER;
     /** Header: the partition the input record was read from. */
-    public static final String SOURCE_PARTITION_HEADER = "weir.source.partition";
+    public static final String SOURCE_PARTITION_HEADER = DeadLetterRecord.SOURCE_PARTITION_HEADER;
     /** Header: the input record's offset. */
-    public static final String SOURCE_OFFSET_HEADER = "weir.source.offset";
+    public static final String SOURCE_OFFSET_HEADER = DeadLetterRecord.SOURCE_OFFSET_HEADER;
     /** Header: the input record's Kafka timestamp, in epoch milliseconds. */
-    public static final String SOURCE_TIMESTAMP_HEADER = "weir.source.timestamp";
+    public static final String SOURCE_TIMESTAMP_HEADER = DeadLetterRecord.SOURCE_TIMESTAMP_HEADER;
     /**
      * On a side-output or dead-letter record whose key or value was cut to fit the topic's size limit:
      * their lengths before, {@code key=<bytes>;value=<bytes>} (-1 for null).
      */
-    public static final String TRUNCATED_HEADER = "weir.truncated";
+    public static final String TRUNCATED_HEADER = DeadLetterRecord.TRUNCATED_HEADER;
     /**
      * On a side-output or dead-letter record whose timestamp the topic would refuse (its broker's
      * {@code message.timestamp.*.max.ms}): the timestamp it had; the record is stamped with the nearest
      * one the topic accepts instead.
      */
-    public static final String RESTAMPED_HEADER = "weir.restamped";
+    public static final String RESTAMPED_HEADER = DeadLetterRecord.RESTAMPED_HEADER;
 
     /**
      * The windows that refused a side-output record, from its headers; empty for FUTURE_TIMESTAMP.

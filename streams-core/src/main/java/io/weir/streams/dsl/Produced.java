@@ -1,6 +1,6 @@
 package io.weir.streams.dsl;
 
-import io.weir.streams.ProductionErrorHandler;
+import io.weir.streams.errors.ProductionErrorHandler;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 

@@ -1,5 +1,7 @@
 package io.weir.streams.dsl;
 
+import io.weir.streams.time.Windowed;
+
 /**
  * The results of a windowed aggregation: per key and window, a value refined pane by pane; as a stream
  * of panes ({@link #toStream()}) or as a table of each window's latest value ({@link #toTable()}).

@@ -1,7 +1,7 @@
 package io.weir.streams.serde;
 
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;

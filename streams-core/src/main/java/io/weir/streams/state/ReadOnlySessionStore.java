@@ -1,6 +1,6 @@
 package io.weir.streams.state;
 
-import io.weir.streams.dsl.Windowed;
+import io.weir.streams.time.Windowed;
 
 import java.util.function.BiConsumer;
 

@@ -1,7 +1,7 @@
 package io.weir.streams.state;
 
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.jspecify.annotations.Nullable;
 
 import java.util.function.BiConsumer;

@@ -1,6 +1,6 @@
 package io.weir.streams.state;
 
-import io.weir.streams.dsl.Window;
+import io.weir.streams.time.Window;
 import org.jspecify.annotations.Nullable;
 
 /**

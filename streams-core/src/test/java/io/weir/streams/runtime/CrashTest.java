@@ -1,9 +1,9 @@
 package io.weir.streams.runtime;
 
 import io.weir.streams.StreamsConfig;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;

@@ -1,8 +1,5 @@
 package io.weir.streams.runtime;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.ProductionErrorHandler;
-import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirMetrics;
@@ -10,6 +7,9 @@ import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.ProductionErrorHandler;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.serde.JsonSerde;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.kafka.KafkaBroker;

@@ -2,13 +2,13 @@ package io.weir.streams.runtime;
 
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
-import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.Topology;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;

@@ -1,8 +1,6 @@
 package io.weir.streams.runtime;
 
-import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.StreamsBuilder;
-import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadStall;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.WeirStreams;
@@ -10,6 +8,8 @@ import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.errors.ProcessingErrorHandler;
+import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;

@@ -1,15 +1,15 @@
 package io.weir.streams.runtime;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.ProcessingError;
-import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
-import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.ProcessingError;
+import io.weir.streams.errors.ProcessingErrorHandler;
+import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;

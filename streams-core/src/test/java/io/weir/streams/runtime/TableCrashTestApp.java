@@ -1,11 +1,11 @@
 package io.weir.streams.runtime;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.Topology;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.serde.Serdes;

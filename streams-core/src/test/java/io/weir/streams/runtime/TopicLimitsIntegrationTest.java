@@ -1,15 +1,15 @@
 package io.weir.streams.runtime;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.ProductionError;
-import io.weir.streams.ProductionErrorHandler;
 import io.weir.streams.StreamsBuilder;
-import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.WeirStreams;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.ProductionError;
+import io.weir.streams.errors.ProductionErrorHandler;
+import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.QueryableStoreType;
 import io.weir.streams.test.kafka.KafkaBroker;

@@ -4,10 +4,10 @@ import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.TumblingWindows;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Windowed;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,7 +1,6 @@
 package io.weir.streams.internals.dedup;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
@@ -14,6 +13,7 @@ import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.state.Bytes;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
+import io.weir.streams.time.Window;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,5 @@
 package io.weir.streams.internals.dsl;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.dsl.Branches;
 import io.weir.streams.dsl.Deduplicated;
 import io.weir.streams.dsl.EventStream;
@@ -9,6 +8,7 @@ import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
 import io.weir.streams.dsl.JoinWindows;
 import io.weir.streams.dsl.Joined;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Repartitioned;

@@ -1,7 +1,7 @@
 package io.weir.streams.internals.dsl;
 
-import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.errors.ProcessingErrorHandler;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.topology.GlobalTableSpec;
 import io.weir.streams.internals.topology.NodeSpec;

@@ -1,6 +1,6 @@
 package io.weir.streams.internals.dsl;
 
-import io.weir.streams.KeyValue;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.internals.processor.StatelessProcessor.Step;
 
 import java.util.Objects;

@@ -1,10 +1,10 @@
 package io.weir.streams.internals.dsl;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedTable;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Refinement;

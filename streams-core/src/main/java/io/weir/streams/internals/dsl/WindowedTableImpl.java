@@ -5,7 +5,6 @@ import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.dsl.Table;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedTable;
 import io.weir.streams.dsl.Windows;
 import io.weir.streams.internals.TimeMath;
@@ -14,6 +13,7 @@ import io.weir.streams.internals.table.WindowRowsProcessor;
 import io.weir.streams.internals.topology.KeyValueView;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.common.serialization.Serde;
 
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package io.weir.streams.internals.global;
 
-import io.weir.streams.ErrorDecision;
-import io.weir.streams.RecordError;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.errors.ErrorDecision;
+import io.weir.streams.errors.RecordError;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.Bytes;

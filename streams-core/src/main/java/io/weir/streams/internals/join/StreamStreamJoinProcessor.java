@@ -1,7 +1,6 @@
 package io.weir.streams.internals.join;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.operator.BufferedRecordCodec;
 import io.weir.streams.internals.operator.EventTimeGate;
@@ -9,6 +8,7 @@ import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.time.Window;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;

@@ -2,12 +2,12 @@ package io.weir.streams.internals.operator;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.LateRecord;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.DivertedRecord;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.time.Window;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.weir.streams.internals.processor;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.ErrorDecision;
 import io.weir.streams.WeirMetrics;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.ErrorDecision;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import org.jspecify.annotations.Nullable;

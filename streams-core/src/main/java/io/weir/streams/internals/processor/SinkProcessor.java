@@ -1,10 +1,10 @@
 package io.weir.streams.internals.processor;
 
-import io.weir.streams.ProductionError;
-import io.weir.streams.ProductionErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.dsl.TopicNameExtractor;
+import io.weir.streams.errors.ProductionError;
+import io.weir.streams.errors.ProductionErrorHandler;
 import io.weir.streams.internals.metrics.Counter;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;

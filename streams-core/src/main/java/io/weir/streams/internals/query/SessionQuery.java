@@ -1,7 +1,7 @@
 package io.weir.streams.internals.query;
 
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.state.ReadOnlySessionStore;
+import io.weir.streams.time.Windowed;
 
 import java.util.function.BiConsumer;
 

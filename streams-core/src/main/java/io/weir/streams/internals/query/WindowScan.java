@@ -1,11 +1,11 @@
 package io.weir.streams.internals.query;
 
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.WindowKeys;
 import io.weir.streams.internals.topology.WindowView;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;

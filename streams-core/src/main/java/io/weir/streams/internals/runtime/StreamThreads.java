@@ -1,14 +1,14 @@
 package io.weir.streams.internals.runtime;
 
-import io.weir.streams.DerivedRecordError;
-import io.weir.streams.RecordError;
 import io.weir.streams.RestoreListener;
 import io.weir.streams.StreamsConfig;
-import io.weir.streams.StreamsUncaughtExceptionHandler;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.ThreadStall;
 import io.weir.streams.WeirMetric;
 import io.weir.streams.WeirMetrics;
+import io.weir.streams.errors.DerivedRecordError;
+import io.weir.streams.errors.RecordError;
+import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.internals.global.GlobalStore;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.MetricGroup;

@@ -1,6 +1,6 @@
 package io.weir.streams.internals.state;
 
-import io.weir.streams.dsl.Window;
+import io.weir.streams.time.Window;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;

@@ -2,7 +2,6 @@ package io.weir.streams.internals.table;
 
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.operator.EventTimeGate;
@@ -12,6 +11,7 @@ import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.state.WriteBackCache;
+import io.weir.streams.time.Window;
 import org.jspecify.annotations.Nullable;
 
 import java.util.List;

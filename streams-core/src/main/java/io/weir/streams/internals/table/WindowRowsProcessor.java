@@ -1,8 +1,6 @@
 package io.weir.streams.internals.table;
 
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.operator.ExpiryIndex;
 import io.weir.streams.internals.processor.Processor;
@@ -11,6 +9,8 @@ import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
 import io.weir.streams.internals.window.MergedSessions;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;

@@ -1,11 +1,11 @@
 package io.weir.streams.internals.task;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.DerivedRecordError;
-import io.weir.streams.ProcessingError;
-import io.weir.streams.ProcessingErrorHandler;
-import io.weir.streams.RecordError;
 import io.weir.streams.WeirMetrics;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.DerivedRecordError;
+import io.weir.streams.errors.ProcessingError;
+import io.weir.streams.errors.ProcessingErrorHandler;
+import io.weir.streams.errors.RecordError;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.RecordCollector;

@@ -1,9 +1,9 @@
 package io.weir.streams.internals.task;
 
-import io.weir.streams.RecordError;
-import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.errors.RecordError;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;

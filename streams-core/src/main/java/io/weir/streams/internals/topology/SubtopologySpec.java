@@ -1,6 +1,6 @@
 package io.weir.streams.internals.topology;
 
-import io.weir.streams.ProcessingErrorHandler;
+import io.weir.streams.errors.ProcessingErrorHandler;
 
 import java.util.List;
 import java.util.Set;

@@ -1,10 +1,10 @@
 package io.weir.streams.internals.topology;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.state.WindowKeys;
 import io.weir.streams.internals.window.WindowStateCodec;
 import io.weir.streams.state.QueryableStoreType;
+import io.weir.streams.time.Window;
 import org.apache.kafka.common.serialization.Serde;
 
 /**

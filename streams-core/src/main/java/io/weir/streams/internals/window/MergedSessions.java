@@ -1,7 +1,7 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.state.KeyTimeKeys;
+import io.weir.streams.time.Window;
 
 import java.nio.ByteBuffer;
 

@@ -1,9 +1,9 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
+import io.weir.streams.time.Window;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;

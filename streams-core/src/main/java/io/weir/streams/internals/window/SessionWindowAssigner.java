@@ -1,10 +1,10 @@
 package io.weir.streams.internals.window;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.processor.ProcessorContext;
+import io.weir.streams.time.Window;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.operator.Aggregation;
 import io.weir.streams.internals.processor.ProcessorContext;
@@ -9,6 +8,7 @@ import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.Bytes;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
+import io.weir.streams.time.Window;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;

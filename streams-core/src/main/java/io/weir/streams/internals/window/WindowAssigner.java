@@ -1,9 +1,9 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.operator.Aggregation;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.time.Window;
 import org.jspecify.annotations.Nullable;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
+import io.weir.streams.time.Window;
 
 import java.util.List;
 

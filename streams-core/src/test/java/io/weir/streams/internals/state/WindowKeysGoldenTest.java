@@ -1,7 +1,7 @@
 package io.weir.streams.internals.state;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.testing.GoldenBytes;
+import io.weir.streams.time.Window;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
 package io.weir.streams.internals.table;
 
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.state.WriteBackCache;
 import io.weir.streams.internals.testing.GoldenBytes;
 import io.weir.streams.internals.testing.RecordingContext;
 import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package io.weir.streams.internals.task;
 
-import io.weir.streams.RecordError;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
@@ -8,6 +7,7 @@ import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.errors.RecordError;
 import io.weir.streams.internals.testing.RecordingContext;
 import io.weir.streams.internals.testing.TaskHarness;
 import io.weir.streams.internals.topology.SourceSpec;

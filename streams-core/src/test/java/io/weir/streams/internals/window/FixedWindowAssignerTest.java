@@ -1,7 +1,7 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.operator.Aggregation;
+import io.weir.streams.time.Window;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.state.KeyTimeKeys;
 import io.weir.streams.internals.testing.GoldenBytes;
+import io.weir.streams.time.Window;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.testing.GoldenBytes;
 import io.weir.streams.internals.testing.RecordingContext;
+import io.weir.streams.time.Window;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

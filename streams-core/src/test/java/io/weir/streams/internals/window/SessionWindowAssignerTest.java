@@ -1,8 +1,8 @@
 package io.weir.streams.internals.window;
 
 import io.weir.streams.WeirMetrics;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.internals.testing.RecordingContext;
+import io.weir.streams.time.Window;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.RecordError;
-import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
@@ -9,6 +7,8 @@ import io.weir.streams.dsl.HoppingWindows;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.SlidingWindows;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.errors.RecordError;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.serde.JsonSerde;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;

@@ -194,7 +194,7 @@ class DeduplicationContractTest {
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, String> events = builder.stream("events", Consumed.with(Serdes.String(), Serdes.String()));
         assertThrows(IllegalArgumentException.class, () -> events.deduplicate(Duration.ZERO));
-        EventStream<Integer, String> rekeyed = events.map((k, v) -> io.weir.streams.KeyValue.pair(v.length(), v));
+        EventStream<Integer, String> rekeyed = events.map((k, v) -> io.weir.streams.dsl.KeyValue.pair(v.length(), v));
         IllegalStateException unknownKey = assertThrows(IllegalStateException.class, () -> rekeyed.deduplicate(WITHIN));
         assertTrue(unknownKey.getMessage().contains("key serde"), unknownKey.getMessage());
         // What the message says to do builds.

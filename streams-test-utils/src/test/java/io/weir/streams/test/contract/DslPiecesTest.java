@@ -1,12 +1,11 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.KeyValue;
-import io.weir.streams.ProcessingError;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Materialized;
@@ -14,6 +13,7 @@ import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Repartitioned;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.errors.ProcessingError;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.state.KeyValueStore;

@@ -1,8 +1,5 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.ProcessingError;
-import io.weir.streams.ProcessingErrorHandler;
-import io.weir.streams.RecordError;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
@@ -20,9 +17,10 @@ import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.dsl.SlidingWindows;
 import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.TumblingWindows;
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.Windows;
+import io.weir.streams.errors.ProcessingError;
+import io.weir.streams.errors.ProcessingErrorHandler;
+import io.weir.streams.errors.RecordError;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
@@ -32,6 +30,8 @@ import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.TimeDomain;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,17 +1,17 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.ErrorDecision;
-import io.weir.streams.ProductionError;
-import io.weir.streams.ProductionErrorHandler;
-import io.weir.streams.RecordError;
-import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.ErrorDecision;
+import io.weir.streams.errors.ProductionError;
+import io.weir.streams.errors.ProductionErrorHandler;
+import io.weir.streams.errors.RecordError;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.serde.JsonSerde;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;

@@ -1,7 +1,5 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.ProcessingErrorHandler;
-import io.weir.streams.ProductionErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
@@ -9,8 +7,8 @@ import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Produced;
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
+import io.weir.streams.errors.ProcessingErrorHandler;
+import io.weir.streams.errors.ProductionErrorHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
@@ -18,6 +16,8 @@ import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,5 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.ErrorDecision;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
@@ -8,6 +7,7 @@ import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
+import io.weir.streams.errors.ErrorDecision;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;

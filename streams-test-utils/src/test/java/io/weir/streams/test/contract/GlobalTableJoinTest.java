@@ -1,6 +1,5 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.ErrorDecision;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
@@ -8,6 +7,7 @@ import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.errors.ErrorDecision;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;

@@ -1,7 +1,5 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.RecordError;
-import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.GlobalTable;
@@ -9,6 +7,8 @@ import io.weir.streams.dsl.KeyedProcessor;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
+import io.weir.streams.errors.RecordError;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.state.ReadOnlyKeyValueStore;
 import io.weir.streams.test.TestDriver;

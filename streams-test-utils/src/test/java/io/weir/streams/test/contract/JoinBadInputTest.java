@@ -1,12 +1,12 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.JoinWindows;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Table;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;

@@ -11,13 +11,13 @@ import io.weir.streams.dsl.HoppingWindows;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
-import io.weir.streams.dsl.Window;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Window;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 

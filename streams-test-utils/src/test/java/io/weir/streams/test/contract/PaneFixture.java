@@ -4,7 +4,6 @@ import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
 import io.weir.streams.serde.Serdes;
@@ -16,6 +15,7 @@ import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Windowed;
 
 import java.time.Duration;
 import java.time.Instant;

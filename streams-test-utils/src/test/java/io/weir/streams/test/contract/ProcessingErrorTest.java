@@ -1,9 +1,5 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.ErrorDecision;
-import io.weir.streams.ProcessingError;
-import io.weir.streams.ProcessingErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
@@ -13,6 +9,10 @@ import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.ErrorDecision;
+import io.weir.streams.errors.ProcessingError;
+import io.weir.streams.errors.ProcessingErrorHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;

@@ -1,9 +1,9 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;

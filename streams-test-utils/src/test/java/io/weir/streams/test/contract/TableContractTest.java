@@ -1,18 +1,18 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.ErrorDecision;
-import io.weir.streams.KeyValue;
-import io.weir.streams.RecordErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.Table;
+import io.weir.streams.errors.ErrorDecision;
+import io.weir.streams.errors.RecordErrorHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;

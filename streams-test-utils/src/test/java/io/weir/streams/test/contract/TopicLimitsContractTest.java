@@ -1,15 +1,15 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.DeadLetterRecord;
-import io.weir.streams.ProcessingErrorHandler;
-import io.weir.streams.ProductionError;
-import io.weir.streams.ProductionErrorHandler;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.errors.DeadLetterRecord;
+import io.weir.streams.errors.ProcessingErrorHandler;
+import io.weir.streams.errors.ProductionError;
+import io.weir.streams.errors.ProductionErrorHandler;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.OutputRecord;

@@ -8,8 +8,6 @@ import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.SlidingWindows;
 import io.weir.streams.dsl.TumblingWindows;
-import io.weir.streams.dsl.Window;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedTable;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.serde.WindowedSerdes;
@@ -18,6 +16,8 @@ import io.weir.streams.test.OutputRecord;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestInputTopic;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Window;
+import io.weir.streams.time.Windowed;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -1,15 +1,14 @@
 package io.weir.streams.test.contract;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Produced;
 import io.weir.streams.dsl.Refinement;
 import io.weir.streams.dsl.SessionWindows;
 import io.weir.streams.dsl.Trigger;
 import io.weir.streams.dsl.TumblingWindows;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.WindowedTable;
 import io.weir.streams.dsl.Windows;
@@ -21,6 +20,7 @@ import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestOutputTopic;
 import io.weir.streams.test.TestRecord;
 import io.weir.streams.test.ValueAndTimestamp;
+import io.weir.streams.time.Windowed;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -94,7 +94,7 @@ class WindowedTableTest {
             Map<Windowed<String>, ValueAndTimestamp<Long>> table = driver.timestampedTable("count-rows");
             assertEquals(
                     new ValueAndTimestamp<>(3L, 9_999),
-                    table.get(new Windowed<>("ann", new io.weir.streams.dsl.Window(0, 10_000))),
+                    table.get(new Windowed<>("ann", new io.weir.streams.time.Window(0, 10_000))),
                     "stamped like its pane: the window's last instant");
         }
     }

@@ -1,7 +1,7 @@
 package io.weir.streams.test.reference;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Produced;

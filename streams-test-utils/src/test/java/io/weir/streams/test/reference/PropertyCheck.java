@@ -1,7 +1,7 @@
 package io.weir.streams.test.reference;
 
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Window;
+import io.weir.streams.time.Window;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,7 +2,7 @@ package io.weir.streams.test.reference;
 
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.PaneInfo;
-import io.weir.streams.dsl.Window;
+import io.weir.streams.time.Window;
 
 import java.util.ArrayList;
 import java.util.Arrays;

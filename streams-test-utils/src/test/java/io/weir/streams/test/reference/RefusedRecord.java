@@ -1,7 +1,7 @@
 package io.weir.streams.test.reference;
 
 import io.weir.streams.dsl.LateRecord;
-import io.weir.streams.dsl.Window;
+import io.weir.streams.time.Window;
 
 import java.util.Comparator;
 import java.util.List;

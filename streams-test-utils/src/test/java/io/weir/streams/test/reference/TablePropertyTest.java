@@ -1,9 +1,9 @@
 package io.weir.streams.test.reference;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.GroupedTable;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Produced;

@@ -1,17 +1,16 @@
 package io.weir.streams.test.reference;
 
-import io.weir.streams.KeyValue;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.Topology;
 import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
+import io.weir.streams.dsl.KeyValue;
 import io.weir.streams.dsl.LateRecord;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.PaneInfo;
 import io.weir.streams.dsl.Table;
-import io.weir.streams.dsl.Windowed;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.WindowedTable;
 import io.weir.streams.serde.Serdes;
@@ -24,6 +23,7 @@ import io.weir.streams.test.TestMetrics;
 import io.weir.streams.test.TestRecord;
 import io.weir.streams.test.kafka.TempDirs;
 import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Windowed;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

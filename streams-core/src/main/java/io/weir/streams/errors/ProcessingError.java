@@ -1,4 +1,4 @@
-package io.weir.streams;
+package io.weir.streams.errors;
 
 import io.weir.streams.internals.Redaction;
 import org.jspecify.annotations.Nullable;

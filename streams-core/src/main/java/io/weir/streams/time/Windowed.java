@@ -1,4 +1,4 @@
-package io.weir.streams.dsl;
+package io.weir.streams.time;
 
 /**
  * The key of a windowed result: the grouping key and the window it was computed over.

@@ -1,4 +1,4 @@
-package io.weir.streams;
+package io.weir.streams.errors;
 
 import io.weir.streams.internals.Require;
 import org.jspecify.annotations.Nullable;

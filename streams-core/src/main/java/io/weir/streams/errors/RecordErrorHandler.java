@@ -1,4 +1,4 @@
-package io.weir.streams;
+package io.weir.streams.errors;
 
 /**
  * Decides what happens to an input record that cannot be read: its key or value does not

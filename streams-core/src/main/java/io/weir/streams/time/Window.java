@@ -1,4 +1,4 @@
-package io.weir.streams.dsl;
+package io.weir.streams.time;
 
 /**
  * An event-time interval {@code [start, end)} in epoch milliseconds: a record with event time

@@ -1,4 +1,4 @@
-package io.weir.streams;
+package io.weir.streams.errors;
 
 /** Decides what an instance does when one of its stream threads fails. */
 @FunctionalInterface

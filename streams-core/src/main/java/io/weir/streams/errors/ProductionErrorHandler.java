@@ -1,4 +1,4 @@
-package io.weir.streams;
+package io.weir.streams.errors;
 
 /**
  * Decides what happens to a record a sink cannot produce: its key or value serializer throws, or the

@@ -1,4 +1,4 @@
-package io.weir.streams;
+package io.weir.streams.errors;
 
 /**
  * Decides what happens to a record whose processing threw in user code (see {@link ProcessingError}

@@ -1,11 +1,9 @@
-package io.weir.streams;
-
-import io.weir.streams.dsl.LateRecord;
+package io.weir.streams.errors;
 
 /**
  * The shape of a record on a dead-letter topic ({@link ErrorDecision#deadLetter}): the input record's
  * key and value bytes and headers exactly as consumed (for a failed production or processing, the input
- * record the failed record derives from), plus these headers, like a late-data side output's ({@link LateRecord}):
+ * record the failed record derives from), plus these headers, like a late-data side output's ({@link io.weir.streams.dsl.LateRecord}):
  * <ul>
  *   <li>{@value #REASON_HEADER}: a {@link RecordError.Reason} or {@link ProductionError.Reason} name, or
  *       {@value #PROCESSING_REASON} for a {@link ProcessingError};</li>
@@ -18,7 +16,7 @@ import io.weir.streams.dsl.LateRecord;
  *   <li>{@value #SOURCE_TOPIC_HEADER}, {@value #SOURCE_PARTITION_HEADER}, {@value #SOURCE_OFFSET_HEADER},
  *       {@value #SOURCE_TIMESTAMP_HEADER}: where the input record was read and its Kafka timestamp;</li>
  *   <li>{@value #TRUNCATED_HEADER}, {@value #RESTAMPED_HEADER}: only when the dead letter had to be cut to
- *       the topic's size limit or restamped to a timestamp it accepts ({@link LateRecord}). A dead letter
+ *       the topic's size limit or restamped to a timestamp it accepts ({@link io.weir.streams.dsl.LateRecord}). A dead letter
  *       that does not fit even cut is dropped, counted as {@code side-output-records-dropped} and logged;
  *       the handler's decision is never turned into a failure by the dead-letter topic.</li>
  * </ul>
@@ -44,21 +42,21 @@ public final class DeadLetterRecord {
     /** Header: the topic the record could not be produced to (production errors only). */
     public static final String SINK_TOPIC_HEADER = "weir.error.sink.topic";
     /** Header: the topic the input record was read from. */
-    public static final String SOURCE_TOPIC_HEADER = LateRecord.SOURCE_TOPIC_HEADER;
+    public static final String SOURCE_TOPIC_HEADER = "weir.source.topic";
     /** Header: the partition the input record was read from. */
-    public static final String SOURCE_PARTITION_HEADER = LateRecord.SOURCE_PARTITION_HEADER;
+    public static final String SOURCE_PARTITION_HEADER = "weir.source.partition";
     /** Header: the input record's offset. */
-    public static final String SOURCE_OFFSET_HEADER = LateRecord.SOURCE_OFFSET_HEADER;
+    public static final String SOURCE_OFFSET_HEADER = "weir.source.offset";
     /** Header: the input record's Kafka timestamp, in epoch milliseconds. */
-    public static final String SOURCE_TIMESTAMP_HEADER = LateRecord.SOURCE_TIMESTAMP_HEADER;
+    public static final String SOURCE_TIMESTAMP_HEADER = "weir.source.timestamp";
     /**
      * Header, when the dead letter's key or value was cut to fit the topic's size limit: their lengths before
-     * (see {@link LateRecord#TRUNCATED_HEADER}).
+     * (see {@link io.weir.streams.dsl.LateRecord#TRUNCATED_HEADER}).
      */
-    public static final String TRUNCATED_HEADER = LateRecord.TRUNCATED_HEADER;
+    public static final String TRUNCATED_HEADER = "weir.truncated";
     /**
      * Header, when the topic would refuse the dead letter's timestamp: the timestamp it had (see {@link
-     * LateRecord#RESTAMPED_HEADER}).
+     * io.weir.streams.dsl.LateRecord#RESTAMPED_HEADER}).
      */
-    public static final String RESTAMPED_HEADER = LateRecord.RESTAMPED_HEADER;
+    public static final String RESTAMPED_HEADER = "weir.restamped";
 }

@@ -1,4 +1,4 @@
-package io.weir.streams;
+package io.weir.streams.dsl;
 
 /**
  * A key and a value, as returned by {@code map} and {@code flatMap} functions.
