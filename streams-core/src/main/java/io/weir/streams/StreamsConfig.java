@@ -1,6 +1,7 @@
 package io.weir.streams;
 
 import io.weir.streams.internals.config.ForeignSettings;
+import io.weir.streams.state.RocksDbConfigSetter;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -49,10 +51,22 @@ public final class StreamsConfig extends AbstractConfig {
     /** The replication factor of the internal topics Weir creates; default -1, the broker's default. */
     public static final String REPLICATION_FACTOR = "replication.factor";
     /**
-     * The write-back cache size of each task, in bytes; default 10 MiB. A full cache commits its thread's tasks
-     * early.
+     * The write-back cache size of the whole instance, in bytes, shared by its tasks; default 64 MiB. A full cache
+     * evicts what it read and, if that is not enough, commits its thread's tasks early.
      */
-    public static final String CACHE_MAX_BYTES_PER_TASK = "cache.max.bytes.per.task";
+    public static final String STATESTORE_CACHE_MAX_BYTES = "statestore.cache.max.bytes";
+    /**
+     * The bound on the native memory of all RocksDB stores of the instance (block cache, index and filter blocks,
+     * memtables), in bytes; default -1, no shared bound (each store sizes its own).
+     */
+    public static final String ROCKSDB_MEMORY_MAX_BYTES = "rocksdb.memory.max.bytes";
+    /** The share of {@link #ROCKSDB_MEMORY_MAX_BYTES} that memtables may take; default 0.5. */
+    public static final String ROCKSDB_MEMORY_WRITE_BUFFER_RATIO = "rocksdb.memory.write.buffer.ratio";
+    /**
+     * A class implementing {@link io.weir.streams.state.RocksDbConfigSetter}, called with the options of every
+     * RocksDB store before it opens; default none.
+     */
+    public static final String ROCKSDB_CONFIG_SETTER = "rocksdb.config.setter";
     /** The longest a thread blocks in {@code poll()} waiting for records, in milliseconds; default 100. */
     public static final String POLL_MS = "poll.ms";
     /**
@@ -177,12 +191,48 @@ public final class StreamsConfig extends AbstractConfig {
                     ConfigDef.Importance.MEDIUM,
                     "Replication factor of the internal topics Weir creates; -1 uses the broker's default.")
             .define(
-                    CACHE_MAX_BYTES_PER_TASK,
+                    STATESTORE_CACHE_MAX_BYTES,
                     ConfigDef.Type.LONG,
-                    10L * 1024 * 1024,
+                    64L * 1024 * 1024,
                     ConfigDef.Range.atLeast(1),
+                    ConfigDef.Importance.MEDIUM,
+                    "Write-back cache size of the whole instance (the heap its stores' caches may take, whatever the "
+                            + "number of tasks it holds), split evenly between its stream threads; the tasks of a thread, "
+                            + "standby copies included, share the thread's part. When it is full, entries read from the "
+                            + "stores are evicted, from any store of the thread, and if the writes since the last commit "
+                            + "alone fill it, the thread commits all its tasks early. Kafka Streams' default is 10 MiB; "
+                            + "Weir's cache also holds what it reads, so a larger one saves reads from RocksDB.")
+            .define(
+                    ROCKSDB_MEMORY_MAX_BYTES,
+                    ConfigDef.Type.LONG,
+                    -1L,
+                    ConfigDef.Range.atLeast(-1),
+                    ConfigDef.Importance.MEDIUM,
+                    "One bound on the native memory of all RocksDB stores of the instance, whatever the number of "
+                            + "tasks it holds: every store uses one shared block cache of this size, which also holds "
+                            + "their index and filter blocks and is charged for their memtables (a shared write buffer "
+                            + "manager, rocksdb.memory.write.buffer.ratio of the bound). Memory of pinned blocks and "
+                            + "iterators in use may pass it briefly. -1: no shared bound, each store has its own 16 MiB "
+                            + "block cache and up to three 16 MiB memtables per column family, so memory grows with the "
+                            + "tasks. The JVM heap is not part of it.")
+            .define(
+                    ROCKSDB_MEMORY_WRITE_BUFFER_RATIO,
+                    ConfigDef.Type.DOUBLE,
+                    0.5,
+                    ConfigDef.Range.between(0.05, 0.95),
                     ConfigDef.Importance.LOW,
-                    "Write-back cache size per task; when one task's cache is full, its stream thread commits all its tasks early.")
+                    "The share of rocksdb.memory.max.bytes that memtables may take before the largest is flushed; "
+                            + "the rest caches data, index and filter blocks. Used only with rocksdb.memory.max.bytes.")
+            .define(
+                    ROCKSDB_CONFIG_SETTER,
+                    ConfigDef.Type.CLASS,
+                    null,
+                    ConfigDef.Importance.LOW,
+                    "Expert: a class implementing io.weir.streams.state.RocksDbConfigSetter (with a public no-argument "
+                            + "constructor), called with each RocksDB store's options, and the shared cache and write "
+                            + "buffer manager when rocksdb.memory.max.bytes is set, before the store opens. Weir sets "
+                            + "again, after it, the options its guarantees rest on (atomic flush, the write-ahead log, "
+                            + "column families). Kafka Streams' RocksDBConfigSetter classes do not fit this interface.")
             .define(
                     MAX_FUTURE_SKEW_MS,
                     ConfigDef.Type.LONG,
@@ -470,12 +520,71 @@ public final class StreamsConfig extends AbstractConfig {
     }
 
     /**
-     * The write-back cache size per task ({@link #CACHE_MAX_BYTES_PER_TASK}).
+     * The write-back cache size of the instance ({@link #STATESTORE_CACHE_MAX_BYTES}).
      *
      * @return the size in bytes
      */
-    public long cacheMaxBytesPerTask() {
-        return getLong(CACHE_MAX_BYTES_PER_TASK);
+    public long cacheMaxBytes() {
+        return getLong(STATESTORE_CACHE_MAX_BYTES);
+    }
+
+    /**
+     * The bound on the RocksDB memory of the instance ({@link #ROCKSDB_MEMORY_MAX_BYTES}), empty for none.
+     *
+     * @return the bound in bytes, if one is set
+     */
+    public OptionalLong rocksDbMemoryMaxBytes() {
+        long bound = getLong(ROCKSDB_MEMORY_MAX_BYTES);
+        return bound < 0 ? OptionalLong.empty() : OptionalLong.of(bound);
+    }
+
+    /**
+     * The share of the RocksDB bound memtables may take ({@link #ROCKSDB_MEMORY_WRITE_BUFFER_RATIO}).
+     *
+     * @return a ratio between 0.05 and 0.95
+     */
+    public double rocksDbWriteBufferRatio() {
+        return getDouble(ROCKSDB_MEMORY_WRITE_BUFFER_RATIO);
+    }
+
+    /**
+     * A new instance of the configured {@link #ROCKSDB_CONFIG_SETTER}, or empty when none is set.
+     *
+     * @return the setter, made with its public no-argument constructor
+     * @throws ConfigException if the class does not implement {@link RocksDbConfigSetter} or cannot be made
+     */
+    public Optional<RocksDbConfigSetter> rocksDbConfigSetter() {
+        Class<?> type = getClass(ROCKSDB_CONFIG_SETTER);
+        if (type == null) {
+            return Optional.empty();
+        }
+        if (!RocksDbConfigSetter.class.isAssignableFrom(type)) {
+            throw new ConfigException(
+                    ROCKSDB_CONFIG_SETTER,
+                    type.getName(),
+                    "does not implement " + RocksDbConfigSetter.class.getName()
+                            + (isKafkaStreamsSetter(type)
+                                    ? " (it is a Kafka Streams RocksDBConfigSetter: port its body to Weir's interface)"
+                                    : ""));
+        }
+        try {
+            return Optional.of(
+                    (RocksDbConfigSetter) type.getDeclaredConstructor().newInstance());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new ConfigException(
+                    ROCKSDB_CONFIG_SETTER,
+                    type.getName(),
+                    "cannot be made with a public no-argument constructor: " + e);
+        }
+    }
+
+    private static boolean isKafkaStreamsSetter(Class<?> type) {
+        for (Class<?> i : type.getInterfaces()) {
+            if (i.getName().equals("org.apache.kafka.streams.state.RocksDBConfigSetter")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

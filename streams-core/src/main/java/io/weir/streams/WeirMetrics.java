@@ -125,6 +125,26 @@ public final class WeirMetrics {
     public static final String TASKS_RESTORING = "tasks-restoring";
     /** A thread's standby copies (a gauge). */
     public static final String STANDBY_TASKS = "standby-tasks";
+    /**
+     * Bytes the write-back caches of a thread's tasks hold, written and read entries together (a gauge); its
+     * bound is the thread's part of {@code statestore.cache.max.bytes}.
+     */
+    public static final String CACHE_USED_BYTES = "cache-used-bytes";
+    /**
+     * Bytes of the instance's shared RocksDB cache in use, blocks and the memtables charged to it (a gauge;
+     * only with {@code rocksdb.memory.max.bytes}, its bound).
+     */
+    public static final String ROCKSDB_MEMORY_USED_BYTES = "rocksdb-memory-used-bytes";
+    /**
+     * The part of {@link #ROCKSDB_MEMORY_USED_BYTES} pinned by open tables and iterators, which the cache cannot
+     * evict (a gauge; only with {@code rocksdb.memory.max.bytes}).
+     */
+    public static final String ROCKSDB_MEMORY_PINNED_BYTES = "rocksdb-memory-pinned-bytes";
+    /**
+     * Memtables of a thread's stores flushed because the instance's RocksDB memory was over {@code
+     * rocksdb.memory.max.bytes} (RocksDB flushes only stores being written; quiet ones are flushed here).
+     */
+    public static final String ROCKSDB_BOUND_FLUSHES = "rocksdb-bound-flushes";
     /** A task's watermark in ms since the epoch (a gauge); -1 before its first watermark. */
     public static final String WATERMARK = "watermark";
     /** For a standby copy of a task, the changelog records it has not read yet (a gauge). */

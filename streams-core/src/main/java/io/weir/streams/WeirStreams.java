@@ -13,6 +13,7 @@ import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
+import io.weir.streams.internals.state.RocksDbResources;
 import io.weir.streams.internals.state.StateDirectory;
 import io.weir.streams.internals.task.PreopenedStores;
 import io.weir.streams.internals.topology.TopologyAccess;
@@ -105,6 +106,8 @@ public final class WeirStreams implements AutoCloseable {
     private final MetricGroup applicationMetrics;
     private final AccessErrors accessErrors;
     private final StateDirectory stateDirectory;
+    /** What every RocksDB store of the instance shares; closed after the last of them. */
+    private final RocksDbResources rocksDb;
 
     /**
      * An instance that runs {@code topology} with {@code config}, not started: takes the application's state
@@ -118,18 +121,31 @@ public final class WeirStreams implements AutoCloseable {
     public WeirStreams(Topology topology, Map<String, ?> config) {
         this.topology = TopologyAccess.spec(Objects.requireNonNull(topology, "topology"));
         this.config = new StreamsConfig(config);
-        this.stateDirectory = StateDirectory.take(this.config.stateDir(), this.config.applicationId());
+        this.rocksDb = RocksDbResources.of(
+                this.config.rocksDbMemoryMaxBytes(),
+                this.config.rocksDbWriteBufferRatio(),
+                this.config.rocksDbConfigSetter().orElse(null));
+        try {
+            this.stateDirectory = StateDirectory.take(this.config.stateDir(), this.config.applicationId());
+        } catch (RuntimeException e) {
+            rocksDb.close();
+            throw e;
+        }
         try {
             this.processId = ProcessId.load(stateDirectory.directory());
             this.topology.idlenessWarnings().forEach(log::warn);
             this.topology.configureSerdes(this.config.serdeConfig());
             this.serving = new Serving(this.topology, this.config.applicationId(), this::stopping);
             this.preopened = new PreopenedStores(
-                    stateDirectory.directory(), this.topology, "weir-" + this.config.applicationId() + "-store-opener");
+                    stateDirectory.directory(),
+                    this.topology,
+                    "weir-" + this.config.applicationId() + "-store-opener",
+                    rocksDb);
             this.applicationMetrics = MetricGroup.application(metrics, this.config.applicationId(), clientId());
             this.accessErrors = new AccessErrors(this.config, this.topology);
         } catch (RuntimeException e) {
             stateDirectory.close();
+            rocksDb.close();
             throw e;
         }
     }
@@ -212,6 +228,10 @@ public final class WeirStreams implements AutoCloseable {
         transition(State.REBALANCING);
         metrics.addListener(jmx);
         applicationMetrics.gauge(WeirMetrics.STATE, () -> stateCode(state));
+        if (rocksDb.boundBytes() >= 0) {
+            applicationMetrics.gauge(WeirMetrics.ROCKSDB_MEMORY_USED_BYTES, rocksDb::usedBytes);
+            applicationMetrics.gauge(WeirMetrics.ROCKSDB_MEMORY_PINNED_BYTES, rocksDb::pinnedBytes);
+        }
         preopened.begin();
         starter = new Thread(this::prepareAndRun, "weir-" + config.applicationId() + "-start");
         starter.setDaemon(true);
@@ -313,7 +333,8 @@ public final class WeirStreams implements AutoCloseable {
             return null;
         }
         try {
-            GlobalTables global = new GlobalTables(prepared.topology().globalTables(), config, clientId(), this::fail);
+            GlobalTables global =
+                    new GlobalTables(prepared.topology().globalTables(), config, clientId(), rocksDb, this::fail);
             synchronized (this) {
                 globals = global;
             }
@@ -666,6 +687,9 @@ public final class WeirStreams implements AutoCloseable {
         metrics.removeListener(jmx);
         jmx.close();
         if (stopped) {
+            // Every store is closed: the objects they shared can go (left to the process if a store may
+            // still be open, as closing them under an open store would crash it).
+            rocksDb.close();
             // Only once nothing of this instance writes there any more may the next one take the directory.
             stateDirectory.close();
         }

@@ -179,6 +179,60 @@ class StreamsConfigTest {
     }
 
     @Test
+    void theMemorySettingsAreReadAndTheOldPerTaskCacheSettingNamesItsReplacement() {
+        StreamsConfig defaults = new StreamsConfig(minimal());
+        assertEquals(64L * 1024 * 1024, defaults.cacheMaxBytes());
+        assertTrue(defaults.rocksDbMemoryMaxBytes().isEmpty(), "no shared bound unless asked");
+        assertTrue(defaults.rocksDbConfigSetter().isEmpty());
+
+        Map<String, Object> m = minimal();
+        m.put(StreamsConfig.ROCKSDB_MEMORY_MAX_BYTES, "268435456");
+        m.put(StreamsConfig.ROCKSDB_MEMORY_WRITE_BUFFER_RATIO, 0.25);
+        m.put(StreamsConfig.ROCKSDB_CONFIG_SETTER, FewerWriteBuffers.class.getName());
+        StreamsConfig bounded = new StreamsConfig(m);
+        assertEquals(268_435_456L, bounded.rocksDbMemoryMaxBytes().getAsLong());
+        assertEquals(0.25, bounded.rocksDbWriteBufferRatio());
+        assertTrue(bounded.rocksDbConfigSetter().orElseThrow() instanceof FewerWriteBuffers);
+
+        Map<String, Object> old = minimal();
+        old.put("cache.max.bytes.per.task", 1024);
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(old));
+        assertTrue(e.getMessage().contains("statestore.cache.max.bytes"), e.getMessage());
+        Map<String, Object> ratio = minimal();
+        ratio.put(StreamsConfig.ROCKSDB_MEMORY_WRITE_BUFFER_RATIO, 1.0);
+        assertThrows(ConfigException.class, () -> new StreamsConfig(ratio));
+    }
+
+    @Test
+    void aConfigSetterThatIsNotWeirsIsRefusedSayingWhy() {
+        Map<String, Object> m = minimal();
+        m.put(StreamsConfig.ROCKSDB_CONFIG_SETTER, KafkaStreamsSetter.class);
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(m).rocksDbConfigSetter());
+        assertTrue(
+                e.getMessage().contains("RocksDbConfigSetter") && e.getMessage().contains("Kafka Streams"),
+                e.getMessage());
+        m.put(StreamsConfig.ROCKSDB_CONFIG_SETTER, "no.such.Setter");
+        assertThrows(ConfigException.class, () -> new StreamsConfig(m));
+    }
+
+    /** A Weir setter, made by its public no-argument constructor. */
+    public static final class FewerWriteBuffers implements io.weir.streams.state.RocksDbConfigSetter {
+        @Override
+        public void setConfig(io.weir.streams.state.RocksDbStoreOptions options) {
+            options.columnFamilyOptions().setMaxWriteBufferNumber(2);
+        }
+    }
+
+    /** A Kafka Streams setter, which Weir cannot call. */
+    public static final class KafkaStreamsSetter implements org.apache.kafka.streams.state.RocksDBConfigSetter {
+        @Override
+        public void setConfig(String storeName, org.rocksdb.Options options, Map<String, Object> configs) {}
+
+        @Override
+        public void close(String storeName, org.rocksdb.Options options) {}
+    }
+
+    @Test
     void aRefusedSettingAtTheValueWeirImplementsIsAccepted() {
         Map<String, Object> m = minimal();
         m.put("topology.optimization", "none");

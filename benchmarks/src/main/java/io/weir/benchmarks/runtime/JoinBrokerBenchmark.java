@@ -73,6 +73,7 @@ public final class JoinBrokerBenchmark implements AutoCloseable {
     private final String runId = "jb" + Long.toString(System.currentTimeMillis(), 36);
     private final Path stateRoot;
     private final GroupProgress progress;
+    private final RetryOnce retry = new RetryOnce();
     private int stateDirs;
 
     JoinBrokerBenchmark(KafkaBroker broker, Map<String, String> options) {
@@ -101,7 +102,7 @@ public final class JoinBrokerBenchmark implements AutoCloseable {
     }
 
     /** Runs every chosen workload. */
-    Results run(String command) throws TimeoutException, InterruptedException {
+    Results run(String command) throws Exception {
         int runs = number("--runs", 3);
         List<WorkloadRuns> all = new ArrayList<>();
         for (String name : options.getOrDefault("--workloads", "enrichment,windowed,foreign-key")
@@ -143,6 +144,7 @@ public final class JoinBrokerBenchmark implements AutoCloseable {
                     cell(weir, Runs::ratesText),
                     cell(ks, Runs::ratesText)));
         }
+        text.append(retry.report());
         return new Results(all, text.toString());
     }
 
@@ -155,24 +157,30 @@ public final class JoinBrokerBenchmark implements AutoCloseable {
         return String.format(Locale.ROOT, format, value);
     }
 
-    private WorkloadRuns measure(String name, int runs) throws TimeoutException, InterruptedException {
+    private WorkloadRuns measure(String name, int runs) throws Exception {
         Workload warmup = JoinBenchmark.workload(name, options, 5);
         Workload workload = JoinBenchmark.workload(name, options, 1);
-        Map<String, String> warmupTopics = load(warmup, "warmup");
+        Map<String, String> warmupTopics =
+                retry.run(name + " warm-up pre-load", attempt -> load(warmup, "warmup-a" + attempt));
         for (Engine engine : engines()) {
             log.info(
                     "{}: {} warms up on {} records",
                     warmup.name(),
                     engine.id(),
                     warmup.input().size());
-            runOnce(warmup, engine, warmupTopics, name + "-warmup-" + engine.id());
+            retry.run(
+                    name + " warm-up of " + engine.id(),
+                    attempt -> runOnce(warmup, engine, warmupTopics, name + "-warmup-" + engine.id() + "-a" + attempt));
         }
-        Map<String, String> topics = load(workload, "input");
+        Map<String, String> topics = retry.run(name + " pre-load", attempt -> load(workload, "input-a" + attempt));
         Map<Engine, List<Row>> rows = new EnumMap<>(Engine.class);
         Map<Engine, Long> checksums = new EnumMap<>(Engine.class);
         for (int round = 1; round <= runs; round++) {
             for (Engine engine : engines()) {
-                Outcome outcome = runOnce(workload, engine, topics, name + "-" + engine.id() + "-r" + round);
+                String run = name + "-" + engine.id() + "-r" + round;
+                Outcome outcome = retry.run(
+                        name + " run " + round + " of " + engine.id(),
+                        attempt -> runOnce(workload, engine, topics, run + "-a" + attempt));
                 rows.computeIfAbsent(engine, e -> new ArrayList<>()).add(outcome.row());
                 checksums.put(engine, outcome.checksum());
             }
@@ -329,7 +337,7 @@ public final class JoinBrokerBenchmark implements AutoCloseable {
             }
             synchronized (lock) {
                 if (count != expected.results()) {
-                    throw new IllegalStateException(
+                    throw new WrongOutput(
                             count + " results, " + expected.results() + " expected: duplicated or extra results");
                 }
             }

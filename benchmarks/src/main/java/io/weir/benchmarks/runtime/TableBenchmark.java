@@ -108,6 +108,7 @@ public final class TableBenchmark implements AutoCloseable {
     private final String runId = "tb" + Long.toString(System.currentTimeMillis(), 36);
     private final Path stateRoot;
     private final GroupProgress progress;
+    private final RetryOnce retry = new RetryOnce();
     private int stateDirs;
 
     TableBenchmark(KafkaBroker broker, TableOptions options) {
@@ -143,7 +144,7 @@ public final class TableBenchmark implements AutoCloseable {
             String text) {}
 
     /** Runs the phases the options ask for. */
-    Results run(String command) throws TimeoutException, InterruptedException {
+    Results run(String command) throws Exception {
         TableReport report = new TableReport(command, options);
         Map<TableWorkload, List<Runs<ThroughputRow>>> throughput = new EnumMap<>(TableWorkload.class);
         if (options.phases().contains(TableOptions.Phase.WORD_COUNT)) {
@@ -164,22 +165,32 @@ public final class TableBenchmark implements AutoCloseable {
             heap = heap();
             report.heap(heap);
         }
-        return new Results(throughput, restore, heap, report.text());
+        return new Results(throughput, restore, heap, report.text() + retry.report());
     }
 
-    private List<Runs<ThroughputRow>> throughput(TableWorkload workload) throws TimeoutException, InterruptedException {
-        LoadedInput warmup = input(workload, "warmup", true);
+    private List<Runs<ThroughputRow>> throughput(TableWorkload workload) throws Exception {
+        LoadedInput warmup = retry.run(
+                workload.title() + " warm-up pre-load", attempt -> input(workload, "warmup-a" + attempt, true));
         for (Engine engine : options.engines()) {
             log.info("{}: {} warms up on {} records", workload.title(), engine.id(), warmup.records());
-            runUntilComplete(workload, engine, name(workload.name() + "-warmup-" + engine.id()), warmup);
+            retry.run(
+                    workload.title() + " warm-up of " + engine.id(),
+                    attempt -> runUntilComplete(
+                            workload,
+                            engine,
+                            name(workload.name() + "-warmup-" + engine.id() + "-a" + attempt),
+                            warmup));
         }
-        LoadedInput input = input(workload, "input", false);
+        LoadedInput input =
+                retry.run(workload.title() + " pre-load", attempt -> input(workload, "input-a" + attempt, false));
         Map<Engine, List<ThroughputRow>> runs = new EnumMap<>(Engine.class);
         for (int round = 1; round <= options.runs(); round++) {
             for (Engine engine : options.engines()) {
                 String appId = name(workload.name() + "-" + engine.id() + "-r" + round);
-                runs.computeIfAbsent(engine, e -> new ArrayList<>())
-                        .add(runUntilComplete(workload, engine, appId, input));
+                ThroughputRow row = retry.run(
+                        workload.title() + " run " + round + " of " + engine.id(),
+                        attempt -> runUntilComplete(workload, engine, appId + "-a" + attempt, input));
+                runs.computeIfAbsent(engine, e -> new ArrayList<>()).add(row);
             }
         }
         List<Runs<ThroughputRow>> rows = new ArrayList<>();

@@ -4,6 +4,8 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.ThreadMetadata;
 import io.weir.streams.WeirMetric;
 import io.weir.streams.WeirStreams;
+import io.weir.streams.state.RocksDbConfigSetter;
+import io.weir.streams.state.RocksDbStoreOptions;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
 import org.junit.jupiter.api.Test;
@@ -14,9 +16,11 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -115,6 +119,68 @@ class MetricsIntegrationTest {
             assertEquals(2, stores.size(), stores.toString());
             assertTrue(sum(stores, "records-restored-total") > 0);
             assertEquals(0, sum(stores, "restore-remaining-records"));
+        }
+    }
+
+    /**
+     * With rocksdb.memory.max.bytes, every store of the instance opens through the user's setter with the
+     * shared cache, and the instance reports the cache's use against the bound; each thread reports what its
+     * tasks' write-back caches hold against its part of statestore.cache.max.bytes.
+     */
+    @Test
+    void aBoundedInstanceReportsItsRocksDbMemoryAndItsCacheUse(KafkaBroker broker, @TempDir Path dir) throws Exception {
+        broker.createTopic("jmx-mem-in", 3);
+        broker.createTopic("jmx-mem-out", 3);
+        CountInput input = new CountInput(broker, "jmx-mem-in", 3);
+        // Below three stores' memtables: the thread must flush the quiet ones to stay within it.
+        long bound = 2L * 1024 * 1024;
+        long cacheBytes = 256L * 1024;
+        SeenStores.stores.clear();
+        try (WeirStreams app = WindowedCountApp.instance(
+                broker,
+                "jmx-mem",
+                "jmx-mem-in",
+                "jmx-mem-out",
+                dir,
+                StreamsConfig.EXACTLY_ONCE,
+                Map.of(
+                        StreamsConfig.ROCKSDB_MEMORY_MAX_BYTES, bound,
+                        StreamsConfig.ROCKSDB_CONFIG_SETTER, SeenStores.class,
+                        StreamsConfig.STATESTORE_CACHE_MAX_BYTES, cacheBytes))) {
+            app.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == WeirStreams.State.RUNNING);
+            input.produce(3_000, 0, 30_000, CountInput.randomKeys(2_000, 3));
+            input.flush(60_000);
+            String application = "io.weir.streams:type=application,application=jmx-mem,client=" + client(app);
+            Set<ObjectName> threads =
+                    beans("io.weir.streams:type=thread,application=jmx-mem,client=" + client(app) + ",*");
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertEquals(3_003, sum(threads, "process-total")));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                double used = value(application, "rocksdb-memory-used-bytes");
+                assertTrue(used > 0 && used <= bound, "RocksDB memory " + used + " of " + bound);
+                assertTrue(value(application, "rocksdb-memory-pinned-bytes") <= used);
+            });
+            assertTrue(sum(threads, "rocksdb-bound-flushes-total") > 0, "the thread flushed quiet stores");
+            // Between two commits the writes may pass the budget (the thread then commits early); after one,
+            // what the caches keep is within it.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                double cached = sum(threads, "cache-used-bytes");
+                assertTrue(cached > 0 && cached <= cacheBytes, "cache " + cached + " of " + cacheBytes);
+            });
+            assertEquals(3, SeenStores.stores.stream().filter("counts"::equals).count(), SeenStores.stores.toString());
+        }
+    }
+
+    /** Records the stores it is called for, and that each came with the shared cache. */
+    public static final class SeenStores implements RocksDbConfigSetter {
+        static final List<String> stores = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void setConfig(RocksDbStoreOptions options) {
+            if (options.sharedCache().isPresent()) {
+                stores.add(options.storeName());
+            }
         }
     }
 

@@ -7,6 +7,8 @@ import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.RecordSize;
 import io.weir.streams.internals.processor.TopicLimits;
+import io.weir.streams.internals.state.CacheBudget;
+import io.weir.streams.internals.state.RocksDbResources;
 import io.weir.streams.internals.state.SerdeKeyValueStore;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.table.SourceRows;
@@ -97,6 +99,8 @@ public final class TestDriver implements AutoCloseable {
     private final Path stateDir;
     private final boolean ownsStateDir;
     private final Map<TaskId, StreamTask> tasks = new TreeMap<>();
+    /** Shared by every task's caches, as a stream thread's part of the instance's budget is. */
+    private final CacheBudget cacheBudget;
     /** Tasks that processed a record since their last commit in the commit round in progress. */
     private final Set<TaskId> receivedSinceCommit = new HashSet<>();
 
@@ -144,6 +148,7 @@ public final class TestDriver implements AutoCloseable {
     public TestDriver(Topology topology, TestDriverConfig config) {
         this.topology = TopologyAccess.spec(topology).resolvePatterns(config.topics(), config.applicationId());
         this.config = config;
+        this.cacheBudget = new CacheBudget(config.cacheMaxBytes());
         this.topicLimits = new TopicLimits(
                 config.maxRecordBytes(),
                 TimeMath.millis(config.timestampsBefore()),
@@ -160,7 +165,7 @@ public final class TestDriver implements AutoCloseable {
         try {
             for (GlobalTableSpec spec : this.topology.globalTables()) {
                 GlobalStore<?, ?> store =
-                        GlobalStore.open(spec, stateDir.resolve(app).resolve("global"));
+                        GlobalStore.open(spec, stateDir.resolve(app).resolve("global"), RocksDbResources.unshared());
                 globals.put(spec.storeName(), store);
                 globalsByTopic.put(spec.topic(), store);
                 topics.put(spec.topic(), TopicLog.offsetsOnly(spec.topic(), config.partitions(spec.topic())));
@@ -223,7 +228,7 @@ public final class TestDriver implements AutoCloseable {
             for (int p = 0; p < taskCount(taskCounts, sub); p++) {
                 TaskId id = new TaskId(sub.id(), p);
                 Path taskDir = stateDir.resolve(app).resolve(id.toString());
-                TaskStores taskStores = new TaskStores(stores, taskDir, config.cacheMaxBytesPerTask(), globals);
+                TaskStores taskStores = new TaskStores(stores, taskDir, cacheBudget, globals);
                 for (StoreSpec spec : stores) {
                     if (spec.type() == StoreType.IN_MEMORY && spec.logged()) {
                         replayChangelog(taskStores, spec, p);

@@ -16,7 +16,7 @@ import java.util.Set;
  * Settings of a {@link TestDriver}. Immutable; start from {@link #defaults()}.
  *
  * <p>Defaults: every topic has 1 partition; commits every 100 ms of processing time (the runtime's
- * exactly-once default); 10 MiB of write-back cache per task; the processing clock starts at the first
+ * exactly-once default); 64 MiB of write-back cache shared by the tasks (the runtime's default); the processing clock starts at the first
  * piped record (see {@link #withStartTime}); a record is refused above the producer's default
  * {@code max.request.size} (1 MiB); state in a fresh temp dir deleted on close; application id {@code
  * test-driver}; every record written to a topic kept until the driver closes.
@@ -30,7 +30,7 @@ public final class TestDriverConfig {
 
     private Map<String, Integer> partitions = Map.of();
     private Duration commitInterval = Duration.ofMillis(100);
-    private long cacheMaxBytesPerTask = 10L * 1024 * 1024;
+    private long cacheMaxBytes = 64L * 1024 * 1024;
     private @Nullable Instant startTime;
     private @Nullable Path stateDir;
     private String applicationId = "test-driver";
@@ -48,7 +48,7 @@ public final class TestDriverConfig {
         TestDriverConfig c = new TestDriverConfig();
         c.partitions = partitions;
         c.commitInterval = commitInterval;
-        c.cacheMaxBytesPerTask = cacheMaxBytesPerTask;
+        c.cacheMaxBytes = cacheMaxBytes;
         c.startTime = startTime;
         c.stateDir = stateDir;
         c.applicationId = applicationId;
@@ -104,19 +104,20 @@ public final class TestDriverConfig {
     }
 
     /**
-     * The size of each task's write-back cache, as the runtime's {@code cache.max.bytes.per.task}: when one
-     * task's cache is full, the driver commits every task. The default is 10 MiB.
+     * The size of the write-back cache all tasks share, as the runtime's {@code statestore.cache.max.bytes}
+     * for an instance with one stream thread: when it is full, what the stores read is evicted and, if the
+     * writes since the last commit alone fill it, the driver commits every task. The default is 64 MiB.
      *
      * @param bytes the cache size, in bytes; positive
      * @return a copy with that cache size
      * @throws IllegalArgumentException if {@code bytes} is not positive
      */
-    public TestDriverConfig withCacheMaxBytesPerTask(long bytes) {
+    public TestDriverConfig withCacheMaxBytes(long bytes) {
         if (bytes <= 0) {
-            throw new IllegalArgumentException("cacheMaxBytesPerTask must be positive, was " + bytes);
+            throw new IllegalArgumentException("cacheMaxBytes must be positive, was " + bytes);
         }
         TestDriverConfig c = copy();
-        c.cacheMaxBytesPerTask = bytes;
+        c.cacheMaxBytes = bytes;
         return c;
     }
 
@@ -302,12 +303,12 @@ public final class TestDriverConfig {
     }
 
     /**
-     * The size of each task's write-back cache.
+     * The size of the write-back cache the tasks share.
      *
      * @return the size, in bytes
      */
-    public long cacheMaxBytesPerTask() {
-        return cacheMaxBytesPerTask;
+    public long cacheMaxBytes() {
+        return cacheMaxBytes;
     }
 
     /**

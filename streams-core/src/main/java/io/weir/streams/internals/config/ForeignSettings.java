@@ -58,15 +58,15 @@ public final class ForeignSettings {
             Map.entry("metrics.recording.level", METRICS),
             Map.entry("metrics.sample.window.ms", METRICS),
             Map.entry("enable.metrics.push", METRICS),
+            Map.entry("cache.max.bytes.buffering", "Kafka Streams' old name: use statestore.cache.max.bytes"),
+            // Weir's own earlier setting: refused with its replacement rather than as an unknown key.
             Map.entry(
-                    "cache.max.bytes.buffering",
-                    "Weir sizes its write-back cache per task: use cache.max.bytes.per.task"),
-            Map.entry(
-                    "statestore.cache.max.bytes",
-                    "Weir sizes its write-back cache per task: use cache.max.bytes.per.task"),
+                    "cache.max.bytes.per.task",
+                    "Weir's write-back cache is sized per instance now, shared by its tasks: use "
+                            + "statestore.cache.max.bytes (the old value times the tasks an instance holds)"),
             Map.entry(
                     "statestore.uncommitted.max.bytes",
-                    "Weir's stores hold uncommitted writes in the write-back cache: use cache.max.bytes.per.task"),
+                    "Weir's stores hold uncommitted writes in the write-back cache: use statestore.cache.max.bytes"),
             Map.entry(
                     "enable.transactional.statestores",
                     "Weir's stores are always transactional: writes reach RocksDB only after their commit"),
@@ -123,10 +123,6 @@ public final class ForeignSettings {
             Map.entry("default.dsl.store", "choose a store's type with Materialized.withStoreType"),
             Map.entry("dsl.store.suppliers.class", "choose a store's type with Materialized.withStoreType"),
             Map.entry("dsl.store.format", "choose a store's type with Materialized.withStoreType"),
-            Map.entry(
-                    "rocksdb.config.setter",
-                    "Weir's RocksDB options are fixed and a setter is not implemented "
-                            + "(docs/concepts/state.md#rocksdb-options)"),
             Map.entry(
                     "windowstore.changelog.additional.retention.ms",
                     "a window or session store's changelog keeps the window span plus the allowed lateness plus one "

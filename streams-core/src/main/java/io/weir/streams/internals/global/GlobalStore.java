@@ -9,8 +9,8 @@ import io.weir.streams.internals.state.Bytes;
 import io.weir.streams.internals.state.BytesStore;
 import io.weir.streams.internals.state.InMemoryBytesStore;
 import io.weir.streams.internals.state.KeyValueIterator;
-import io.weir.streams.internals.state.RocksDbBytesStore;
 import io.weir.streams.internals.state.StoreBatch;
+import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.table.TableRow;
 import io.weir.streams.internals.table.TableRowCodec;
 import io.weir.streams.internals.topology.GlobalTableSpec;
@@ -71,10 +71,10 @@ public final class GlobalStore<K, V> implements AutoCloseable {
         this.view = new View(Long.MAX_VALUE);
     }
 
-    /** Opens the store of {@code spec} under {@code dir} (RocksDB) or in memory. */
-    public static GlobalStore<?, ?> open(GlobalTableSpec spec, Path dir) {
+    /** Opens the store of {@code spec} under {@code dir} (RocksDB, with {@code opener}) or in memory. */
+    public static GlobalStore<?, ?> open(GlobalTableSpec spec, Path dir, StoreOpener opener) {
         BytesStore store = spec.storeType() == StoreType.ROCKSDB
-                ? RocksDbBytesStore.open(spec.storeName(), dir.resolve(spec.storeName()))
+                ? opener.open(spec.storeName(), dir.resolve(spec.storeName()))
                 : InMemoryBytesStore.create(spec.storeName());
         return new GlobalStore<>(spec, store);
     }

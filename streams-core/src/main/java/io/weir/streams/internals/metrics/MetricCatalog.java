@@ -29,6 +29,16 @@ public final class MetricCatalog {
                         + "3 pending shutdown, 4 not running, 5 error.");
         application(WeirMetrics.ALIVE_THREADS, Kind.GAUGE, "Stream threads running now.");
         application(
+                WeirMetrics.ROCKSDB_MEMORY_USED_BYTES,
+                Kind.GAUGE,
+                "Bytes of the shared RocksDB cache in use: data, index and filter blocks, and the memtables "
+                        + "charged to it. Bounded by rocksdb.memory.max.bytes (only registered with it).");
+        application(
+                WeirMetrics.ROCKSDB_MEMORY_PINNED_BYTES,
+                Kind.GAUGE,
+                "Bytes of the shared RocksDB cache pinned by open tables and iterators, which it cannot evict "
+                        + "(only registered with rocksdb.memory.max.bytes).");
+        application(
                 WeirMetrics.THREAD_REPLACEMENTS,
                 Kind.COUNTER,
                 "Stream threads replaced after a failure (StreamsUncaughtExceptionHandler REPLACE_THREAD).");
@@ -60,6 +70,16 @@ public final class MetricCatalog {
                         + "its timeout.");
         thread(WeirMetrics.TASKS_RESTORING, Kind.GAUGE, "Active tasks restoring their stores before they process.");
         thread(WeirMetrics.STANDBY_TASKS, Kind.GAUGE, "Standby copies the thread keeps.");
+        thread(
+                WeirMetrics.ROCKSDB_BOUND_FLUSHES,
+                Kind.COUNTER,
+                "Stores whose memtables the thread flushed because the instance's RocksDB memory was over "
+                        + "rocksdb.memory.max.bytes; a high rate means the bound is small for the stores' writes.");
+        thread(
+                WeirMetrics.CACHE_USED_BYTES,
+                Kind.GAUGE,
+                "Bytes the write-back caches of the thread's tasks hold, written and read entries together; "
+                        + "bounded by the thread's part of statestore.cache.max.bytes.");
 
         task(
                 WeirMetrics.PROCESS,

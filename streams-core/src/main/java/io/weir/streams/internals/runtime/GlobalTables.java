@@ -4,6 +4,7 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.topology.GlobalTableSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -52,14 +53,19 @@ public final class GlobalTables implements AutoCloseable {
     private volatile boolean closing;
     private @Nullable Thread thread;
 
+    /** @param opener what opens the RocksDB stores (with the instance's shared RocksDB resources) */
     public GlobalTables(
-            List<GlobalTableSpec> specs, StreamsConfig config, String clientId, Consumer<Throwable> onFailure) {
+            List<GlobalTableSpec> specs,
+            StreamsConfig config,
+            String clientId,
+            StoreOpener opener,
+            Consumer<Throwable> onFailure) {
         this.threadName = clientId + "-global";
         this.onFailure = onFailure;
         Path dir = config.stateDir().resolve(config.applicationId()).resolve("global");
         try {
             for (GlobalTableSpec spec : specs) {
-                GlobalStore<?, ?> store = GlobalStore.open(spec, dir);
+                GlobalStore<?, ?> store = GlobalStore.open(spec, dir, opener);
                 stores.put(spec.storeName(), store);
                 byTopic.put(spec.topic(), store);
             }

@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -168,6 +169,11 @@ final class StandbyTasks implements AutoCloseable {
             behind += partitionLag.getOrDefault(tp, 0L);
         }
         lag = behind;
+    }
+
+    /** The stores of every copy kept here. */
+    Collection<TaskStores> stores() {
+        return copies.values();
     }
 
     /**

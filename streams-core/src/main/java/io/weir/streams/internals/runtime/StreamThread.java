@@ -212,7 +212,8 @@ final class StreamThread extends Thread {
                 metricGroup,
                 () -> taskManager.activeTaskNames().size(),
                 taskManager::restoringCount,
-                () -> taskManager.standbyIds().size());
+                () -> taskManager.standbyIds().size(),
+                taskManager.cacheBudget()::usedBytes);
         this.committer = new ThreadCommitter(
                 topology,
                 applicationId,
@@ -305,6 +306,7 @@ final class StreamThread extends Thread {
                     }
                     lastCommit = now;
                     purger.maybePurge(now);
+                    tasks.keepRocksDbWithinBound(threadMetrics.boundFlushes());
                 }
                 liveness.check(
                         System.currentTimeMillis(),

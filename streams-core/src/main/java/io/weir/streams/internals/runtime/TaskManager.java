@@ -4,9 +4,12 @@ import io.weir.streams.StreamsConfig;
 import io.weir.streams.WeirMetric;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.query.LocalStores;
+import io.weir.streams.internals.state.CacheBudget;
+import io.weir.streams.internals.state.RocksDbBytesStore;
 import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskStores;
@@ -60,6 +63,9 @@ final class TaskManager implements AutoCloseable {
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
     private final StoreOpener storeOpener;
+    /** The thread's part of the instance's cache budget, shared by its tasks and standby copies. */
+    private final CacheBudget cacheBudget;
+
     private final Consumer<byte[], byte[]> consumer;
     private final StoreRestorer restorer;
     private final StandbyTasks standbys;
@@ -111,6 +117,7 @@ final class TaskManager implements AutoCloseable {
         this.globals = globals;
         this.localStores = localStores;
         this.storeOpener = storeOpener;
+        this.cacheBudget = new CacheBudget(Math.max(1, config.cacheMaxBytes() / config.threads()));
         this.consumer = consumer;
         this.restorer = restorer;
         this.standbys = standbys;
@@ -118,6 +125,41 @@ final class TaskManager implements AutoCloseable {
         this.offsetReset = offsetReset;
         this.metrics = metrics;
         this.threadMetrics = threadMetrics;
+    }
+
+    /**
+     * With {@code rocksdb.memory.max.bytes}: while the instance's shared RocksDB cache is over its bound,
+     * flushes the memtables of this thread's stores (active tasks and standby copies), largest first.
+     * RocksDB's write buffer manager flushes only a database that is being written, so stores gone
+     * quiet would keep their memtables and an instance of many quiet stores would stay over its bound.
+     * Restoring stores are left alone: they are written, so the manager flushes them. Call between commits.
+     *
+     * @param flushes counted once per store flushed
+     */
+    void keepRocksDbWithinBound(Counter flushes) {
+        if (!storeOpener.memoryOverBound()) {
+            return;
+        }
+        List<Map.Entry<RocksDbBytesStore, Long>> bySize = new ArrayList<>();
+        for (StreamTask task : tasks.values()) {
+            task.stores().rocksDbStores().forEach(s -> bySize.add(Map.entry(s, s.memtableBytes())));
+        }
+        for (TaskStores copy : standbys.stores()) {
+            copy.rocksDbStores().forEach(s -> bySize.add(Map.entry(s, s.memtableBytes())));
+        }
+        bySize.sort(Map.Entry.<RocksDbBytesStore, Long>comparingByValue().reversed());
+        for (Map.Entry<RocksDbBytesStore, Long> store : bySize) {
+            if (store.getValue() == 0 || !storeOpener.memoryOverBound()) {
+                return;
+            }
+            store.getKey().flushMemtables();
+            flushes.increment();
+        }
+    }
+
+    /** The budget the caches of this thread's tasks share. */
+    CacheBudget cacheBudget() {
+        return cacheBudget;
     }
 
     /** The running tasks, by id. */
@@ -243,7 +285,7 @@ final class TaskManager implements AutoCloseable {
         return new TaskStores(
                 topology.storesOf(topology.subtopologies().get(id.subtopology())),
                 config.stateDir().resolve(applicationId).resolve(id.toString()),
-                config.cacheMaxBytesPerTask(),
+                cacheBudget,
                 globals,
                 active
                         ? localStores.forTask(id)

@@ -91,19 +91,30 @@ public final class RocksDbBytesStore implements BytesStore {
     }
 
     /**
-     * Opens the store in {@code dir}, creating the directory and the database if missing. The caller
-     * owns the store and closes it. A directory holds one open store at a time: RocksDB locks it.
+     * Opens the store in {@code dir} with options of its own, outside any instance's memory bound (see
+     * {@link RocksDbResources#unshared()}).
      *
      * @throws StoreException if the directory cannot be made or RocksDB cannot open it
      */
     public static RocksDbBytesStore open(String name, Path dir) {
+        return open(name, dir, RocksDbResources.unshared());
+    }
+
+    /**
+     * Opens the store in {@code dir}, creating the directory and the database if missing. The caller
+     * owns the store and closes it. A directory holds one open store at a time: RocksDB locks it.
+     *
+     * @param shared what the instance's stores share (memory bound, options hook); must outlive the store
+     * @throws StoreException if the directory cannot be made or RocksDB cannot open it
+     */
+    static RocksDbBytesStore open(String name, Path dir, RocksDbResources shared) {
         Objects.requireNonNull(name, "name");
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new StoreException("cannot create the directory of store " + name + ": " + dir, e);
         }
-        RocksDbOptions options = new RocksDbOptions();
+        RocksDbOptions options = shared.optionsFor(name);
         List<ColumnFamilyDescriptor> columns = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, options.columnFamily()),
                 new ColumnFamilyDescriptor(METADATA_COLUMN_FAMILY.getBytes(UTF_8), options.columnFamily()));
@@ -357,6 +368,26 @@ public final class RocksDbBytesStore implements BytesStore {
             iterator.status();
             return null;
         }
+    }
+
+    /** The bytes the store's memtables (both column families) take now, written and not yet flushed. */
+    public long memtableBytes() {
+        requireOpen();
+        try {
+            return db.getLongProperty(data, "rocksdb.cur-size-all-mem-tables")
+                    + db.getLongProperty(metadata, "rocksdb.cur-size-all-mem-tables");
+        } catch (RocksDBException e) {
+            throw failure("memtable size", e);
+        }
+    }
+
+    /**
+     * Flushes the memtables to SST files now, both column families as one unit, and waits: frees their
+     * memory. Call on the thread that writes the store (between its writes, so data and offsets stay together).
+     */
+    public void flushMemtables() {
+        requireOpen();
+        flushColumnFamilies();
     }
 
     private void flushColumnFamilies() {

@@ -1,5 +1,8 @@
 package io.weir.streams.internals.state;
 
+import io.weir.streams.state.RocksDbConfigSetter;
+import io.weir.streams.state.RocksDbStoreOptions;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -9,15 +12,23 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.Filter;
 import org.rocksdb.LRUCache;
 import org.rocksdb.WALRecoveryMode;
+import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
+
+import java.util.Optional;
 
 /**
  * The native RocksDB options of one {@link RocksDbBytesStore}, tuned for Weir's workload: write-heavy,
  * time-ordered window stores, several per instance, on machines with few cores and little memory.
  *
+ * <p>With a memory bound ({@link RocksDbResources}), the block cache and the write buffer manager
+ * are the instance's, shared by every store; without one, each store has a cache of its own. The
+ * user's {@link RocksDbConfigSetter} runs last, and the options the store's guarantees rest on are set
+ * again after it.
+ *
  * <p>Ownership: made by one store, used for both of its column families, and closed by that store
- * after its database, since the database reads the options until it is closed. Nothing is shared
- * between stores.
+ * after its database, since the database reads the options until it is closed. Closes what it made,
+ * never the shared cache or manager.
  */
 final class RocksDbOptions implements AutoCloseable {
 
@@ -50,45 +61,57 @@ final class RocksDbOptions implements AutoCloseable {
     // take every core from the stream threads.
     private static final int MAX_BACKGROUND_JOBS = 2;
 
-    private final Cache blockCache;
+    private final String storeName;
+    private final @Nullable Cache ownCache;
     private final Filter bloomFilter;
+    private final BlockBasedTableConfig tableConfig;
     private final ColumnFamilyOptions columnFamilyOptions;
     private final DBOptions dbOptions;
     private final WriteOptions writeOptions;
     private final WriteOptions restoreOptions;
+    private final @Nullable Cache sharedCache;
+    private final @Nullable WriteBufferManager writeBufferManager;
+    private final @Nullable RocksDbConfigSetter setter;
 
-    RocksDbOptions() {
-        blockCache = new LRUCache(BLOCK_CACHE_BYTES);
+    /**
+     * @param sharedCache the instance's block cache, or null for one of this store's own
+     * @param writeBufferManager the instance's write buffer manager (with {@code sharedCache}), or null
+     * @param setter the user's hook, or null
+     */
+    RocksDbOptions(
+            String storeName,
+            @Nullable Cache sharedCache,
+            @Nullable WriteBufferManager writeBufferManager,
+            @Nullable RocksDbConfigSetter setter) {
+        this.storeName = storeName;
+        this.sharedCache = sharedCache;
+        this.writeBufferManager = writeBufferManager;
+        this.setter = setter;
+        ownCache = sharedCache == null ? new LRUCache(BLOCK_CACHE_BYTES) : null;
         bloomFilter = new BloomFilter(BLOOM_BITS_PER_KEY);
-        BlockBasedTableConfig tableConfig = new BlockBasedTableConfig()
-                .setBlockCache(blockCache)
+        tableConfig = new BlockBasedTableConfig()
+                .setBlockCache(sharedCache != null ? sharedCache : ownCache)
                 .setFilterPolicy(bloomFilter)
                 .setBlockSize(BLOCK_SIZE_BYTES)
                 // Counts index and filter blocks against the cache bound instead of holding them
                 // outside it, where they grow with the data without limit.
-                .setCacheIndexAndFilterBlocks(true);
+                .setCacheIndexAndFilterBlocks(true)
+                // In the cache's high-priority pool, so scans of data blocks do not evict them.
+                .setCacheIndexAndFilterBlocksWithHighPriority(true);
         columnFamilyOptions = new ColumnFamilyOptions()
-                .setTableFormatConfig(tableConfig)
                 // Decompresses faster than the Snappy default at a similar ratio; CPU is the
                 // scarce resource on a two-core machine.
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setWriteBufferSize(WRITE_BUFFER_BYTES)
                 .setMaxWriteBufferNumber(MAX_WRITE_BUFFERS);
         dbOptions = new DBOptions()
-                .setCreateIfMissing(true)
-                // The metadata column family is made on a store's first open.
-                .setCreateMissingColumnFamilies(true)
-                // Flushing both column families as one unit keeps the stored changelog offsets
-                // (metadata) consistent with the data in the SST files, whatever the WAL holds.
-                .setAtomicFlush(true)
-                // After a machine crash the unsynced WAL may end mid-batch: recover every whole
-                // batch before the damage and stop there. Data and offsets share each batch, so the
-                // store is some committed state; the changelog replays the rest.
-                .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
                 // Bounds the WAL (and the reopen time replaying it): past this, the memtables it
                 // covers are flushed.
                 .setMaxTotalWalSize(MAX_TOTAL_WAL_BYTES)
                 .setMaxBackgroundJobs(MAX_BACKGROUND_JOBS);
+        if (writeBufferManager != null) {
+            dbOptions.setWriteBufferManager(writeBufferManager);
+        }
         // The WAL, not synced: a batch is in the OS page cache when write() returns, so a killed
         // process loses nothing and its restart replays from the changelog only what came after
         // its last commit. Without it, a kill would lose every memtable (up to 48 MiB a store)
@@ -98,6 +121,57 @@ final class RocksDbOptions implements AutoCloseable {
         // Restoring replays what the changelog already holds: logging it again would only double the
         // disk writes. A flush ends the restore (see BytesStore#restore).
         restoreOptions = new WriteOptions().setDisableWAL(true);
+        if (setter != null) {
+            setter.setConfig(view());
+        }
+        columnFamilyOptions.setTableFormatConfig(tableConfig);
+        // Set after the user's hook: the store's guarantees rest on these.
+        dbOptions
+                .setCreateIfMissing(true)
+                // The metadata column family is made on a store's first open.
+                .setCreateMissingColumnFamilies(true)
+                // Flushing both column families as one unit keeps the stored changelog offsets
+                // (metadata) consistent with the data in the SST files, whatever the WAL holds.
+                .setAtomicFlush(true)
+                // After a machine crash the unsynced WAL may end mid-batch: recover every whole
+                // batch before the damage and stop there. Data and offsets share each batch, so the
+                // store is some committed state; the changelog replays the rest.
+                .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery);
+    }
+
+    /** What the user's hook sees: this store's options and the shared parts. */
+    private RocksDbStoreOptions view() {
+        return new RocksDbStoreOptions() {
+            @Override
+            public String storeName() {
+                return storeName;
+            }
+
+            @Override
+            public DBOptions dbOptions() {
+                return dbOptions;
+            }
+
+            @Override
+            public ColumnFamilyOptions columnFamilyOptions() {
+                return columnFamilyOptions;
+            }
+
+            @Override
+            public BlockBasedTableConfig tableConfig() {
+                return tableConfig;
+            }
+
+            @Override
+            public Optional<Cache> sharedCache() {
+                return Optional.ofNullable(sharedCache);
+            }
+
+            @Override
+            public Optional<WriteBufferManager> writeBufferManager() {
+                return Optional.ofNullable(writeBufferManager);
+            }
+        };
     }
 
     ColumnFamilyOptions columnFamily() {
@@ -119,11 +193,16 @@ final class RocksDbOptions implements AutoCloseable {
     /** Closes the options, then the table objects they refer to. Call after the database is closed. */
     @Override
     public void close() {
+        if (setter != null) {
+            setter.close(storeName, view());
+        }
         writeOptions.close();
         restoreOptions.close();
         dbOptions.close();
         columnFamilyOptions.close();
         bloomFilter.close();
-        blockCache.close();
+        if (ownCache != null) {
+            ownCache.close();
+        }
     }
 }

@@ -6,13 +6,18 @@ import java.nio.file.Path;
 @FunctionalInterface
 public interface StoreOpener {
 
-    /** Opens each store in its directory as it is asked for. */
-    StoreOpener DIRECT = RocksDbBytesStore::open;
-
     /**
      * Opens the store, creating its directory and database if missing.
      *
      * @throws StoreException if the store cannot be opened
      */
     RocksDbBytesStore open(String name, Path dir);
+
+    /**
+     * Whether the stores this opener opens share a memory bound ({@code rocksdb.memory.max.bytes}) that
+     * their use now exceeds; false without a bound.
+     */
+    default boolean memoryOverBound() {
+        return false;
+    }
 }

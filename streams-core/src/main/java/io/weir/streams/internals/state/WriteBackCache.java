@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * <p>Reads see the cache's own writes, range deletes included. Dirty entries hold the last value
  * written per key (so the changelog carries one record per key per commit, not one per update).
  * With {@code keepReads}, entries read from or flushed to the store stay cached as clean entries
- * until the task's {@link CacheBudget} needs the room — for RocksDB that saves a native get per
+ * until the {@link CacheBudget} it shares with the other caches of its thread needs the room — for RocksDB that saves a native get per
  * record on hot keys; an in-memory store gains nothing from it.
  *
  * <p>Point reads and writes, the per-record path, are hash lookups. Key order is needed only by
@@ -50,8 +50,9 @@ import java.util.TreeMap;
  * the budget accounting change together on every write and must agree at every step; a split would
  * spread one invariant over several classes.
  *
- * <p>Single-threaded: owned by one task. Does not own the store (its task does). Once
- * the cache is first used, the store must be written through it only.
+ * <p>Single-threaded: owned by one task, on its stream thread. Does not own the store (its task does).
+ * Once the cache is first used, the store must be written through it only; once {@link #close closed},
+ * not at all.
  */
 public final class WriteBackCache {
 
@@ -146,6 +147,7 @@ public final class WriteBackCache {
         this.store = store;
         this.keepReads = keepReads;
         this.budget = budget;
+        budget.join(this);
     }
 
     public String name() {
@@ -200,6 +202,10 @@ public final class WriteBackCache {
             dirty.add(e);
             resize(dirtyBytes + e.size(), cleanBytes - before);
         }
+        // What the caches read goes before a write makes the thread commit early.
+        if (budget.exceeded()) {
+            evictIfNeeded();
+        }
     }
 
     public void delete(byte[] key) {
@@ -244,7 +250,7 @@ public final class WriteBackCache {
         return new MergedIterator(cached.iterator(), complete ? NOTHING_STORED : store.range(from, to));
     }
 
-    /** Whether the task should commit early because its caches outgrew their budget. */
+    /** Whether the thread should commit early because the caches outgrew their budget. */
     public boolean overBudget() {
         return budget.exceeded();
     }
@@ -341,6 +347,12 @@ public final class WriteBackCache {
         resize(0, 0);
     }
 
+    /** Drops every cached entry and gives its bytes back to the budget: the task is closing. */
+    public void close() {
+        discard();
+        budget.leave(this);
+    }
+
     private void add(Entry e) {
         entries.put(Key.of(e.key), e);
         unordered.add(e);
@@ -385,7 +397,8 @@ public final class WriteBackCache {
                 addClean(new Entry(e.key(), e.value(), false));
                 resize(dirtyBytes, cleanBytes + size(e.key(), e.value()));
                 if (budget.exceeded()) {
-                    evictIfNeeded();
+                    // Reading in stops here; it never evicts what the other caches hold.
+                    evictClean();
                     return;
                 }
             }
@@ -394,10 +407,21 @@ public final class WriteBackCache {
     }
 
     /**
-     * While the task's budget is exceeded, evicts this cache's clean entries, oldest first (the order
-     * they became clean), until it no longer is or none is left.
+     * While the budget is exceeded, evicts this cache's clean entries, then those of the thread's other
+     * caches: what was read is dropped before a write makes the thread commit early.
      */
     private void evictIfNeeded() {
+        evictClean();
+        if (budget.exceeded()) {
+            budget.reclaim(this);
+        }
+    }
+
+    /**
+     * While the budget is exceeded, evicts this cache's clean entries, oldest first (the order they
+     * became clean), until it no longer is or none is left.
+     */
+    void evictClean() {
         if (!budget.exceeded() || cleanBytes == 0) {
             return;
         }

@@ -59,6 +59,7 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
     private final Path appDir;
     private final TopologySpec topology;
     private final String threadName;
+    private final StoreOpener direct;
     private final Map<Path, Found> found = new ConcurrentHashMap<>();
     /** By directory, the changelog offset of each store opened in the background that no task took. */
     private final Map<Path, Stored> unclaimedOffsets = new ConcurrentHashMap<>();
@@ -88,11 +89,13 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
     /**
      * @param appDir     the application's state directory, holding one directory per task
      * @param threadName the name of the background thread
+     * @param direct     what opens each store (with the instance's shared RocksDB resources)
      */
-    public PreopenedStores(Path appDir, TopologySpec topology, String threadName) {
+    public PreopenedStores(Path appDir, TopologySpec topology, String threadName, StoreOpener direct) {
         this.appDir = appDir;
         this.topology = topology;
         this.threadName = threadName;
+        this.direct = direct;
     }
 
     /**
@@ -169,7 +172,7 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
             return;
         }
         try {
-            RocksDbBytesStore store = RocksDbBytesStore.open(f.name, f.dir);
+            RocksDbBytesStore store = direct.open(f.name, f.dir);
             Long offset = ChangelogOffset.of(store);
             if (offset != null) {
                 // Before the store is handed out: a task that takes it then finds the offset to remove.
@@ -191,7 +194,12 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
         Found f = found.remove(dir);
         RocksDbBytesStore store = f == null || f.state.compareAndSet(NEW, CLAIMED) ? null : opened(f);
         unclaimedOffsets.remove(dir);
-        return store != null ? store : RocksDbBytesStore.open(name, dir);
+        return store != null ? store : direct.open(name, dir);
+    }
+
+    @Override
+    public boolean memoryOverBound() {
+        return direct.memoryOverBound();
     }
 
     /**

@@ -5,6 +5,8 @@ import io.weir.streams.internals.state.BytesStore;
 import io.weir.streams.internals.state.CacheBudget;
 import io.weir.streams.internals.state.CorruptStores;
 import io.weir.streams.internals.state.InMemoryBytesStore;
+import io.weir.streams.internals.state.RocksDbBytesStore;
+import io.weir.streams.internals.state.RocksDbResources;
 import io.weir.streams.internals.state.StoreHosting;
 import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.state.Stores;
@@ -22,8 +24,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The state stores of one task, each behind its write-back cache, sharing one {@link CacheBudget},
- * and the instance's global tables, which the task reads. Owns its own stores: {@link #close()} closes
+ * The state stores of one task, each behind its write-back cache, sharing the {@link CacheBudget} of
+ * the task's thread, and the instance's global tables, which the task reads. Owns its own stores: {@link #close()} closes
  * every one (RocksDB handles included), never a global table's. RocksDB stores live under
  * {@code <taskDir>/<store>}. Single-threaded, like its task.
  */
@@ -35,14 +37,17 @@ public final class TaskStores implements Stores, AutoCloseable {
     private final Map<String, GlobalStore<?, ?>> globals;
     private @Nullable StoreHosting hosting;
 
-    public TaskStores(Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes) {
-        this(stores, taskDir, cacheMaxBytes, Map.of());
+    public TaskStores(Collection<StoreSpec> stores, Path taskDir, CacheBudget budget) {
+        this(stores, taskDir, budget, Map.of());
     }
 
-    /** @param globals the instance's global tables by store name, which this task reads and does not own */
+    /**
+     * @param budget  the cache budget this task's caches share with the other tasks of its thread
+     * @param globals the instance's global tables by store name, which this task reads and does not own
+     */
     public TaskStores(
-            Collection<StoreSpec> stores, Path taskDir, long cacheMaxBytes, Map<String, GlobalStore<?, ?>> globals) {
-        this(stores, taskDir, cacheMaxBytes, globals, null, StoreOpener.DIRECT);
+            Collection<StoreSpec> stores, Path taskDir, CacheBudget budget, Map<String, GlobalStore<?, ?>> globals) {
+        this(stores, taskDir, budget, globals, null, RocksDbResources.unshared());
     }
 
     /**
@@ -53,13 +58,13 @@ public final class TaskStores implements Stores, AutoCloseable {
     public TaskStores(
             Collection<StoreSpec> stores,
             Path taskDir,
-            long cacheMaxBytes,
+            CacheBudget budget,
             Map<String, GlobalStore<?, ?>> globals,
             @Nullable StoreHosting hosting,
             StoreOpener opener) {
         this.globals = globals;
         this.hosting = hosting;
-        this.budget = new CacheBudget(cacheMaxBytes);
+        this.budget = budget;
         try {
             for (StoreSpec spec : stores) {
                 boolean[] rebuilt = new boolean[1];
@@ -139,6 +144,17 @@ public final class TaskStores implements Stores, AutoCloseable {
         return spec;
     }
 
+    /** The task's RocksDB stores (its in-memory stores left out). */
+    public List<RocksDbBytesStore> rocksDbStores() {
+        List<RocksDbBytesStore> stores = new ArrayList<>();
+        for (WriteBackCache cache : caches.values()) {
+            if (cache.store() instanceof RocksDbBytesStore rocksDb) {
+                stores.add(rocksDb);
+            }
+        }
+        return stores;
+    }
+
     /** Whether the caches outgrew their budget, so the task should commit now. */
     public boolean overBudget() {
         return budget.exceeded();
@@ -172,6 +188,7 @@ public final class TaskStores implements Stores, AutoCloseable {
         }
         RuntimeException failure = null;
         for (WriteBackCache cache : caches.values()) {
+            cache.close();
             try {
                 cache.store().close();
             } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.internals.state.ChangelogOffset;
 import io.weir.streams.internals.state.RocksDbBytesStore;
+import io.weir.streams.internals.state.RocksDbResources;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.task.PreopenedStores;
 import io.weir.streams.internals.topology.TaskId;
@@ -74,7 +75,8 @@ class StateOnDiskTest {
         produce(broker, changelog, 1, 5);
         storeOnDisk(appDir, "0_0", 4);
         storeOnDisk(appDir, "0_1", 5);
-        try (PreopenedStores found = new PreopenedStores(appDir, topology(), "test-store-opener");
+        try (PreopenedStores found =
+                        new PreopenedStores(appDir, topology(), "test-store-opener", RocksDbResources.unshared());
                 Admin admin =
                         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             found.begin();
@@ -92,7 +94,8 @@ class StateOnDiskTest {
     @Test
     void nothingIsReportedWhenTheChangelogEndsCannotBeRead(KafkaBroker broker, @TempDir Path appDir) {
         storeOnDisk(appDir, "0_0", 4);
-        try (PreopenedStores found = new PreopenedStores(appDir, topology(), "test-store-opener");
+        try (PreopenedStores found =
+                        new PreopenedStores(appDir, topology(), "test-store-opener", RocksDbResources.unshared());
                 Admin admin =
                         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             found.begin();

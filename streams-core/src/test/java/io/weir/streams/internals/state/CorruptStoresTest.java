@@ -50,10 +50,10 @@ class CorruptStoresTest {
         return new TaskStores(
                 List.of(new StoreSpec("s", StoreType.ROCKSDB, logged, -1)),
                 taskDir,
-                1024 * 1024,
+                new CacheBudget(1024 * 1024),
                 Map.of(),
                 null,
-                StoreOpener.DIRECT);
+                RocksDbResources.unshared());
     }
 
     @Test

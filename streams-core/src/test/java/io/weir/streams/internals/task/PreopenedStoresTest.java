@@ -5,6 +5,7 @@ import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.internals.state.RocksDbBytesStore;
+import io.weir.streams.internals.state.RocksDbResources;
 import io.weir.streams.internals.state.StoreBatch;
 import io.weir.streams.internals.state.StoreException;
 import io.weir.streams.internals.topology.TopologyAccess;
@@ -70,7 +71,7 @@ class PreopenedStoresTest {
     @Test
     void aStoreFoundAtStartIsOpenedBeforeItsTaskAsksAndHandedToIt() {
         Path dir = storeOnDisk("0_3");
-        try (PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD)) {
+        try (PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD, RocksDbResources.unshared())) {
             preopened.begin();
             await().atMost(Duration.ofSeconds(10)).until(() -> heldOpen(dir));
             try (RocksDbBytesStore store = preopened.open("counts", dir)) {
@@ -85,7 +86,7 @@ class PreopenedStoresTest {
     void storesNoTaskTookAreClosedOnceReleased() {
         Path taken = storeOnDisk("0_0");
         Path left = storeOnDisk("0_1");
-        PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD);
+        PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD, RocksDbResources.unshared());
         preopened.begin();
         RocksDbBytesStore store = preopened.open("counts", taken);
         await().atMost(Duration.ofSeconds(10)).until(() -> heldOpen(left));
@@ -99,7 +100,7 @@ class PreopenedStoresTest {
 
     @Test
     void aStoreNotFoundAtStartOrAskedForAfterReleaseIsOpenedDirectly() {
-        PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD);
+        PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD, RocksDbResources.unshared());
         preopened.begin();
         assertFalse(openerThreadAlive(), "nothing on disk: no background thread");
         Path fresh = appDir.resolve("0_2").resolve("counts");
@@ -126,7 +127,7 @@ class PreopenedStoresTest {
             store.write(new StoreBatch().put(KEY, VALUE));
         }
         Files.createDirectories(appDir.resolve("0_1").resolve("counts"));
-        try (PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD)) {
+        try (PreopenedStores preopened = new PreopenedStores(appDir, topology(), THREAD, RocksDbResources.unshared())) {
             preopened.begin();
             assertFalse(openerThreadAlive(), "nothing of the topology's to open");
             assertFalse(heldOpen(foreign));

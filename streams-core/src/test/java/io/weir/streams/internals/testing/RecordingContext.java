@@ -5,6 +5,7 @@ import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.state.CacheBudget;
 import io.weir.streams.internals.task.TaskStores;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
@@ -39,7 +40,7 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
         for (String name : storeNames) {
             specs.add(new StoreSpec(name, StoreType.ROCKSDB, true, -1));
         }
-        this.stores = new TaskStores(specs, dir, 1024 * 1024);
+        this.stores = new TaskStores(specs, dir, new CacheBudget(1024 * 1024));
     }
 
     @Override

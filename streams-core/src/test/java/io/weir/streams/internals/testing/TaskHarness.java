@@ -3,8 +3,9 @@ package io.weir.streams.internals.testing;
 import io.weir.streams.Topology;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.state.CacheBudget;
+import io.weir.streams.internals.state.RocksDbResources;
 import io.weir.streams.internals.state.StoreHosting;
-import io.weir.streams.internals.state.StoreOpener;
 import io.weir.streams.internals.task.RawRecord;
 import io.weir.streams.internals.task.StreamTask;
 import io.weir.streams.internals.task.TaskStores;
@@ -92,7 +93,12 @@ public final class TaskHarness implements AutoCloseable {
                 "app",
                 sub,
                 new TaskStores(
-                        stores, stateDir.resolve(id.toString()), 1024 * 1024, Map.of(), hosting, StoreOpener.DIRECT),
+                        stores,
+                        stateDir.resolve(id.toString()),
+                        new CacheBudget(1024 * 1024),
+                        Map.of(),
+                        hosting,
+                        RocksDbResources.unshared()),
                 collector,
                 new TaskMetrics(id.toString()),
                 now,

@@ -69,7 +69,7 @@ class CrashTest {
         return TestDriverConfig.defaults()
                 .withPartitions("clicks", 2)
                 .withCommitInterval(Duration.ofDays(1))
-                .withCacheMaxBytesPerTask(cacheBytes);
+                .withCacheMaxBytes(cacheBytes);
     }
 
     @Test

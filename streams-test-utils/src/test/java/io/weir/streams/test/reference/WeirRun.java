@@ -95,7 +95,7 @@ final class WeirRun {
         Path stateDir = newStateDir();
         TestDriverConfig config = TestDriverConfig.defaults()
                 .withStartTime(Instant.ofEpochMilli(stream.startTime()))
-                .withCacheMaxBytesPerTask(scenario.cacheBytes())
+                .withCacheMaxBytes(scenario.cacheBytes())
                 .withStateDir(stateDir);
         for (String topic : stream.topics()) {
             config = config.withPartitions(topic, stream.partitions());
