@@ -65,7 +65,11 @@ final class TopologyDescriber {
                 }
             }
             List<TopologyDescription.Store> stores = new ArrayList<>();
-            for (StoreSpec store : spec.storesOf(sub)) {
+            // In the order the topology declared them: a sub-topology's own set of names has no fixed order.
+            List<StoreSpec> declared = spec.stores().values().stream()
+                    .filter(store -> sub.stores().contains(store.name()))
+                    .toList();
+            for (StoreSpec store : declared) {
                 Optional<Duration> retention = store.ownChangelog() && store.retentionMs() >= 0
                         ? Optional.of(Duration.ofMillis(store.retentionMs()))
                         : Optional.empty();

@@ -10,6 +10,7 @@ import io.weir.streams.TopologyDescription.Store;
 import io.weir.streams.TopologyDescription.SubTopology;
 import io.weir.streams.TopologyDescription.TopicKind;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.Deduplicated;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.JoinWindows;
@@ -331,6 +332,19 @@ class TopologyDescriptionTest {
         assertEquals(first.toString(), second.toString());
         assertEquals(first.toDot(), second.toDot());
         assertEquals(first.toSvg(), second.toSvg());
+    }
+
+    @Test
+    void storesAreListedInTheOrderTheTopologyDeclaresThem() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in", STRINGS)
+                .deduplicate((k, v) -> v, Duration.ofMinutes(1), Deduplicated.with(Serdes.String()).withName("once"))
+                .groupByKey()
+                .count(Materialized.as("counts"));
+        List<String> stores = only(builder.build().describe()).stores().stream()
+                .map(Store::name)
+                .toList();
+        assertEquals(List.of("once", "once-expiry", "counts"), stores);
     }
 
     @Test
