@@ -338,7 +338,10 @@ class TopologyDescriptionTest {
     void storesAreListedInTheOrderTheTopologyDeclaresThem() {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream("in", STRINGS)
-                .deduplicate((k, v) -> v, Duration.ofMinutes(1), Deduplicated.with(Serdes.String()).withName("once"))
+                .deduplicate(
+                        (k, v) -> v,
+                        Duration.ofMinutes(1),
+                        Deduplicated.with(Serdes.String()).withName("once"))
                 .groupByKey()
                 .count(Materialized.as("counts"));
         List<String> stores = only(builder.build().describe()).stores().stream()
