@@ -1,14 +1,14 @@
 package io.weir.streams;
 
-import io.weir.streams.internals.topology.NodeSpec;
-import io.weir.streams.internals.topology.SourceSpec;
-import io.weir.streams.internals.topology.SubtopologySpec;
+import io.weir.streams.internals.Require;
 import io.weir.streams.internals.topology.TopologyAccess;
 import io.weir.streams.internals.topology.TopologySpec;
 
 /**
  * A built processing graph, run by {@code WeirStreams} on Kafka or by {@code TestDriver} in tests.
- * Immutable. {@link #describe()} prints its sub-topologies, nodes and stores.
+ * Immutable. {@link #describe()} shows what it runs: sub-topologies, sources with their watermark
+ * strategies, operators, sinks, stores with their changelogs, internal topics, and which names were
+ * generated.
  */
 public final class Topology {
 
@@ -23,35 +23,35 @@ public final class Topology {
     }
 
     /**
-     * A readable outline: sub-topologies, their sources, nodes (with parents) and stores.
+     * What this topology runs, with internal topics named {@code <application.id>-<name>}
+     * ({@link TopologyDescription#APPLICATION_ID_PLACEHOLDER}). A source given by a pattern is shown as its
+     * pattern: which topics it reads is decided at start.
      *
-     * @return the outline, one line per sub-topology, source and node
+     * @return the description; its {@code toString()} is a readable text, {@code toDot()} and {@code toSvg()}
+     *     draw it
      */
-    public String describe() {
-        StringBuilder out = new StringBuilder();
-        for (SubtopologySpec sub : spec.subtopologies()) {
-            out.append("Sub-topology ").append(sub.id()).append('\n');
-            for (SourceSpec source : sub.sources()) {
-                out.append("  source ")
-                        .append(source.pattern() != null ? "/" + source.topic() + "/" : source.topic())
-                        .append('\n');
-            }
-            for (NodeSpec node : sub.nodes()) {
-                out.append("  ").append(node.name()).append(" <- ").append(String.join(", ", node.parents()));
-                if (!node.stores().isEmpty()) {
-                    out.append("  stores ").append(node.stores());
-                }
-                if (!node.outputTopics().isEmpty()) {
-                    out.append("  writes ").append(node.outputTopics());
-                }
-                out.append('\n');
-            }
-        }
-        return out.toString();
+    public TopologyDescription describe() {
+        return TopologyDescriber.describe(spec, TopologyDescription.APPLICATION_ID_PLACEHOLDER);
     }
 
+    /**
+     * What this topology runs as application {@code applicationId}: as {@link #describe()}, with the internal
+     * topics (repartition topics, changelogs) named as they are in Kafka.
+     *
+     * @param applicationId the application's {@code application.id}
+     * @return the description
+     */
+    public TopologyDescription describe(String applicationId) {
+        return TopologyDescriber.describe(spec, Require.name("applicationId", applicationId));
+    }
+
+    /**
+     * The text of {@link #describe()}.
+     *
+     * @return the description as text
+     */
     @Override
     public String toString() {
-        return describe();
+        return describe().toString();
     }
 }

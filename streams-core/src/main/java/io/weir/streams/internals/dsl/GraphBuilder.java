@@ -13,6 +13,7 @@ import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.common.serialization.Serde;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,9 @@ public final class GraphBuilder {
     private final Map<String, String> nodeNames = new LinkedHashMap<>();
     private final List<SerdeUse> serdes = new ArrayList<>();
     private final List<GlobalTableSpec> globalTables = new ArrayList<>();
+    /** The names Weir numbered ({@link #newName}, a second read of a topic, a second sink of it). */
+    private final Set<String> generatedNames = new HashSet<>();
+
     private ProcessingErrorHandler processingErrors = ProcessingErrorHandler.fail();
     private int counter;
 
@@ -103,6 +107,9 @@ public final class GraphBuilder {
             throw new IllegalArgumentException("The name '" + name + "' is used twice in this topology");
         }
         nodeNames.put(name, name);
+        if (n > 1) {
+            generatedNames.add(name);
+        }
         useSerde(consumed.keySerde(), true);
         useSerde(consumed.valueSerde(), false);
         SourceSpec source = new SourceSpec(name, topic, consumed, repartition, partitions, null, table);
@@ -152,10 +159,15 @@ public final class GraphBuilder {
         globalTables.add(table);
     }
 
-    /** A fresh node name {@code <kind>-<n>}. */
+    /**
+     * A fresh node name {@code <kind>-<n>}, noted as generated: it and every name made from it ({@code
+     * <kind>-<n>-...}) are numbered in the order operators were added (see {@link TopologySpec#generatedName}).
+     */
     public String newName(String kind) {
         counter++;
-        return kind + "-" + counter;
+        String name = kind + "-" + counter;
+        generatedNames.add(name);
+        return name;
     }
 
     /** The name of a sink writing {@code topic}: {@code sink:<topic>}, {@code sink:<topic>-2} for a second sink of it, ... */
@@ -163,6 +175,7 @@ public final class GraphBuilder {
         String name = "sink:" + topic;
         for (int n = 2; nodeNames.containsKey(name); n++) {
             name = "sink:" + topic + "-" + n;
+            generatedNames.add(name);
         }
         return name;
     }
@@ -174,12 +187,34 @@ public final class GraphBuilder {
             Supplier<? extends Processor<?, ?>> processor,
             Set<String> storeNames,
             Set<String> outputTopics) {
+        return addNode(name, parents, processor, storeNames, outputTopics, false);
+    }
+
+    /**
+     * Adds a sink under {@code name}: a node that writes what reaches it to {@code outputTopics} (none when
+     * it chooses the topic per record) and forwards nothing; returns its name.
+     */
+    public String addSink(
+            String name,
+            List<String> parents,
+            Supplier<? extends Processor<?, ?>> processor,
+            Set<String> outputTopics) {
+        return addNode(name, parents, processor, Set.of(), outputTopics, true);
+    }
+
+    private String addNode(
+            String name,
+            List<String> parents,
+            Supplier<? extends Processor<?, ?>> processor,
+            Set<String> storeNames,
+            Set<String> outputTopics,
+            boolean sink) {
         if (nodeNames.containsKey(name)) {
             throw new IllegalArgumentException("The name '" + name + "' is used twice in this topology");
         }
         nodeNames.put(name, name);
-        nodes.add(
-                new NodeSpec(name, List.copyOf(parents), processor, Set.copyOf(storeNames), Set.copyOf(outputTopics)));
+        nodes.add(new NodeSpec(
+                name, List.copyOf(parents), processor, Set.copyOf(storeNames), Set.copyOf(outputTopics), sink));
         return name;
     }
 
@@ -194,6 +229,6 @@ public final class GraphBuilder {
         if (sources.isEmpty()) {
             throw new IllegalStateException("The topology has no source: call builder.stream(topic, ...) first");
         }
-        return new TopologySpec(sources, nodes, stores, processingErrors, serdes, globalTables);
+        return new TopologySpec(sources, nodes, stores, processingErrors, serdes, globalTables, generatedNames);
     }
 }

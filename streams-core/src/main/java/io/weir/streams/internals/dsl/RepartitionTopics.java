@@ -48,11 +48,10 @@ final class RepartitionTopics {
     private static <K, V> String sink(
             GraphBuilder graph, List<String> parents, String base, Serde<K> k, Serde<V> v, boolean marks) {
         String topic = base + "-repartition";
-        graph.addNode(
+        graph.addSink(
                 base + "-repartition-sink",
                 parents,
                 () -> new RepartitionSinkProcessor<>(topic, k.serializer(), v.serializer(), marks),
-                Set.of(),
                 Set.of(topic));
         return topic;
     }

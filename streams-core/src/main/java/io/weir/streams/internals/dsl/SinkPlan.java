@@ -40,11 +40,10 @@ final class SinkPlan {
         graph.useSerde(v, false);
         StreamPartitioner<? super K, ? super V> partitioner =
                 produced.partitioner().orElse(null);
-        graph.addNode(
+        graph.addSink(
                 name,
                 stream.nodes,
                 () -> new SinkProcessor<>(topics, k.serializer(), v.serializer(), produced.errorHandler(), partitioner),
-                Set.of(),
                 outputTopics);
     }
 }

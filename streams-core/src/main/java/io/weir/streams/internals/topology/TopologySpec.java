@@ -31,10 +31,12 @@ public final class TopologySpec {
     private final List<SerdeUse> serdes;
     private final List<SubtopologySpec> subtopologies;
     private final List<GlobalTableSpec> globalTables;
+    private final Set<String> generatedNames;
 
     /**
-     * @param serdes       every serde instance the topology uses, once each (see {@link #configureSerdes})
-     * @param globalTables the global tables, held by every instance outside the tasks
+     * @param serdes         every serde instance the topology uses, once each (see {@link #configureSerdes})
+     * @param globalTables   the global tables, held by every instance outside the tasks
+     * @param generatedNames the names the builder numbered (see {@link #generatedName})
      */
     public TopologySpec(
             List<SourceSpec> sources,
@@ -42,8 +44,10 @@ public final class TopologySpec {
             Map<String, StoreSpec> stores,
             ProcessingErrorHandler processingErrors,
             List<SerdeUse> serdes,
-            List<GlobalTableSpec> globalTables) {
+            List<GlobalTableSpec> globalTables,
+            Set<String> generatedNames) {
         this.globalTables = List.copyOf(globalTables);
+        this.generatedNames = Set.copyOf(generatedNames);
         this.sources = List.copyOf(sources);
         this.nodes = List.copyOf(nodes);
         this.stores = Collections.unmodifiableMap(new LinkedHashMap<>(stores));
@@ -66,6 +70,26 @@ public final class TopologySpec {
 
     public List<GlobalTableSpec> globalTables() {
         return globalTables;
+    }
+
+    /**
+     * Whether Weir chose {@code name} (of a node, store or internal topic) by counting rather than taking it
+     * from the user or a topic: it is a numbered name {@code <kind>-<n>}, or made from one ({@code
+     * <kind>-<n>-<suffix>}: a generated operator's store, repartition topic or changelog), or a numbered
+     * second read or sink of a topic ({@code source:<topic>-2}, {@code sink:<topic>-2}). Such a name changes
+     * when operators are added or removed before it, and so does the state or topic named after it. A name
+     * a user gives that itself starts with a generated one and a dash counts as generated.
+     */
+    public boolean generatedName(String name) {
+        if (generatedNames.contains(name)) {
+            return true;
+        }
+        for (int dash = name.indexOf('-'); dash > 0; dash = name.indexOf('-', dash + 1)) {
+            if (generatedNames.contains(name.substring(0, dash))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -152,7 +176,7 @@ public final class TopologySpec {
             }
             matching.forEach(t -> resolved.add(new SourceSpec(source.nodeName(), t, source.consumed(), false, -1)));
         }
-        return new TopologySpec(resolved, nodes, stores, processingErrors, serdes, globalTables);
+        return new TopologySpec(resolved, nodes, stores, processingErrors, serdes, globalTables, generatedNames);
     }
 
     /** The logical names of the repartition topics (see {@link SourceSpec#topic(String)}). */
