@@ -299,8 +299,11 @@ public final class ApplicationReset {
      * @throws IllegalStateException when Kafka cannot be asked (the message says what failed)
      */
     public ResetPlan plan() {
-        try (Admin admin = Admin.create(request.clientConfig())) {
+        Admin admin = admin();
+        try {
             return new ResetPlan(Planner.plan(admin, request, false), true);
+        } finally {
+            close(admin);
         }
     }
 
@@ -315,11 +318,28 @@ public final class ApplicationReset {
      *     finishes it
      */
     public ResetPlan execute() {
-        try (Admin admin = Admin.create(request.clientConfig())) {
+        Admin admin = admin();
+        try {
             return new ResetPlan(Executor.run(admin, request), false);
         } catch (ResetRefused e) {
             throw refused(e.plan());
+        } finally {
+            close(admin);
         }
+    }
+
+    /** An admin client whose requests give up within the reset's timeout, unless its settings say otherwise. */
+    private Admin admin() {
+        Map<String, Object> config = new HashMap<>(request.clientConfig());
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, request.timeout().toMillis());
+        config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        config.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 30_000));
+        return Admin.create(config);
+    }
+
+    /** Closes without waiting for requests given up on (an unreachable cluster's), which it cancels. */
+    private static void close(Admin admin) {
+        admin.close(Duration.ofSeconds(1));
     }
 
     private static ResetRefusedException refused(Plan plan) {
@@ -383,7 +403,9 @@ public final class ApplicationReset {
             return 1;
         } catch (RuntimeException e) {
             err.println("weir-reset: failed: " + e.getMessage());
-            err.println("Fix the cause and run the reset again: it picks up where this one stopped.");
+            if (!arguments.dryRun()) {
+                err.println("Fix the cause and run the reset again: it picks up where this one stopped.");
+            }
             return 3;
         }
     }

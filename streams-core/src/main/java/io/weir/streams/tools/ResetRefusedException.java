@@ -10,8 +10,8 @@ public final class ResetRefusedException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
-    @SuppressWarnings("serial") // a plan is not serialized
-    private final ResetPlan plan;
+    /** The refused plan; not serialized. */
+    private final transient ResetPlan plan;
 
     ResetRefusedException(String message, ResetPlan plan) {
         super(message);
