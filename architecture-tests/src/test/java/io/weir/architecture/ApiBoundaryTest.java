@@ -41,6 +41,7 @@ class ApiBoundaryTest {
             "io.weir.streams.time",
             "io.weir.streams.state",
             "io.weir.streams.serde",
+            "io.weir.streams.tools",
             "io.weir.streams.micrometer",
             "io.weir.streams.spring",
             "io.weir.streams.test",
