@@ -4,6 +4,7 @@ import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.JmxReporter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.MetricsRegistry;
@@ -13,6 +14,7 @@ import io.weir.streams.internals.runtime.GlobalTables;
 import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
+import io.weir.streams.internals.runtime.TaskDirectories;
 import io.weir.streams.internals.state.StateDirectory;
 import io.weir.streams.internals.task.PreopenedStores;
 import io.weir.streams.internals.topology.TopologyAccess;
@@ -100,6 +102,8 @@ public final class WeirStreams implements AutoCloseable {
     private @Nullable Thread starter;
     private final Serving serving;
     private final PreopenedStores preopened;
+    private final TaskDirectories taskDirectories;
+    private final Counter directoriesDeleted = new Counter();
     private final MetricsRegistry metrics = new MetricsRegistry();
     private final JmxReporter jmx = new JmxReporter();
     private final MetricGroup applicationMetrics;
@@ -126,6 +130,14 @@ public final class WeirStreams implements AutoCloseable {
             this.serving = new Serving(this.topology, this.config.applicationId(), this::stopping);
             this.preopened = new PreopenedStores(
                     stateDirectory.directory(), this.topology, "weir-" + this.config.applicationId() + "-store-opener");
+            this.taskDirectories = new TaskDirectories(
+                    stateDirectory.directory(),
+                    this.topology.subtopologies().size(),
+                    this.config.stateCleanupDelayMs(),
+                    preopened::settled,
+                    preopened::forget,
+                    directoriesDeleted,
+                    System::currentTimeMillis);
             this.applicationMetrics = MetricGroup.application(metrics, this.config.applicationId(), clientId());
             this.accessErrors = new AccessErrors(this.config, this.topology);
         } catch (RuntimeException e) {
@@ -212,6 +224,8 @@ public final class WeirStreams implements AutoCloseable {
         transition(State.REBALANCING);
         metrics.addListener(jmx);
         applicationMetrics.gauge(WeirMetrics.STATE, () -> stateCode(state));
+        applicationMetrics.counter(WeirMetrics.STATE_DIRECTORIES_DELETED, directoriesDeleted);
+        taskDirectories.cleanAtStart();
         preopened.begin();
         starter = new Thread(this::prepareAndRun, "weir-" + config.applicationId() + "-start");
         starter.setDaemon(true);
@@ -354,6 +368,7 @@ public final class WeirStreams implements AutoCloseable {
                 globalStores,
                 serving.local(),
                 preopened,
+                taskDirectories,
                 serving.cluster());
         made.make();
         log.info(

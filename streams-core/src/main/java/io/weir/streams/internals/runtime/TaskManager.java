@@ -60,6 +60,9 @@ final class TaskManager implements AutoCloseable {
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
     private final StoreOpener storeOpener;
+    /** Where the thread says which task directories it holds, so that none is deleted under it. */
+    private final TaskDirectories directories;
+
     private final Consumer<byte[], byte[]> consumer;
     private final StoreRestorer restorer;
     private final StandbyTasks standbys;
@@ -83,6 +86,7 @@ final class TaskManager implements AutoCloseable {
 
     /**
      * @param storeOpener opens the tasks' RocksDB stores
+     * @param directories the instance's task directories, claimed before a task's stores open
      * @param collector the thread's current record collector (a new one comes with a new producer)
      * @param metrics   each task's metrics, kept across the task's closes and reopenings
      * @param threadMetrics the thread's metric group, under which a task's metrics are published while it
@@ -96,6 +100,7 @@ final class TaskManager implements AutoCloseable {
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
             StoreOpener storeOpener,
+            TaskDirectories directories,
             Consumer<byte[], byte[]> consumer,
             StoreRestorer restorer,
             StandbyTasks standbys,
@@ -111,6 +116,7 @@ final class TaskManager implements AutoCloseable {
         this.globals = globals;
         this.localStores = localStores;
         this.storeOpener = storeOpener;
+        this.directories = directories;
         this.consumer = consumer;
         this.restorer = restorer;
         this.standbys = standbys;
@@ -169,6 +175,7 @@ final class TaskManager implements AutoCloseable {
      * @param added the partitions new to the consumer in this assignment
      */
     void assign(Set<TaskId> active, Set<TaskId> standbyCopies, Collection<TopicPartition> added) {
+        directories.claim(threadName, union(active, standbyCopies));
         for (TaskId id : standbys.ids()) {
             if (!standbyCopies.contains(id) && !active.contains(id)) {
                 standbys.remove(id);
@@ -182,6 +189,12 @@ final class TaskManager implements AutoCloseable {
                 standbys.add(id, openStores(id, false));
             }
         }
+        publishHolds();
+    }
+
+    /** Tells the instance's task directories which tasks this thread holds now. */
+    private void publishHolds() {
+        directories.hold(threadName, union(owned(), standbys.ids()));
     }
 
     private void openActive(Set<TaskId> added, Collection<TopicPartition> newPartitions) {
@@ -277,6 +290,7 @@ final class TaskManager implements AutoCloseable {
                 metricsOf(id).unpublish();
                 r.stores().close();
                 inputPartitions(id).forEach(taskOfPartition::remove);
+                publishHolds();
                 throw e;
             }
             tasks.put(id, task);
@@ -358,6 +372,7 @@ final class TaskManager implements AutoCloseable {
             inputPartitions(id).forEach(taskOfPartition::remove);
         }
         publish();
+        publishHolds();
     }
 
     private TaskMetrics metricsOf(TaskId id) {
@@ -407,9 +422,13 @@ final class TaskManager implements AutoCloseable {
     /** Closes every task and copy, then the restorer's writers. */
     @Override
     public void close() {
-        closeAll();
-        closeQuietly(standbys);
-        closeQuietly(restorer);
+        try {
+            closeAll();
+            closeQuietly(standbys);
+            closeQuietly(restorer);
+        } finally {
+            directories.hold(threadName, Set.of());
+        }
     }
 
     private static void closeQuietly(AutoCloseable c) {
