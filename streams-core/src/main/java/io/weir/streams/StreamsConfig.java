@@ -48,6 +48,11 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
     /** The directory of the RocksDB stores; default {@code <java.io.tmpdir>/weir-<user.name>}. */
     public static final String STATE_DIR = "state.dir";
+    /**
+     * How long a task's state directory stays on disk once the instance no longer holds the task (as an active
+     * task, a standby or a warm-up copy), in milliseconds; default 600000.
+     */
+    public static final String STATE_CLEANUP_DELAY_MS = "state.cleanup.delay.ms";
     /** The replication factor of the internal topics Weir creates; default -1, the broker's default. */
     public static final String REPLICATION_FACTOR = "replication.factor";
     /**
@@ -184,6 +189,18 @@ public final class StreamsConfig extends AbstractConfig {
                             + "must belong to the user running it and is made owner-only (rwx------). Default: "
                             + "<java.io.tmpdir>/weir-<user.name>, a directory of the user's own; give each instance "
                             + "on one machine its own.")
+            .define(
+                    STATE_CLEANUP_DELAY_MS,
+                    ConfigDef.Type.LONG,
+                    600_000L,
+                    ConfigDef.Range.atLeast(0),
+                    ConfigDef.Importance.LOW,
+                    "How long (ms) a task's directory under <state.dir>/<application.id> stays once no thread of the "
+                            + "instance holds the task as an active task, a standby or a warm-up copy; then it is "
+                            + "deleted (checked at most every minute). Until then, the task coming back here restores "
+                            + "only what its state lacks, and the instance reports the state to the group leader, "
+                            + "which may give the task back for that reason. At start, the directories of tasks of "
+                            + "sub-topologies the topology does not have are deleted at once; other entries are left.")
             .define(
                     REPLICATION_FACTOR,
                     ConfigDef.Type.SHORT,
@@ -508,6 +525,16 @@ public final class StreamsConfig extends AbstractConfig {
         return configured != null
                 ? Path.of(configured)
                 : Path.of(System.getProperty("java.io.tmpdir"), "weir-" + System.getProperty("user.name"));
+    }
+
+    /**
+     * How long a task's state directory stays once the instance no longer holds the task ({@link
+     * #STATE_CLEANUP_DELAY_MS}).
+     *
+     * @return the delay in milliseconds
+     */
+    public long stateCleanupDelayMs() {
+        return getLong(STATE_CLEANUP_DELAY_MS);
     }
 
     /**

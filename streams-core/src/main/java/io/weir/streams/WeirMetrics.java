@@ -52,6 +52,11 @@ public final class WeirMetrics {
     /** Stream threads replaced after a failure ({@code REPLACE_THREAD}). */
     public static final String THREAD_REPLACEMENTS = "thread-replacements";
     /**
+     * Task state directories the instance deleted: of tasks it held no more for {@code state.cleanup.delay.ms},
+     * and at start those of sub-topologies the topology does not have.
+     */
+    public static final String STATE_DIRECTORIES_DELETED = "state-directories-deleted";
+    /**
      * Stream threads that have work to commit but have not committed for too long (a gauge; see {@link
      * WeirStreams#stalls()}).
      */

@@ -4,6 +4,7 @@ import io.weir.streams.dsl.StreamPartitioner;
 import io.weir.streams.errors.StreamsUncaughtExceptionHandler;
 import io.weir.streams.internals.Redaction;
 import io.weir.streams.internals.global.GlobalStore;
+import io.weir.streams.internals.metrics.Counter;
 import io.weir.streams.internals.metrics.JmxReporter;
 import io.weir.streams.internals.metrics.MetricGroup;
 import io.weir.streams.internals.metrics.MetricsRegistry;
@@ -14,6 +15,7 @@ import io.weir.streams.internals.runtime.InternalTopicManager;
 import io.weir.streams.internals.runtime.ProcessId;
 import io.weir.streams.internals.runtime.StreamThreads;
 import io.weir.streams.internals.state.RocksDbResources;
+import io.weir.streams.internals.runtime.TaskDirectories;
 import io.weir.streams.internals.state.StateDirectory;
 import io.weir.streams.internals.task.PreopenedStores;
 import io.weir.streams.internals.topology.TopologyAccess;
@@ -101,6 +103,8 @@ public final class WeirStreams implements AutoCloseable {
     private @Nullable Thread starter;
     private final Serving serving;
     private final PreopenedStores preopened;
+    private final TaskDirectories taskDirectories;
+    private final Counter directoriesDeleted = new Counter();
     private final MetricsRegistry metrics = new MetricsRegistry();
     private final JmxReporter jmx = new JmxReporter();
     private final MetricGroup applicationMetrics;
@@ -141,6 +145,14 @@ public final class WeirStreams implements AutoCloseable {
                     this.topology,
                     "weir-" + this.config.applicationId() + "-store-opener",
                     rocksDb);
+            this.taskDirectories = new TaskDirectories(
+                    stateDirectory.directory(),
+                    this.topology.subtopologies().size(),
+                    this.config.stateCleanupDelayMs(),
+                    preopened::settled,
+                    preopened::forget,
+                    directoriesDeleted,
+                    System::currentTimeMillis);
             this.applicationMetrics = MetricGroup.application(metrics, this.config.applicationId(), clientId());
             this.accessErrors = new AccessErrors(this.config, this.topology);
         } catch (RuntimeException e) {
@@ -232,6 +244,8 @@ public final class WeirStreams implements AutoCloseable {
             applicationMetrics.gauge(WeirMetrics.ROCKSDB_MEMORY_USED_BYTES, rocksDb::usedBytes);
             applicationMetrics.gauge(WeirMetrics.ROCKSDB_MEMORY_PINNED_BYTES, rocksDb::pinnedBytes);
         }
+        applicationMetrics.counter(WeirMetrics.STATE_DIRECTORIES_DELETED, directoriesDeleted);
+        taskDirectories.cleanAtStart();
         preopened.begin();
         starter = new Thread(this::prepareAndRun, "weir-" + config.applicationId() + "-start");
         starter.setDaemon(true);
@@ -375,6 +389,7 @@ public final class WeirStreams implements AutoCloseable {
                 globalStores,
                 serving.local(),
                 preopened,
+                taskDirectories,
                 serving.cluster());
         made.make();
         log.info(

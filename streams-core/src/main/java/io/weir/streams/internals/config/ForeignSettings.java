@@ -135,9 +135,6 @@ public final class ForeignSettings {
             Map.entry("log.summary.interval.ms", "not implemented; stream threads log at start, rebalance and stop"),
             Map.entry("metadata.cluster.check.enable", "not implemented"),
             Map.entry("processor.wrapper.class", "not implemented"),
-            Map.entry(
-                    "state.cleanup.delay.ms",
-                    "not implemented: a task's state directory stays until the task comes back or the application is reset"),
             Map.entry("state.cleanup.dir.max.age.ms", "not implemented"),
             Map.entry(
                     "task.timeout.ms",

@@ -43,6 +43,11 @@ public final class MetricCatalog {
                 Kind.COUNTER,
                 "Stream threads replaced after a failure (StreamsUncaughtExceptionHandler REPLACE_THREAD).");
         application(
+                WeirMetrics.STATE_DIRECTORIES_DELETED,
+                Kind.COUNTER,
+                "Task state directories deleted: of tasks the instance held no more for state.cleanup.delay.ms, "
+                        + "and at start those of sub-topologies the topology does not have.");
+        application(
                 WeirMetrics.STALLED_THREADS,
                 Kind.GAUGE,
                 "Stream threads that have commits to make but have not made one for too long (WeirStreams.stalls()).");

@@ -103,6 +103,7 @@ final class StreamThread extends Thread {
     private final TaskManager tasks;
     private final ThreadCommitter committer;
     private final RebalanceCallbacks rebalance;
+    private final TaskDirectories directories;
 
     private final Map<TaskId, TaskMetrics> metrics = new ConcurrentHashMap<>();
     private final ThreadMetrics threadMetrics;
@@ -132,6 +133,7 @@ final class StreamThread extends Thread {
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
             PreopenedStores storesFound,
+            TaskDirectories directories,
             ClusterMetadata cluster,
             Listener listener,
             Consumer<Throwable> onFailure) {
@@ -140,6 +142,7 @@ final class StreamThread extends Thread {
         String applicationId = config.applicationId();
         this.listener = listener;
         this.onFailure = onFailure;
+        this.directories = directories;
         boolean exactlyOnce = config.exactlyOnce();
         this.assignor = new AssignorContext(
                 topology, applicationId, config.applicationServer().orElse(null), cluster, processId, config);
@@ -189,6 +192,7 @@ final class StreamThread extends Thread {
                 globals,
                 localStores,
                 storesFound,
+                directories,
                 consumer,
                 new StoreRestorer(
                         restoreConsumer,
@@ -308,6 +312,7 @@ final class StreamThread extends Thread {
                     purger.maybePurge(now);
                     tasks.keepRocksDbWithinBound(threadMetrics.boundFlushes());
                 }
+                directories.maybeClean(System.currentTimeMillis());
                 liveness.check(
                         System.currentTimeMillis(),
                         committer.uncommitted(),

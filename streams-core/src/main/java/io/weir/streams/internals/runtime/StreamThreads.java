@@ -60,6 +60,7 @@ public final class StreamThreads {
     private final Map<String, GlobalStore<?, ?>> globals;
     private final LocalStores localStores;
     private final PreopenedStores storesFound;
+    private final TaskDirectories directories;
     private final ClusterMetadata cluster;
     private final List<StreamThread> threads = new ArrayList<>();
     /** The current threads, for readers of metrics that must not wait for this object's lock. */
@@ -87,10 +88,12 @@ public final class StreamThreads {
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
             PreopenedStores storesFound,
+            TaskDirectories directories,
             ClusterMetadata cluster) {
         this.globals = globals;
         this.localStores = localStores;
         this.storesFound = storesFound;
+        this.directories = directories;
         this.cluster = cluster;
         this.config = config;
         this.topology = topology;
@@ -163,6 +166,7 @@ public final class StreamThreads {
                 globals,
                 localStores,
                 storesFound,
+                directories,
                 cluster,
                 new StreamThread.Listener() {
                     @Override

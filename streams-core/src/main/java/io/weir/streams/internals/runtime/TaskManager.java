@@ -65,6 +65,8 @@ final class TaskManager implements AutoCloseable {
     private final StoreOpener storeOpener;
     /** The thread's part of the instance's cache budget, shared by its tasks and standby copies. */
     private final CacheBudget cacheBudget;
+    /** Where the thread says which task directories it holds, so that none is deleted under it. */
+    private final TaskDirectories directories;
 
     private final Consumer<byte[], byte[]> consumer;
     private final StoreRestorer restorer;
@@ -89,6 +91,7 @@ final class TaskManager implements AutoCloseable {
 
     /**
      * @param storeOpener opens the tasks' RocksDB stores
+     * @param directories the instance's task directories, claimed before a task's stores open
      * @param collector the thread's current record collector (a new one comes with a new producer)
      * @param metrics   each task's metrics, kept across the task's closes and reopenings
      * @param threadMetrics the thread's metric group, under which a task's metrics are published while it
@@ -102,6 +105,7 @@ final class TaskManager implements AutoCloseable {
             Map<String, GlobalStore<?, ?>> globals,
             LocalStores localStores,
             StoreOpener storeOpener,
+            TaskDirectories directories,
             Consumer<byte[], byte[]> consumer,
             StoreRestorer restorer,
             StandbyTasks standbys,
@@ -118,6 +122,7 @@ final class TaskManager implements AutoCloseable {
         this.localStores = localStores;
         this.storeOpener = storeOpener;
         this.cacheBudget = new CacheBudget(Math.max(1, config.cacheMaxBytes() / config.threads()));
+        this.directories = directories;
         this.consumer = consumer;
         this.restorer = restorer;
         this.standbys = standbys;
@@ -211,6 +216,7 @@ final class TaskManager implements AutoCloseable {
      * @param added the partitions new to the consumer in this assignment
      */
     void assign(Set<TaskId> active, Set<TaskId> standbyCopies, Collection<TopicPartition> added) {
+        directories.claim(threadName, union(active, standbyCopies));
         for (TaskId id : standbys.ids()) {
             if (!standbyCopies.contains(id) && !active.contains(id)) {
                 standbys.remove(id);
@@ -224,6 +230,12 @@ final class TaskManager implements AutoCloseable {
                 standbys.add(id, openStores(id, false));
             }
         }
+        publishHolds();
+    }
+
+    /** Tells the instance's task directories which tasks this thread holds now. */
+    private void publishHolds() {
+        directories.hold(threadName, union(owned(), standbys.ids()));
     }
 
     private void openActive(Set<TaskId> added, Collection<TopicPartition> newPartitions) {
@@ -319,6 +331,7 @@ final class TaskManager implements AutoCloseable {
                 metricsOf(id).unpublish();
                 r.stores().close();
                 inputPartitions(id).forEach(taskOfPartition::remove);
+                publishHolds();
                 throw e;
             }
             tasks.put(id, task);
@@ -400,6 +413,7 @@ final class TaskManager implements AutoCloseable {
             inputPartitions(id).forEach(taskOfPartition::remove);
         }
         publish();
+        publishHolds();
     }
 
     private TaskMetrics metricsOf(TaskId id) {
@@ -449,9 +463,13 @@ final class TaskManager implements AutoCloseable {
     /** Closes every task and copy, then the restorer's writers. */
     @Override
     public void close() {
-        closeAll();
-        closeQuietly(standbys);
-        closeQuietly(restorer);
+        try {
+            closeAll();
+            closeQuietly(standbys);
+            closeQuietly(restorer);
+        } finally {
+            directories.hold(threadName, Set.of());
+        }
     }
 
     private static void closeQuietly(AutoCloseable c) {

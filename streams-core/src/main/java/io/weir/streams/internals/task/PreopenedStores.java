@@ -217,6 +217,23 @@ public final class PreopenedStores implements StoreOpener, AutoCloseable {
         return byTask;
     }
 
+    /**
+     * Drops what {@link #unclaimedOffsets} says of the task in directory {@code task}: its state was deleted
+     * from disk, and the instance must not report it any more.
+     */
+    public void forget(String task) {
+        unclaimedOffsets.values().removeIf(stored -> stored.task().equals(task));
+    }
+
+    /**
+     * Whether this holds no store open any more, nor will: it was {@link #release released} and its
+     * background thread, which closes the stores no task took, has ended (or never started). Until then a
+     * task directory may hold a store this has open.
+     */
+    public synchronized boolean settled() {
+        return released && (opener == null || opener.isTerminated());
+    }
+
     /** The store the background opened, once it is open; null if that failed. */
     private static @Nullable RocksDbBytesStore opened(Found f) {
         try {
