@@ -52,10 +52,6 @@ public final class CacheBudget {
         return usedBytes;
     }
 
-    public long maxBytes() {
-        return maxBytes;
-    }
-
     /** What is left before the budget is exceeded (negative once it is). */
     long remainingBytes() {
         return maxBytes - usedBytes;
