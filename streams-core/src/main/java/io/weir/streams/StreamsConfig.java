@@ -1,12 +1,14 @@
 package io.weir.streams;
 
 import io.weir.streams.internals.config.ForeignSettings;
+import io.weir.streams.internals.runtime.GroupProtocol;
 import io.weir.streams.state.RocksDbConfigSetter;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -110,6 +113,12 @@ public final class StreamsConfig extends AbstractConfig {
      * 600000.
      */
     public static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
+    /**
+     * The Weir group protocol version an instance speaks at most (a number, e.g. {@code 5}); default none, the
+     * newest this release speaks. Not needed for a rolling upgrade between adjacent releases, which negotiate
+     * the version on their own; set it to keep a group able to take back instances of an older release.
+     */
+    public static final String UPGRADE_FROM = "upgrade.from";
 
     /**
      * {@link #PROCESSING_GUARANTEE}: outputs, changelog writes and consumed offsets commit in one transaction
@@ -337,6 +346,21 @@ public final class StreamsConfig extends AbstractConfig {
                             + "acceptable.recovery.lag), so this only bounds how stale the leader's view of a slow "
                             + "warm-up gets.")
             .define(
+                    UPGRADE_FROM,
+                    ConfigDef.Type.STRING,
+                    null,
+                    new ProtocolVersion(),
+                    ConfigDef.Importance.LOW,
+                    "The Weir group protocol version this instance speaks at most, from "
+                            + GroupProtocol.OLDEST
+                            + " to "
+                            + GroupProtocol.LATEST
+                            + "; by default the newest. Instances of adjacent Weir releases share a group without "
+                            + "it: the group uses the lowest version any member speaks and moves up when the last "
+                            + "older member leaves. Set it during an upgrade to keep the group at the older version "
+                            + "(and so able to take instances of the older release back) until every instance "
+                            + "runs the new release; then remove it in a second rolling restart.")
+            .define(
                     GROUP_INSTANCE_ID,
                     ConfigDef.Type.STRING,
                     null,
@@ -350,6 +374,40 @@ public final class StreamsConfig extends AbstractConfig {
                             + "(WeirStreams.close(CloseOptions)).");
 
     /** {@link #APPLICATION_SERVER}'s check: empty, or host:port. */
+    /** A group protocol version this release speaks, for {@link #UPGRADE_FROM}. */
+    private static final class ProtocolVersion implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, @Nullable Object value) {
+            if (value == null) {
+                return;
+            }
+            String text = value.toString().trim();
+            int version;
+            try {
+                version = Integer.parseInt(text);
+            } catch (NumberFormatException e) {
+                throw new ConfigException(
+                        name,
+                        value,
+                        "a Weir group protocol version (a number from " + GroupProtocol.OLDEST + " to "
+                                + GroupProtocol.LATEST + "), not a release such as Kafka Streams' '3.4' "
+                                + "(docs/guides/operating.md#rolling-upgrades)");
+            }
+            if (version < GroupProtocol.OLDEST || version > GroupProtocol.LATEST) {
+                throw new ConfigException(
+                        name,
+                        value,
+                        "this release speaks Weir group protocol versions " + GroupProtocol.OLDEST + " to "
+                                + GroupProtocol.LATEST);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "a Weir group protocol version, " + GroupProtocol.OLDEST + " to " + GroupProtocol.LATEST;
+        }
+    }
+
     private static final class Endpoint implements ConfigDef.Validator {
         @Override
         public void ensureValid(String name, Object value) {
@@ -693,6 +751,16 @@ public final class StreamsConfig extends AbstractConfig {
      */
     public long repartitionPurgeIntervalMs() {
         return getLong(REPARTITION_PURGE_INTERVAL_MS);
+    }
+
+    /**
+     * The group protocol version {@link #UPGRADE_FROM} holds this instance at, if any.
+     *
+     * @return the version, or empty to speak the newest this release speaks
+     */
+    public OptionalInt upgradeFrom() {
+        String version = getString(UPGRADE_FROM);
+        return version == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(version.trim()));
     }
 
     private static boolean isSharedClientSetting(String key) {

@@ -128,6 +128,11 @@ public final class WeirMetrics {
     public static final String TASKS_RUNNING = "tasks-running";
     /** A thread's active tasks restoring their stores (a gauge). */
     public static final String TASKS_RESTORING = "tasks-restoring";
+    /**
+     * The Weir group protocol version the thread's group uses (a gauge): the lowest any member speaks; it
+     * rises when the last member of an older release leaves, so it tells when a rolling upgrade is complete.
+     */
+    public static final String GROUP_PROTOCOL_VERSION = "group-protocol-version";
     /** A thread's standby copies (a gauge). */
     public static final String STANDBY_TASKS = "standby-tasks";
     /**

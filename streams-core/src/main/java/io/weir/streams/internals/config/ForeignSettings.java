@@ -142,11 +142,7 @@ public final class ForeignSettings {
             Map.entry("topology.description.push.enabled", "not implemented"),
             Map.entry(
                     "topology.optimization",
-                    "Weir does not rewrite topologies; read a topic once and reuse the stream instead of a second source"),
-            Map.entry(
-                    "upgrade.from",
-                    "rolling upgrades between Weir versions are not supported: stop every instance, upgrade, start "
-                            + "(docs/guides/operating.md#upgrades-what-is-safe-to-change)"));
+                    "Weir does not rewrite topologies; read a topic once and reuse the stream instead of a second source"));
 
     /** Refused settings that Weir accepts at one value, because that value is what Weir does. */
     private static final Map<String, String> ACCEPTED_VALUE = Map.of("topology.optimization", "none");

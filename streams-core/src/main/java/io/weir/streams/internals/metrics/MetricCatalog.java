@@ -76,6 +76,12 @@ public final class MetricCatalog {
         thread(WeirMetrics.TASKS_RESTORING, Kind.GAUGE, "Active tasks restoring their stores before they process.");
         thread(WeirMetrics.STANDBY_TASKS, Kind.GAUGE, "Standby copies the thread keeps.");
         thread(
+                WeirMetrics.GROUP_PROTOCOL_VERSION,
+                Kind.GAUGE,
+                "The Weir group protocol version the group uses: the lowest any member speaks. It rises when the "
+                        + "last member of an older release leaves: a rolling upgrade is complete when every thread "
+                        + "reports the new release's version.");
+        thread(
                 WeirMetrics.ROCKSDB_BOUND_FLUSHES,
                 Kind.COUNTER,
                 "Stores whose memtables the thread flushed because the instance's RocksDB memory was over "

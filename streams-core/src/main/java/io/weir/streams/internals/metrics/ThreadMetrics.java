@@ -25,13 +25,15 @@ public final class ThreadMetrics implements AutoCloseable {
     /**
      * @param running, restoring, standbys the thread's task counts, readable from any thread
      * @param cacheUsed the bytes its tasks' caches hold, readable from any thread
+     * @param protocolVersion the group protocol version its group uses, readable from any thread
      */
     public ThreadMetrics(
             MetricGroup group,
             LongSupplier running,
             LongSupplier restoring,
             LongSupplier standbys,
-            LongSupplier cacheUsed) {
+            LongSupplier cacheUsed,
+            LongSupplier protocolVersion) {
         this.group = group;
         registered.add(group.timer(WeirMetrics.POLL, poll));
         registered.add(group.timer(WeirMetrics.PROCESS, process));
@@ -43,6 +45,7 @@ public final class ThreadMetrics implements AutoCloseable {
         registered.add(group.gauge(WeirMetrics.TASKS_RESTORING, restoring::getAsLong));
         registered.add(group.gauge(WeirMetrics.STANDBY_TASKS, standbys::getAsLong));
         registered.add(group.gauge(WeirMetrics.CACHE_USED_BYTES, cacheUsed::getAsLong));
+        registered.add(group.gauge(WeirMetrics.GROUP_PROTOCOL_VERSION, protocolVersion::getAsLong));
     }
 
     /** The thread's group, under which its tasks' groups go. */

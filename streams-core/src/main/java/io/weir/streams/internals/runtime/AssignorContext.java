@@ -7,6 +7,8 @@ import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,6 +30,8 @@ import java.util.function.Supplier;
  */
 public final class AssignorContext {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AssignorContext.class);
+
     public static final String CONFIG_KEY = "weir.internal.assignor.context";
 
     /**
@@ -44,6 +48,8 @@ public final class AssignorContext {
     private final String processId;
     private final PlacementSettings placement;
     private final long probingIntervalMs;
+    private final int speaks;
+    private volatile int versionInUse;
     private volatile Function<Collection<TopicPartition>, Map<TopicPartition, Long>> changelogSizes =
             partitions -> Map.of();
     private volatile Set<TaskId> ownedTasks = Set.of();
@@ -87,6 +93,24 @@ public final class AssignorContext {
         this.processId = processId;
         this.placement = PlacementSettings.of(config);
         this.probingIntervalMs = config.probingRebalanceIntervalMs();
+        this.speaks = config.upgradeFrom().orElse(GroupProtocol.LATEST);
+        this.versionInUse = speaks;
+    }
+
+    /**
+     * The newest group protocol version this member speaks: this release's, or the one {@code upgrade.from}
+     * holds it at.
+     */
+    int speaks() {
+        return speaks;
+    }
+
+    /**
+     * The group protocol version the group uses, from the last assignment: the lowest any member speaks
+     * ({@link GroupProtocol}); until then, the one this member speaks.
+     */
+    public int versionInUse() {
+        return versionInUse;
     }
 
     @Nullable
@@ -221,6 +245,16 @@ public final class AssignorContext {
         this.error = assignment.error();
         this.rejoinRequested = assignment.rejoin();
         this.roster = Set.copyOf(assignment.roster());
+        int version = Math.min(assignment.version(), speaks);
+        if (version != versionInUse) {
+            LOG.info(
+                    "The group of {} now uses Weir group protocol version {} (was {}; this instance speaks up to {})",
+                    applicationId,
+                    version,
+                    versionInUse,
+                    speaks);
+            versionInUse = version;
+        }
         cluster.hosts(assignment.hosts());
     }
 

@@ -217,7 +217,8 @@ final class StreamThread extends Thread {
                 () -> taskManager.activeTaskNames().size(),
                 taskManager::restoringCount,
                 () -> taskManager.standbyIds().size(),
-                taskManager.cacheBudget()::usedBytes);
+                taskManager.cacheBudget()::usedBytes,
+                assignor::versionInUse);
         this.committer = new ThreadCommitter(
                 topology,
                 applicationId,

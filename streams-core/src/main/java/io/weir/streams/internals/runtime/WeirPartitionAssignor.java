@@ -12,6 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -45,6 +46,12 @@ import java.util.TreeSet;
  * gives it to the new owner. Every member is told to rejoin at once for that second rebalance: the old
  * owner alone would not do if it died in between and a static member took its place, which receives
  * the old owner's assignment and owns nothing to revoke.
+ *
+ * <p>Versioned ({@link GroupProtocol}): the leader writes every assignment in the lowest protocol version a
+ * member speaks, the group's version in use. A member whose subscription this release cannot read (a
+ * newer release's layout) keeps the tasks whose partitions it owns where the balance allows, and is asked
+ * to rejoin, speaking a layout this release reads; a member of a layout older than any this release reads
+ * is given the reason, and fails with it, while the others go on.
  */
 public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, Configurable {
 
@@ -79,7 +86,9 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                 context.copyLags(),
                 context.endpoint(),
                 context.processId(),
-                context.transactionalId()));
+                context.transactionalId(),
+                context.speaks(),
+                GroupProtocol.LAYOUT));
     }
 
     @Override
@@ -89,6 +98,23 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                 .groupSubscription()
                 .forEach((member, subscription) ->
                         members.put(member, AssignorMessages.subscription(subscription.userData())));
+        Map<String, Assignment> out = new HashMap<>();
+        int version = context.speaks();
+        Set<String> unreadable = new TreeSet<>();
+        for (Iterator<Map.Entry<String, AssignorMessages.Subscription>> it =
+                        members.entrySet().iterator();
+                it.hasNext(); ) {
+            Map.Entry<String, AssignorMessages.Subscription> e = it.next();
+            AssignorMessages.Subscription s = e.getValue();
+            if (s.readable()) {
+                version = Math.min(version, s.version());
+            } else if (s.layout() > GroupProtocol.LAYOUT) {
+                unreadable.add(e.getKey());
+            } else {
+                it.remove();
+                out.put(e.getKey(), failed(tooOld(s.layout()), version));
+            }
+        }
         Set<String> roster = new TreeSet<>();
         members.values().forEach(s -> {
             String id = s.transactionalId();
@@ -103,15 +129,10 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         try {
             taskCounts = topology.taskCounts(metadata::partitionCountForTopic);
         } catch (IllegalStateException e) {
-            Map<String, Assignment> failed = new HashMap<>();
-            members.keySet()
-                    .forEach(m -> failed.put(
-                            m,
-                            new Assignment(
-                                    List.of(),
-                                    AssignorMessages.assignment(
-                                            new AssignorMessages.Assignment(Set.of(), e.getMessage(), Map.of())))));
-            return new GroupAssignment(failed);
+            for (String m : members.keySet()) {
+                out.put(m, failed(e.getMessage(), version));
+            }
+            return new GroupAssignment(out);
         }
         Set<TaskId> all = new TreeSet<>();
         taskCounts.forEach((sub, count) -> {
@@ -119,6 +140,10 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                 all.add(new TaskId(sub, p));
             }
         });
+        Map<TopicPartition, String> owners = owners(groupSubscription);
+        for (String member : unreadable) {
+            members.computeIfPresent(member, (m, s) -> s.owning(tasksOwnedBy(m, all, owners, topology, app)));
+        }
         Map<TaskId, List<TopicPartition>> changelogs = new HashMap<>();
         all.forEach(task -> changelogs.put(task, changelogPartitions(topology, app, task)));
         Map<TopicPartition, Long> sizes = context.changelogSizes(
@@ -136,8 +161,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                     return records;
                 });
         Map<String, Set<TaskId>> tasksOf = placement.active();
-        boolean withheld =
-                withholdOwnedElsewhere(tasksOf, placement.standbys(), owners(groupSubscription), topology, app);
+        boolean withheld = withholdOwnedElsewhere(tasksOf, placement.standbys(), owners, topology, app);
         // Every instance's endpoint and tasks (its threads share one endpoint), for routing queries.
         Map<HostInfo, Set<TaskId>> activeOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
         Map<HostInfo, Set<TaskId>> standbysOf = new TreeMap<>(Comparator.comparing(HostInfo::toString));
@@ -153,7 +177,7 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
         Map<HostInfo, HostTasks> hosts = new TreeMap<>(Comparator.comparing(HostInfo::toString));
         activeOf.forEach((host, active) ->
                 hosts.put(host, new HostTasks(active, standbysOf.getOrDefault(host, Set.of()))));
-        Map<String, Assignment> out = new HashMap<>();
+        int inUse = version;
         tasksOf.forEach((member, tasks) -> {
             List<TopicPartition> partitions = new ArrayList<>();
             for (TaskId task : tasks) {
@@ -169,10 +193,40 @@ public final class WeirPartitionAssignor implements ConsumerPartitionAssignor, C
                                     placement.warmups().getOrDefault(member, Set.of()),
                                     null,
                                     hosts,
-                                    withheld,
-                                    roster))));
+                                    withheld || unreadable.contains(member),
+                                    roster,
+                                    inUse))));
         });
         return new GroupAssignment(out);
+    }
+
+    private static Assignment failed(@Nullable String error, int version) {
+        return new Assignment(
+                List.of(),
+                AssignorMessages.assignment(new AssignorMessages.Assignment(Set.of(), error, Map.of(), version)));
+    }
+
+    private static String tooOld(int layout) {
+        return "This instance wrote Weir group protocol layout " + layout + ", older than any the group's leader reads"
+                + " (layout " + GroupProtocol.LAYOUT + ", versions " + GroupProtocol.OLDEST + " to "
+                + GroupProtocol.LATEST + "): only adjacent releases share a group; upgrade this instance "
+                + "(docs/guides/operating.md#rolling-upgrades)";
+    }
+
+    /**
+     * The tasks all of whose input partitions {@code member} owns, as the consumer protocol reports them: what
+     * a member whose subscription this release cannot read runs.
+     */
+    static Set<TaskId> tasksOwnedBy(
+            String member, Set<TaskId> all, Map<TopicPartition, String> owners, TopologySpec topology, String app) {
+        Set<TaskId> owned = new TreeSet<>();
+        for (TaskId task : all) {
+            List<TopicPartition> inputs = inputPartitions(topology, app, task);
+            if (!inputs.isEmpty() && inputs.stream().allMatch(tp -> member.equals(owners.get(tp)))) {
+                owned.add(task);
+            }
+        }
+        return owned;
     }
 
     /**

@@ -84,7 +84,7 @@ class AssignorContextTest {
     @Test
     void aMemberWithoutWarmupsNeverAsks() {
         AssignorContext context = context();
-        context.assigned(new AssignorMessages.Assignment(Set.of(WARM), null, Map.of()));
+        context.assigned(new AssignorMessages.Assignment(Set.of(WARM), null, Map.of(), GroupProtocol.LATEST));
         assertEquals(null, probe(context, 0L, System.currentTimeMillis() + 10 * INTERVAL_MS));
     }
 
