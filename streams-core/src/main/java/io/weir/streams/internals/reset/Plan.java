@@ -1,5 +1,6 @@
 package io.weir.streams.internals.reset;
 
+import io.weir.streams.internals.state.ProcessId;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
@@ -119,7 +120,7 @@ public record Plan(
             out.append("clear ")
                     .append(stateDirectory)
                     .append(", keeping the lock and the instance's identity (")
-                    .append(LocalState.PROCESS_ID_FILE)
+                    .append(ProcessId.FILE)
                     .append("); deletes:\n");
             out.append("     ").append(String.join(", ", stateEntries)).append('\n');
         }

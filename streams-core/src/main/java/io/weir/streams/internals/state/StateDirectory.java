@@ -37,7 +37,9 @@ import java.util.Set;
  */
 public final class StateDirectory implements AutoCloseable {
 
-    static final String LOCK_FILE = ".lock";
+    /** The file, in the application's state directory, whose lock the holder keeps. */
+    public static final String LOCK_FILE = ".lock";
+
     private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(
             PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
 
@@ -107,6 +109,29 @@ public final class StateDirectory implements AutoCloseable {
             throw inUse(directory, holder(channel));
         }
         return lock;
+    }
+
+    /**
+     * Who holds {@code directory}'s lock now, without keeping it: "another process (pid 42)", or null when
+     * nobody does (or no instance ever ran there).
+     */
+    public static @Nullable String holderOf(Path directory) {
+        Path lockFile = directory.resolve(LOCK_FILE);
+        if (!Files.exists(lockFile)) {
+            return null; // an instance makes the file before it locks it
+        }
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return holder(channel);
+            }
+            lock.release();
+            return null;
+        } catch (OverlappingFileLockException e) {
+            return "another Weir instance in this JVM";
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot check the lock of the state directory " + directory, e);
+        }
     }
 
     private static IllegalStateException inUse(Path directory, String holder) {

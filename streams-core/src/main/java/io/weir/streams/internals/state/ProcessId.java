@@ -1,4 +1,4 @@
-package io.weir.streams.internals.runtime;
+package io.weir.streams.internals.state;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +14,8 @@ import java.util.UUID;
  */
 public final class ProcessId {
 
-    private static final String FILE = "weir-process-id";
+    /** The file, in the application's state directory, that holds the id. */
+    public static final String FILE = "weir-process-id";
 
     private ProcessId() {}
 
