@@ -10,7 +10,6 @@ import io.weir.streams.internals.reset.ResetRequest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.jspecify.annotations.Nullable;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Resets an application so that it processes its input again, as after a bug fix: commits its input
@@ -79,37 +79,12 @@ public final class ApplicationReset {
                 Duration.ofSeconds(60)));
     }
 
-    private ApplicationReset with(
-            Map<String, Object> clientConfig,
-            @Nullable List<String> inputTopics,
-            List<String> intermediateTopics,
-            Position position,
-            Map<TopicPartition, Long> partitionOffsets,
-            @Nullable Path stateDir,
-            boolean force,
-            Duration timeout) {
-        return new ApplicationReset(new ResetRequest(
-                request.applicationId(),
-                clientConfig,
-                inputTopics,
-                intermediateTopics,
-                position,
-                partitionOffsets,
-                stateDir,
-                force,
-                timeout));
+    private ApplicationReset with(Consumer<ResetRequest.Builder> change) {
+        return new ApplicationReset(request.with(change));
     }
 
     private ApplicationReset position(Position position) {
-        return with(
-                request.clientConfig(),
-                request.inputTopics(),
-                request.intermediateTopics(),
-                position,
-                request.partitionOffsets(),
-                request.stateDir(),
-                request.force(),
-                request.timeout());
+        return with(b -> b.position(position));
     }
 
     /**
@@ -122,15 +97,7 @@ public final class ApplicationReset {
     public ApplicationReset withClientConfig(Map<String, ?> config) {
         Map<String, Object> merged = new HashMap<>(request.clientConfig());
         merged.putAll(config);
-        return with(
-                merged,
-                request.inputTopics(),
-                request.intermediateTopics(),
-                request.position(),
-                request.partitionOffsets(),
-                request.stateDir(),
-                request.force(),
-                request.timeout());
+        return with(b -> b.clientConfig(merged));
     }
 
     /**
@@ -141,15 +108,7 @@ public final class ApplicationReset {
      * @return a copy with them
      */
     public ApplicationReset withInputTopics(Collection<String> topics) {
-        return with(
-                request.clientConfig(),
-                List.copyOf(topics),
-                request.intermediateTopics(),
-                request.position(),
-                request.partitionOffsets(),
-                request.stateDir(),
-                request.force(),
-                request.timeout());
+        return with(b -> b.inputTopics(List.copyOf(topics)));
     }
 
     /**
@@ -160,15 +119,7 @@ public final class ApplicationReset {
      * @return a copy with them
      */
     public ApplicationReset withIntermediateTopics(Collection<String> topics) {
-        return with(
-                request.clientConfig(),
-                request.inputTopics(),
-                List.copyOf(topics),
-                request.position(),
-                request.partitionOffsets(),
-                request.stateDir(),
-                request.force(),
-                request.timeout());
+        return with(b -> b.intermediateTopics(List.copyOf(topics)));
     }
 
     /**
@@ -222,15 +173,7 @@ public final class ApplicationReset {
     public ApplicationReset withPartitionOffset(TopicPartition partition, long offset) {
         Map<TopicPartition, Long> offsets = new HashMap<>(request.partitionOffsets());
         offsets.put(Objects.requireNonNull(partition, "partition"), offset);
-        return with(
-                request.clientConfig(),
-                request.inputTopics(),
-                request.intermediateTopics(),
-                request.position(),
-                offsets,
-                request.stateDir(),
-                request.force(),
-                request.timeout());
+        return with(b -> b.partitionOffsets(offsets));
     }
 
     /**
@@ -242,15 +185,8 @@ public final class ApplicationReset {
      * @return a copy that clears it
      */
     public ApplicationReset withStateDir(Path stateDir) {
-        return with(
-                request.clientConfig(),
-                request.inputTopics(),
-                request.intermediateTopics(),
-                request.position(),
-                request.partitionOffsets(),
-                Objects.requireNonNull(stateDir, "stateDir"),
-                request.force(),
-                request.timeout());
+        Objects.requireNonNull(stateDir, "stateDir");
+        return with(b -> b.stateDir(stateDir));
     }
 
     /**
@@ -262,15 +198,7 @@ public final class ApplicationReset {
      * @return a copy with that choice
      */
     public ApplicationReset withForce(boolean force) {
-        return with(
-                request.clientConfig(),
-                request.inputTopics(),
-                request.intermediateTopics(),
-                request.position(),
-                request.partitionOffsets(),
-                request.stateDir(),
-                force,
-                request.timeout());
+        return with(b -> b.force(force));
     }
 
     /**
@@ -281,15 +209,8 @@ public final class ApplicationReset {
      * @return a copy with it
      */
     public ApplicationReset withTimeout(Duration timeout) {
-        return with(
-                request.clientConfig(),
-                request.inputTopics(),
-                request.intermediateTopics(),
-                request.position(),
-                request.partitionOffsets(),
-                request.stateDir(),
-                request.force(),
-                Objects.requireNonNull(timeout, "timeout"));
+        Objects.requireNonNull(timeout, "timeout");
+        return with(b -> b.timeout(timeout));
     }
 
     /**

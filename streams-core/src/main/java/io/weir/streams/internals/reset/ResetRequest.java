@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What a reset is asked to do (the public {@code ApplicationReset}'s options, or the command line's).
@@ -47,6 +48,91 @@ public record ResetRequest(
         });
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("The timeout must be positive: " + timeout);
+        }
+    }
+
+    /** A copy with what {@code change} sets on a builder that starts from this request's fields. */
+    public ResetRequest with(Consumer<Builder> change) {
+        Builder builder = new Builder(this);
+        change.accept(builder);
+        return builder.build();
+    }
+
+    /** The fields of a request being changed; see {@link ResetRequest#with}. Used by one thread. */
+    public static final class Builder {
+        private final String applicationId;
+        private Map<String, Object> clientConfig;
+        private @Nullable List<String> inputTopics;
+        private List<String> intermediateTopics;
+        private Position position;
+        private Map<TopicPartition, Long> partitionOffsets;
+        private @Nullable Path stateDir;
+        private boolean force;
+        private Duration timeout;
+
+        private Builder(ResetRequest r) {
+            this.applicationId = r.applicationId;
+            this.clientConfig = r.clientConfig;
+            this.inputTopics = r.inputTopics;
+            this.intermediateTopics = r.intermediateTopics;
+            this.position = r.position;
+            this.partitionOffsets = r.partitionOffsets;
+            this.stateDir = r.stateDir;
+            this.force = r.force;
+            this.timeout = r.timeout;
+        }
+
+        public Builder clientConfig(Map<String, Object> value) {
+            this.clientConfig = value;
+            return this;
+        }
+
+        public Builder inputTopics(List<String> value) {
+            this.inputTopics = value;
+            return this;
+        }
+
+        public Builder intermediateTopics(List<String> value) {
+            this.intermediateTopics = value;
+            return this;
+        }
+
+        public Builder position(Position value) {
+            this.position = value;
+            return this;
+        }
+
+        public Builder partitionOffsets(Map<TopicPartition, Long> value) {
+            this.partitionOffsets = value;
+            return this;
+        }
+
+        public Builder stateDir(Path value) {
+            this.stateDir = value;
+            return this;
+        }
+
+        public Builder force(boolean value) {
+            this.force = value;
+            return this;
+        }
+
+        public Builder timeout(Duration value) {
+            this.timeout = value;
+            return this;
+        }
+
+        private ResetRequest build() {
+            return new ResetRequest(
+                    applicationId,
+                    clientConfig,
+                    inputTopics,
+                    intermediateTopics,
+                    position,
+                    partitionOffsets,
+                    stateDir,
+                    force,
+                    timeout);
         }
     }
 
