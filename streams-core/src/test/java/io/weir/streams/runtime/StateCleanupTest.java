@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -146,40 +147,45 @@ class StateCleanupTest {
 
     @Test
     void aStandbyCopyKeepsItsDirectory(KafkaBroker broker, @TempDir Path first, @TempDir Path second) {
-        String app = "cleanup-standby";
-        Path appDir = first.resolve(app);
-        WeirStreams a = runBothTasks(broker, app, first, 2_000, 1);
-        try {
-            WeirStreams b = start(broker, app, second, 2_000, 1);
-            try {
-                String moved = moveOneTask(a, b);
-                await().atMost(Duration.ofSeconds(60)).until(() -> standbys(a).equals(Set.of(moved)));
-                await().during(Duration.ofSeconds(4))
-                        .atMost(Duration.ofSeconds(8))
-                        .until(() -> standbys(a).equals(Set.of(moved))
-                                && Files.isDirectory(appDir.resolve(moved).resolve("counts")));
-                assertEquals(0, deleted(a));
-            } finally {
-                close(b);
-            }
-        } finally {
-            close(a);
-        }
+        afterOneTaskMoved(broker, "cleanup-standby", first, second, 2_000, 1, (a, moved) -> {
+            Path appDir = first.resolve("cleanup-standby");
+            await().atMost(Duration.ofSeconds(60)).until(() -> standbys(a).equals(Set.of(moved)));
+            await().during(Duration.ofSeconds(4))
+                    .atMost(Duration.ofSeconds(8))
+                    .until(() -> standbys(a).equals(Set.of(moved))
+                            && Files.isDirectory(appDir.resolve(moved).resolve("counts")));
+            assertEquals(0, deleted(a));
+        });
     }
 
     @Test
     void aMovedTaskKeepsItsDirectoryWhileTheDelayLasts(KafkaBroker broker, @TempDir Path first, @TempDir Path second) {
-        String app = "cleanup-delay";
-        Path appDir = first.resolve(app);
-        WeirStreams a = runBothTasks(broker, app, first, 600_000, 0);
+        afterOneTaskMoved(broker, "cleanup-delay", first, second, 600_000, 0, (a, moved) -> {
+            Path appDir = first.resolve("cleanup-delay");
+            await().during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> Files.isDirectory(appDir.resolve(moved).resolve("counts")));
+            assertEquals(0, deleted(a));
+        });
+    }
+
+    /**
+     * Runs both tasks on an instance on {@code first}, moves one to a second instance on {@code second},
+     * and hands the first instance and the moved task to {@code check} while both run.
+     */
+    private static void afterOneTaskMoved(
+            KafkaBroker broker,
+            String app,
+            Path first,
+            Path second,
+            long delayMs,
+            int standbys,
+            BiConsumer<WeirStreams, String> check) {
+        WeirStreams a = runBothTasks(broker, app, first, delayMs, standbys);
         try {
-            WeirStreams b = start(broker, app, second, 600_000, 0);
+            WeirStreams b = start(broker, app, second, delayMs, standbys);
             try {
-                String moved = moveOneTask(a, b);
-                await().during(Duration.ofSeconds(2))
-                        .atMost(Duration.ofSeconds(5))
-                        .until(() -> Files.isDirectory(appDir.resolve(moved).resolve("counts")));
-                assertEquals(0, deleted(a));
+                check.accept(a, moveOneTask(a, b));
             } finally {
                 close(b);
             }

@@ -122,7 +122,15 @@ final class RocksDbOptions implements AutoCloseable {
         // disk writes. A flush ends the restore (see BytesStore#restore).
         restoreOptions = new WriteOptions().setDisableWAL(true);
         if (setter != null) {
-            setter.setConfig(view());
+            try {
+                setter.setConfig(view());
+            } catch (RuntimeException e) {
+                closeOptions();
+                throw new IllegalStateException(
+                        "The rocksdb.config.setter " + setter.getClass().getName() + " failed for store " + storeName
+                                + ", which therefore does not open: " + e,
+                        e);
+            }
         }
         columnFamilyOptions.setTableFormatConfig(tableConfig);
         // Set after the user's hook: the store's guarantees rest on these.
@@ -196,6 +204,11 @@ final class RocksDbOptions implements AutoCloseable {
         if (setter != null) {
             setter.close(storeName, view());
         }
+        closeOptions();
+    }
+
+    /** Frees the native options this store made; not the shared cache and manager, which the instance owns. */
+    private void closeOptions() {
         writeOptions.close();
         restoreOptions.close();
         dbOptions.close();

@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -106,6 +107,19 @@ class RocksDbResourcesTest {
             } finally {
                 options.close();
             }
+        }
+    }
+
+    @Test
+    void aSetterThatThrowsFailsTheStoreNamingTheSetterAndTheStore() {
+        RocksDbConfigSetter failing = options -> {
+            throw new IllegalArgumentException("no such option");
+        };
+        try (RocksDbResources shared = RocksDbResources.of(OptionalLong.empty(), 0.5, failing)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> shared.optionsFor("counts"));
+            assertTrue(e.getMessage().contains("store counts"), e.getMessage());
+            assertTrue(e.getMessage().contains("no such option"), e.getMessage());
+            assertTrue(e.getMessage().contains("rocksdb.config.setter"), e.getMessage());
         }
     }
 
