@@ -1,10 +1,14 @@
 package io.weir.streams.internals.join;
 
+import io.weir.streams.internals.state.Bytes;
+import io.weir.streams.internals.state.KeyTimeKeys;
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.state.Varints;
 import org.jspecify.annotations.Nullable;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The messages of a foreign-key join between its two sides' tasks, written to internal topics as bytes:
@@ -15,6 +19,10 @@ import java.nio.ByteBuffer;
  *       length: varint][foreign key bytes][right row: 1 then its stored bytes, or 0 when the right table
  *       has none]}.</li>
  * </ul>
+ * The right side keeps each subscription in its subscription store, under {@code [foreign key length:
+ * int][foreign key bytes][left key bytes]} ({@link #subscriptionEntry}), so a right row's subscribers are
+ * one range. A subscription's first byte says what it is: a kind this code does not know fails with an
+ * {@link UnknownFormatException} rather than being taken for a subscription.
  */
 final class ForeignKeyMessages {
 
@@ -27,8 +35,22 @@ final class ForeignKeyMessages {
         return ByteBuffer.allocate(1 + leftKey.length).put(kind).put(leftKey).array();
     }
 
-    static byte kind(byte[] subscription) {
-        return subscription[0];
+    /**
+     * {@link #SUBSCRIBE} or {@link #UNSUBSCRIBE}.
+     *
+     * @param topic the topic the subscription was read from, for the error
+     * @throws UnknownFormatException if it is neither
+     */
+    static byte kind(byte[] subscription, String topic) {
+        byte kind = subscription.length == 0 ? 0 : subscription[0];
+        if (kind != SUBSCRIBE && kind != UNSUBSCRIBE) {
+            throw UnknownFormatException.unknownKind(
+                    "Foreign-key join topic '" + topic + "'",
+                    "subscription",
+                    kind,
+                    "'S' (" + SUBSCRIBE + ", subscribe) and 'U' (" + UNSUBSCRIBE + ", unsubscribe)");
+        }
+        return kind;
     }
 
     static byte[] leftKey(byte[] subscription) {
@@ -47,6 +69,21 @@ final class ForeignKeyMessages {
             out.writeBytes(rightRow);
         }
         return out.toByteArray();
+    }
+
+    /** The subscription store's key of {@code leftKey}'s subscription to {@code foreignKey}. */
+    static byte[] subscriptionEntry(byte[] foreignKey, byte[] leftKey) {
+        return Bytes.concat(subscribers(foreignKey), leftKey);
+    }
+
+    /** What the subscription store's keys of every subscription to {@code foreignKey} start with. */
+    static byte[] subscribers(byte[] foreignKey) {
+        return KeyTimeKeys.prefix(foreignKey);
+    }
+
+    /** The left key of a subscription store key that starts with {@code subscribers}. */
+    static byte[] leftKeyOf(byte[] entry, byte[] subscribers) {
+        return Arrays.copyOfRange(entry, subscribers.length, entry.length);
     }
 
     /** A decoded response. */

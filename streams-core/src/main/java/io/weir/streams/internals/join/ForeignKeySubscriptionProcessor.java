@@ -3,8 +3,8 @@ package io.weir.streams.internals.join;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.state.Bytes;
-import io.weir.streams.internals.state.KeyTimeKeys;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
 import io.weir.streams.internals.table.Change;
@@ -56,14 +56,11 @@ public final class ForeignKeySubscriptionProcessor<KO, VO> implements Processor<
         if (record.value() instanceof Change<?>) {
             KO foreignKey = (KO) record.key();
             byte[] foreignKeyBytes = foreignKeys.serialize(storeName, foreignKey);
-            byte[] prefix = KeyTimeKeys.prefix(foreignKeyBytes);
+            byte[] prefix = ForeignKeyMessages.subscribers(foreignKeyBytes);
             List<byte[]> subscribers = new ArrayList<>();
             try (KeyValueIterator it = subscriptions.range(prefix, Bytes.prefixEnd(prefix))) {
                 while (it.hasNext()) {
-                    byte[] entry = it.next().key();
-                    byte[] leftKey = new byte[entry.length - prefix.length];
-                    System.arraycopy(entry, prefix.length, leftKey, 0, leftKey.length);
-                    subscribers.add(leftKey);
+                    subscribers.add(ForeignKeyMessages.leftKeyOf(it.next().key(), prefix));
                 }
             }
             if (subscribers.isEmpty()) {
@@ -77,9 +74,11 @@ public final class ForeignKeySubscriptionProcessor<KO, VO> implements Processor<
         }
         byte[] foreignKeyBytes = (byte[]) record.key();
         byte[] message = (byte[]) record.value();
+        SourceInfo source = record.source();
+        byte kind = ForeignKeyMessages.kind(message, source == null ? "(unknown)" : source.topic());
         byte[] leftKey = ForeignKeyMessages.leftKey(message);
-        byte[] entry = Bytes.concat(KeyTimeKeys.prefix(foreignKeyBytes), leftKey);
-        if (ForeignKeyMessages.kind(message) == ForeignKeyMessages.UNSUBSCRIBE) {
+        byte[] entry = ForeignKeyMessages.subscriptionEntry(foreignKeyBytes, leftKey);
+        if (kind == ForeignKeyMessages.UNSUBSCRIBE) {
             subscriptions.delete(entry);
             return;
         }

@@ -1,6 +1,6 @@
 package io.weir.streams.internals.join;
 
-import io.weir.streams.internals.state.StoreException;
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.state.Varints;
 import io.weir.streams.internals.table.RowFormat;
 import org.jspecify.annotations.Nullable;
@@ -114,11 +114,11 @@ public final class JoinedRows<K, V, KO, VO, VR> implements RowFormat<K, VR> {
     }
 
     private static void check(byte[] stored) {
-        if (stored.length < 9 || stored[0] != FORMAT) {
-            throw new StoreException("A join's store holds a row in an unknown format ("
-                    + (stored.length == 0 ? "empty" : "first byte " + stored[0]) + "); was it written by another "
-                    + "Weir version or another operator?");
+        if (stored.length > 0 && stored[0] != FORMAT) {
+            throw UnknownFormatException.unknownKind(
+                    "A join's store", "joined row", stored[0], "'J' (" + FORMAT + ": joined rows, format version 1)");
         }
+        UnknownFormatException.check("A join's store", "joined row", stored, FORMAT, 11);
     }
 
     private static void write(ByteArrayOutputStream out, byte @Nullable [] row) {

@@ -1,6 +1,6 @@
 package io.weir.streams.internals.operator;
 
-import io.weir.streams.internals.state.StoreException;
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.state.Varints;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -19,15 +19,17 @@ import java.nio.charset.StandardCharsets;
  * for its table), format version 1: {@code [version: byte][key: bytes][value: bytes][header count:
  * varint]([name: bytes][value: bytes])*}, each {@code bytes} a varint length plus one (0 for null) and
  * the bytes. Key and value go through the user's serdes with the store's name as the topic; the event
- * time is the operator's to keep (in the store key). A version this code does not know fails with a
- * {@link StoreException} naming the store. Stateless apart from the serdes.
+ * time is the operator's to keep (in the store key). A version this code does not know fails with an
+ * {@link UnknownFormatException} naming the store. Stateless apart from the serdes.
  */
 public final class BufferedRecordCodec<K, V> {
 
     /** A decoded record. */
     public record Decoded<K, V>(@Nullable K key, @Nullable V value, Headers headers) {}
 
-    private static final byte VERSION = 1;
+    static final byte VERSION = 1;
+    /** The version, a null key, a null value and no headers. */
+    private static final int MIN_LENGTH = 4;
 
     private final String store;
     private final Serializer<K> keySerializer;
@@ -59,11 +61,7 @@ public final class BufferedRecordCodec<K, V> {
     }
 
     public Decoded<K, V> decode(byte[] stored) {
-        if (stored.length == 0 || stored[0] != VERSION) {
-            throw new StoreException("Store '" + store + "' holds a buffered record in format version "
-                    + (stored.length == 0 ? "(empty)" : Byte.toString(stored[0])) + "; this Weir reads version "
-                    + VERSION + " only. Was the store (or its changelog) written by another Weir version?");
-        }
+        UnknownFormatException.check("Store '" + store + "'", "buffered record", stored, VERSION, MIN_LENGTH);
         ByteBuffer in = ByteBuffer.wrap(stored, 1, stored.length - 1);
         byte[] keyBytes = read(in);
         byte[] valueBytes = read(in);

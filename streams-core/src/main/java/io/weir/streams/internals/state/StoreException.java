@@ -8,9 +8,9 @@ package io.weir.streams.internals.state;
  * {@code StreamsUncaughtExceptionHandler}). A replacement thread or a restarted instance reopens the
  * store from disk and replays the changelog past the offsets the store has applied; a store whose
  * files are damaged must be deleted (its task directory under {@code state.dir}) to be restored from
- * its changelog.
+ * its changelog. Bytes in a format version this Weir does not read are an {@link UnknownFormatException}.
  */
-public final class StoreException extends RuntimeException {
+public class StoreException extends RuntimeException {
 
     public StoreException(String message) {
         super(message);

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.table;
 
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.state.Varints;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -14,11 +15,13 @@ import java.util.Map;
  * addition travel as one record when both land on the same new key:
  * {@code [version: byte][flags: byte]([old length: varint][old bytes] when HAS_OLD)[new bytes when HAS_NEW]}.
  * The values go through the table's value serde. It is never configured itself: the value serde it
- * wraps is registered with the topology and configured there.
+ * wraps is registered with the topology and configured there. A version this code does not know, or a
+ * flag version 1 does not set, fails with an {@link UnknownFormatException}, which no error handler
+ * skips: the record is a newer instance's, not bad data.
  */
 public final class ChangeSerde<V> implements Serde<Change<V>> {
 
-    private static final byte VERSION = 1;
+    static final byte VERSION = 1;
     private static final int HAS_OLD = 1;
     private static final int HAS_NEW = 2;
 
@@ -57,11 +60,11 @@ public final class ChangeSerde<V> implements Serde<Change<V>> {
     public Deserializer<Change<V>> deserializer() {
         Deserializer<V> inner = values.deserializer();
         return (topic, bytes) -> {
-            if (bytes == null || bytes.length < 2 || bytes[0] != VERSION) {
-                throw new SerializationException(
-                        "A record of repartition topic '" + topic + "' is not a table change in " + "format version "
-                                + VERSION + "; was the topic written by another Weir version?");
+            String where = "Repartition topic '" + topic + "'";
+            if (bytes == null) {
+                throw new SerializationException(where + " holds a record without a value, which no table change is");
             }
+            UnknownFormatException.check(where, "table change", bytes, VERSION, 2, HAS_OLD | HAS_NEW);
             ByteBuffer buffer = ByteBuffer.wrap(bytes, 2, bytes.length - 2);
             int flags = bytes[1];
             V old = null;

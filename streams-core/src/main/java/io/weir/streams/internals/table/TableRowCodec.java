@@ -1,6 +1,6 @@
 package io.weir.streams.internals.table;
 
-import io.weir.streams.internals.state.StoreException;
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.state.Varints;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -15,7 +15,9 @@ import java.util.Arrays;
  * {@code [version: byte][flags: byte][timestamp: long]([updated at: long] when HAS_UPDATED_AT)([rows: varint]
  * when HAS_ROWS)[value bytes, absent when NULL_VALUE]}.
  * The value goes through the user's serde with the store's name as the topic. A version this code does
- * not know fails with a {@link StoreException} naming the store, never a misread.
+ * not know, or a flag version 1 does not set, fails with an {@link UnknownFormatException} (naming the
+ * store where the reader knows it), never a misread: the static readers of a row's time and kind check
+ * as {@link #decode} does.
  */
 public final class TableRowCodec<V> {
 
@@ -23,6 +25,11 @@ public final class TableRowCodec<V> {
     private static final int HAS_ROWS = 1;
     private static final int NULL_VALUE = 2;
     private static final int HAS_UPDATED_AT = 4;
+    private static final int KNOWN_FLAGS = HAS_ROWS | NULL_VALUE | HAS_UPDATED_AT;
+    /** The version, the flags and the timestamp. */
+    private static final int MIN_LENGTH = 10;
+
+    private static final String FORMAT = "table row";
 
     private final String store;
     private final Serializer<V> serializer;
@@ -79,7 +86,7 @@ public final class TableRowCodec<V> {
     }
 
     private int valueOffset(byte[] bytes) {
-        check(bytes);
+        check("Store '" + store + "'", bytes);
         int offset = 10 + ((bytes[1] & HAS_UPDATED_AT) != 0 ? 8 : 0);
         if ((bytes[1] & HAS_ROWS) == 0) {
             return offset;
@@ -100,11 +107,13 @@ public final class TableRowCodec<V> {
 
     /** Whether a stored row has no value: a versioned table's delete. */
     static boolean isDelete(byte[] stored) {
+        check(stored);
         return (stored[1] & NULL_VALUE) != 0;
     }
 
     /** The event time of a stored row, without decoding its value. */
     static long timestamp(byte[] stored) {
+        check(stored);
         return ByteBuffer.wrap(stored, 2, 8).getLong();
     }
 
@@ -118,13 +127,14 @@ public final class TableRowCodec<V> {
 
     /** The processing time of a stored row's last change, or {@code Long.MIN_VALUE} when it was not kept. */
     static long updatedAt(byte[] stored) {
+        check(stored);
         return (stored[1] & HAS_UPDATED_AT) != 0
                 ? ByteBuffer.wrap(stored, 10, 8).getLong()
                 : Long.MIN_VALUE;
     }
 
     public TableRow<V> decode(byte[] bytes) {
-        check(bytes);
+        check("Store '" + store + "'", bytes);
         ByteBuffer buffer = ByteBuffer.wrap(bytes, 2, bytes.length - 2);
         int flags = bytes[1];
         long timestamp = buffer.getLong();
@@ -139,12 +149,12 @@ public final class TableRowCodec<V> {
         return new TableRow<>(value, timestamp, rows, updatedAt);
     }
 
-    private void check(byte[] bytes) {
-        if (bytes.length < 10 || bytes[0] != VERSION) {
-            throw new StoreException("Store '" + store + "' holds a table row in format version "
-                    + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0])) + "; this Weir reads version "
-                    + VERSION + " only. Was the store (or its changelog) written by another Weir version or "
-                    + "another application?");
-        }
+    /** Refuses a row this version does not read, read where the store is not known. */
+    private static void check(byte[] bytes) {
+        check("A table store", bytes);
+    }
+
+    private static void check(String where, byte[] bytes) {
+        UnknownFormatException.check(where, FORMAT, bytes, VERSION, MIN_LENGTH, KNOWN_FLAGS);
     }
 }

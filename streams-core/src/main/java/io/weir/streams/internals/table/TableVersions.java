@@ -5,6 +5,7 @@ import io.weir.streams.internals.operator.ExpiryIndex;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.KeyTimeKeys;
 import io.weir.streams.internals.state.KeyValueIterator;
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.state.WriteBackCache;
 import org.jspecify.annotations.Nullable;
 
@@ -44,12 +45,14 @@ public final class TableVersions {
     private final WriteBackCache latest;
     private final WriteBackCache history;
     private final ExpiryIndex expiry;
+    private final WriteBackCache expiryStore;
     private final long retention;
 
     public TableVersions(WriteBackCache latest, WriteBackCache history, WriteBackCache expiryStore, long retention) {
         this.latest = latest;
         this.history = history;
         this.expiry = new ExpiryIndex(expiryStore);
+        this.expiryStore = expiryStore;
         this.retention = retention;
     }
 
@@ -149,6 +152,14 @@ public final class TableVersions {
                 history.delete(key);
                 return;
             }
+            if (marker[0] != LATEST_DELETE) {
+                throw UnknownFormatException.unknownKind(
+                        "Store '" + expiryStore.name() + "'",
+                        "versioned table's expiry entry",
+                        marker[0],
+                        "'h' (" + HISTORY_ENTRY + ", an older version) and 'l' (" + LATEST_DELETE
+                                + ", a latest delete)");
+            }
             byte[] current = latest.get(key);
             long at = ByteBuffer.wrap(marker, 1, 8).getLong();
             if (current != null && TableRowCodec.isDelete(current) && TableRowCodec.timestamp(current) == at) {
@@ -189,7 +200,10 @@ public final class TableVersions {
         return KeyTimeKeys.at(prefix, time);
     }
 
-    /** An expiry index entry: {@code [kind][time: 8][key]}, the time only for a latest delete. */
+    /**
+     * An expiry index entry: {@code [kind][time: 8][key]}, the time only for a latest delete. A kind this
+     * code does not know fails with an {@link UnknownFormatException} rather than being taken for one it does.
+     */
     private static byte[] marker(byte kind, byte[] key, long time) {
         return ByteBuffer.allocate(9 + key.length)
                 .put(kind)

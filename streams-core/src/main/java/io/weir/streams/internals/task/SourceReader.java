@@ -13,6 +13,7 @@ import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
 import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.processor.WatermarkRecords;
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.time.TimestampExtractor;
 import io.weir.streams.time.WatermarkStrategy;
@@ -22,7 +23,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Turns one source topic's raw records into typed records with event times, applying the source's
  * error handler to records whose key, value or event time cannot be read (a dead letter goes through
- * the task's collector, so it is part of the task's output), and flagging event times
+ * the task's collector, so it is part of the task's output; a record in a format version of Weir's this
+ * version does not read fails the thread instead, {@link UnknownFormatException}), and flagging event times
  * beyond the maximum future skew. Single-threaded.
  */
 final class SourceReader<K, V> {
@@ -91,11 +93,16 @@ final class SourceReader<K, V> {
         V value;
         try {
             key = keyDeserializer.deserialize(raw.topic(), raw.headers(), raw.key());
+        } catch (UnknownFormatException e) {
+            // A newer instance's record (Weir's own format on a repartition topic), not bad data: never skipped.
+            throw e;
         } catch (RuntimeException e) {
             return reject(raw, RecordError.Reason.KEY_DESERIALIZATION, Redaction.describe(e), e);
         }
         try {
             value = valueDeserializer.deserialize(raw.topic(), raw.headers(), raw.value());
+        } catch (UnknownFormatException e) {
+            throw e;
         } catch (RuntimeException e) {
             return reject(raw, RecordError.Reason.VALUE_DESERIALIZATION, Redaction.describe(e), e);
         }

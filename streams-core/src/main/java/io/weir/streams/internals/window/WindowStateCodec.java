@@ -1,6 +1,6 @@
 package io.weir.streams.internals.window;
 
-import io.weir.streams.internals.state.StoreException;
+import io.weir.streams.internals.state.UnknownFormatException;
 import io.weir.streams.internals.state.Varints;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -18,8 +18,8 @@ import java.nio.ByteBuffer;
  * through the user's serde with the store's name as the topic.
  *
  * <p>The version byte comes first so that a later format can be told apart from this one; a value in
- * a format this code does not know fails with a {@link StoreException} naming the store, never a
- * misread.
+ * a format version this code does not know, or with a flag version 1 does not set, fails with an {@link
+ * UnknownFormatException} naming the store, never a misread.
  *
  * <p>Public for queries, which read a window's aggregate out of its committed state ({@link
  * #aggregate}); the rest is the window operator's.
@@ -32,6 +32,10 @@ public final class WindowStateCodec<A> {
 
     private static final int HAS_MAX_EVENT_TIME = 16;
     private static final int STORED_ONLY = NULL_AGGREGATE | HAS_MAX_EVENT_TIME;
+    /** Every flag version 1 sets: another changes how the rest reads, so it is refused. */
+    private static final int KNOWN_FLAGS = WindowState.PENDING | WindowState.HAS_EMITTED | STORED_ONLY;
+    /** The version, the flags and the two counts. */
+    private static final int MIN_LENGTH = 4;
 
     private final String store;
     private final Serializer<A> serializer;
@@ -107,12 +111,6 @@ public final class WindowStateCodec<A> {
     }
 
     private void checkVersion(byte[] bytes) {
-        if (bytes.length < 2 || bytes[0] != VERSION) {
-            throw new StoreException(
-                    "Store '" + store + "' holds window state in format version "
-                            + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0])) + "; this Weir reads version "
-                            + VERSION
-                            + " only. Was the store (or its changelog) written by another Weir version or another application?");
-        }
+        UnknownFormatException.check("Store '" + store + "'", "window state", bytes, VERSION, MIN_LENGTH, KNOWN_FLAGS);
     }
 }

@@ -1,14 +1,17 @@
 package io.weir.streams.internals.table;
 
+import io.weir.streams.internals.testing.FormatRefusals;
 import io.weir.streams.internals.testing.GoldenBytes;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * The stored form of a table row (format version 1), byte for byte: every table store and changelog, a
@@ -52,6 +55,19 @@ class TableRowCodecGoldenTest {
             assertEquals(row.value() == null, TableRowCodec.isDelete(bytes), "a delete, read without decoding");
             assertEquals(row.value() == null, TableRowCodec.isDeleteRow(bytes));
         }
+    }
+
+    @Test
+    void aRowsTimeAndKindAreNotReadFromANewerVersion() {
+        byte[] newer = FormatRefusals.withVersion(codec.encode(ROWS.get(1)), 2);
+        for (Executable read : List.<Executable>of(
+                () -> TableRowCodec.timestamp(newer),
+                () -> TableRowCodec.updatedAt(newer),
+                () -> TableRowCodec.isDelete(newer),
+                () -> TableRowCodec.timeReplacing(0, newer))) {
+            FormatRefusals.assertRefused(read, "A table store", "table row in format version 2", "reads version 1");
+        }
+        assertFalse(TableRowCodec.isDeleteRow(newer), "not a delete: decoding it then refuses it");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.weir.streams.internals.table;
 
 import io.weir.streams.internals.state.WriteBackCache;
+import io.weir.streams.internals.testing.FormatRefusals;
 import io.weir.streams.internals.testing.GoldenBytes;
 import io.weir.streams.internals.testing.RecordingContext;
 import org.apache.kafka.common.serialization.Serdes;
@@ -9,6 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,6 +121,27 @@ class TableVersionsGoldenTest {
             assertEquals(
                     "b",
                     codec.decode(TableVersions.at(latest, history, K, 3_000)).value());
+        }
+    }
+
+    @Test
+    void anExpiryEntryOfAKindThisVersionDoesNotKnowIsRefusedWhenItIsDue() {
+        List<GoldenBytes.Entry> expiry = golden().get(2);
+        List<GoldenBytes.Entry> otherKind = new ArrayList<>();
+        for (GoldenBytes.Entry e : expiry) {
+            byte[] key = e.field(0).clone();
+            key[8] = 'x'; // after the expiry time: the marker's kind
+            otherKind.add(new GoldenBytes.Entry(e.comment(), Arrays.asList(key, e.fieldOrNull(1))));
+        }
+        try (RecordingContext context = context("other-kind")) {
+            GoldenBytes.restore(context.stores(), EXPIRY, otherKind);
+            TableVersions versions = versions(context);
+            FormatRefusals.assertRefused(
+                    () -> versions.advance(Long.MAX_VALUE),
+                    "Store '" + EXPIRY + "'",
+                    "versioned table's expiry entry of kind 120",
+                    "'h'",
+                    "'l'");
         }
     }
 }
