@@ -48,6 +48,7 @@ final class BenchContext implements AutoCloseable {
     private final Path stateRoot;
     private final GroupProgress progress;
     private final Map<AppKind, String> windowStoreApps = new EnumMap<>(AppKind.class);
+    private final RetryOnce retry = new RetryOnce();
     private @Nullable LoadedInput throughputInput;
     private @Nullable LoadedInput keysInput;
     private @Nullable LoadedInput warmupInput;
@@ -77,6 +78,11 @@ final class BenchContext implements AutoCloseable {
         return progress;
     }
 
+    /** Runs each pre-load and each run of every phase once more if it fails, and lists those it did. */
+    RetryOnce retry() {
+        return retry;
+    }
+
     /** A name unique to this run. */
     String name(String suffix) {
         return runId + "-" + suffix;
@@ -97,18 +103,21 @@ final class BenchContext implements AutoCloseable {
     /**
      * The throughput input, pre-loaded on first use: {@code --records} records over {@code --keys} keys,
      * {@code --per-minute} per minute of event time, ending about two minutes ago (see {@link Workload}).
+     * A failed pre-load is retried once, into a topic of its own.
      */
-    synchronized LoadedInput throughputInput() {
+    synchronized LoadedInput throughputInput() throws Exception {
         if (throughputInput == null) {
-            throughputInput = loadWorkload(name("input"), options.records());
+            throughputInput = retry.run(
+                    "throughput pre-load", attempt -> loadWorkload(name("input-a" + attempt), options.records()));
         }
         return throughputInput;
     }
 
     /** The warm-up input: the first {@code --warmup} records of an input made as the throughput input is. */
-    synchronized LoadedInput warmupInput() {
+    synchronized LoadedInput warmupInput() throws Exception {
         if (warmupInput == null) {
-            warmupInput = loadWorkload(name("warmup-input"), options.warmup());
+            warmupInput = retry.run(
+                    "warm-up pre-load", attempt -> loadWorkload(name("warmup-input-a" + attempt), options.warmup()));
         }
         return warmupInput;
     }
@@ -125,13 +134,17 @@ final class BenchContext implements AutoCloseable {
         return load(topic, workload.size(), workload::key, workload::eventTime, expected);
     }
 
-    /** Runs a fresh instance of {@code kind} as {@code appId} over {@code input} until it committed the end, then stops it. */
-    void runToEnd(AppKind kind, String appId, LoadedInput input, Duration timeout)
+    /**
+     * Runs a fresh instance of {@code kind} as {@code appId} over {@code input} until it committed the end,
+     * then stops it; returns {@code appId}.
+     */
+    String runToEnd(AppKind kind, String appId, LoadedInput input, Duration timeout)
             throws TimeoutException, InterruptedException {
         try (StreamingApp app = kind.open(setup(appId, input.topic(), topic(appId + "-out"), new RestoreProgress()))) {
             app.start();
             progress.awaitCommitted(app, appId, input.ends(), timeout);
         }
+        return appId;
     }
 
     /**
@@ -164,17 +177,29 @@ final class BenchContext implements AutoCloseable {
     /**
      * The key-store input, pre-loaded on first use: {@code --restore-keys} records, each with a key of
      * its own, all in one 1-minute window (event times spread over its first 50 s) that nothing later
-     * closes, so a count ends with one entry per key.
+     * closes, so a count ends with one entry per key. A failed pre-load is retried once, into a topic
+     * of its own.
      */
-    synchronized LoadedInput keysInput() {
+    synchronized LoadedInput keysInput() throws Exception {
         if (keysInput == null) {
             int n = options.restoreKeys();
             long window = minuteFloor(System.currentTimeMillis() - 180_000);
-            keysInput = load(name("keys-input"), n, i -> "key-" + i, i -> window + i * 50_000L / n, Map.of());
+            keysInput = retry.run(
+                    "keys pre-load",
+                    attempt -> load(
+                            name("keys-input-a" + attempt),
+                            n,
+                            i -> "key-" + i,
+                            i -> window + i * 50_000L / n,
+                            Map.of()));
         }
         return keysInput;
     }
 
+    /**
+     * Creates {@code topic} (which waits until every partition's leader serves it, see
+     * {@link KafkaBroker#createTopic}) and writes the records to it.
+     */
     private LoadedInput load(
             String topic,
             int records,

@@ -25,6 +25,9 @@ import java.util.concurrent.TimeoutException;
  * <p>Event time follows the wall clock less a constant shift under one minute, chosen so that a
  * window's results come due 90% into the run: with 1-minute windows and a 30 s delay, a run of 60 s
  * sees exactly one window close, and without the shift it might see none.
+ *
+ * <p>A run that fails is run once more on topics of its own ({@link RetryOnce}) and listed under the
+ * report.
  */
 final class LatencyPhase {
 
@@ -53,52 +56,53 @@ final class LatencyPhase {
 
     private LatencyPhase() {}
 
-    static List<Row> run(BenchContext context) throws TimeoutException, InterruptedException {
-        RuntimeOptions options = context.options();
+    static List<Row> run(BenchContext context) throws Exception {
         List<Row> rows = new ArrayList<>();
-        for (AppKind kind : options.engines()) {
-            String appId = context.name("lat-" + kind.id());
-            String input = context.topic(appId + "-in");
-            String output = context.topic(appId + "-out");
-            log.info("Latency: {} at {} records/s for {} s", kind.id(), options.rate(), options.durationSeconds());
-            PacedLoad load;
-            List<OutputWatcher.Seen> seen;
-            try (StreamingApp app = kind.open(context.setup(appId, input, output, new RestoreProgress()))) {
-                app.start();
-                awaitRunning(app);
-                try (OutputWatcher watcher = new OutputWatcher(context.bootstrap(), output, options.partitions())) {
-                    int records = options.rate() * options.durationSeconds();
-                    Workload workload = Workload.generate(
-                            records,
-                            options.keys(),
-                            1000.0 / options.rate(),
-                            firstEventTime(options.durationSeconds()));
-                    load = PacedLoad.run(context.bootstrap(), input, workload);
-                    context.progress()
-                            .awaitCommitted(
-                                    app, appId, context.progress().committedEnd(input, options.partitions()), TIMEOUT);
-                    Map<TopicPartition, Long> outputEnd = context.progress().committedEnd(output, options.partitions());
-                    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-                    while (!watcher.reached(outputEnd)) {
-                        if (System.nanoTime() > deadline) {
-                            throw new TimeoutException(
-                                    "The output of " + appId + " was not read to its end within " + TIMEOUT);
-                        }
-                        Thread.sleep(20);
-                    }
-                    seen = watcher.seen();
-                }
-            }
-            Row row = measure(kind, output, load, seen);
-            log.info(
-                    "Latency: {} p50 {} ms, p99 {} ms over {} outputs",
-                    kind.id(),
-                    row.p50Ms(),
-                    row.p99Ms(),
-                    row.outputs());
-            rows.add(row);
+        for (AppKind kind : context.options().engines()) {
+            rows.add(context.retry()
+                    .run(
+                            "latency run of " + kind.id(),
+                            attempt -> runOnce(context, kind, context.name("lat-" + kind.id() + "-a" + attempt))));
         }
         return rows;
+    }
+
+    /** One run of {@code kind} as {@code appId}, on input and output topics of its own. */
+    private static Row runOnce(BenchContext context, AppKind kind, String appId)
+            throws TimeoutException, InterruptedException {
+        RuntimeOptions options = context.options();
+        String input = context.topic(appId + "-in");
+        String output = context.topic(appId + "-out");
+        log.info("Latency: {} at {} records/s for {} s", kind.id(), options.rate(), options.durationSeconds());
+        PacedLoad load;
+        List<OutputWatcher.Seen> seen;
+        try (StreamingApp app = kind.open(context.setup(appId, input, output, new RestoreProgress()))) {
+            app.start();
+            awaitRunning(app);
+            try (OutputWatcher watcher = new OutputWatcher(context.bootstrap(), output, options.partitions())) {
+                int records = options.rate() * options.durationSeconds();
+                Workload workload = Workload.generate(
+                        records, options.keys(), 1000.0 / options.rate(), firstEventTime(options.durationSeconds()));
+                load = PacedLoad.run(context.bootstrap(), input, workload);
+                context.progress()
+                        .awaitCommitted(
+                                app, appId, context.progress().committedEnd(input, options.partitions()), TIMEOUT);
+                Map<TopicPartition, Long> outputEnd = context.progress().committedEnd(output, options.partitions());
+                long deadline = System.nanoTime() + TIMEOUT.toNanos();
+                while (!watcher.reached(outputEnd)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new TimeoutException(
+                                "The output of " + appId + " was not read to its end within " + TIMEOUT);
+                    }
+                    Thread.sleep(20);
+                }
+                seen = watcher.seen();
+            }
+        }
+        Row row = measure(kind, output, load, seen);
+        log.info(
+                "Latency: {} p50 {} ms, p99 {} ms over {} outputs", kind.id(), row.p50Ms(), row.p99Ms(), row.outputs());
+        return row;
     }
 
     private static void awaitRunning(StreamingApp app) throws TimeoutException, InterruptedException {

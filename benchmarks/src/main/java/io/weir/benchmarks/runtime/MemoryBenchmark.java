@@ -14,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,6 +49,7 @@ public final class MemoryBenchmark implements AutoCloseable {
     private static final Pattern STATUS = Pattern.compile("STATUS consumed=(\\d+) rocksdb=(\\d+) cache=(\\d+)");
     private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");
     private static final long MIB = 1024 * 1024;
+    private static final int LOG_TAIL_LINES = 40;
 
     /** One instance's memory once it has processed its input. */
     record Row(int tasks, boolean bounded, long rssBytes, long peakRssBytes, long jvmBytes, long rocksDbCacheBytes) {
@@ -158,24 +161,32 @@ public final class MemoryBenchmark implements AutoCloseable {
             long consumed = 0;
             int settled = 0;
             long rocksDb = 0;
+            // The instance's last log lines (not its status lines), for the error if it fails.
+            Deque<String> logTail = new ArrayDeque<>();
             // Consumed everything, then a few more status lines (commits, flushes and compactions settle).
             while (settled < 6) {
                 String line = out.readLine();
                 if (line == null) {
-                    throw new IllegalStateException(
-                            app + " exited (" + process.waitFor() + ") before consuming its input");
+                    throw new IllegalStateException(app + " exited (" + process.waitFor()
+                            + ") before consuming its input (" + consumed + " of " + expected + " records); its last "
+                            + "output:\n" + String.join("\n", logTail));
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new TimeoutException(
-                            app + " consumed " + consumed + " of " + expected + " within " + TIMEOUT);
+                    throw new TimeoutException(app + " consumed " + consumed + " of " + expected + " within " + TIMEOUT
+                            + "; its last output:\n" + String.join("\n", logTail));
                 }
                 Matcher m = STATUS.matcher(line);
-                if (m.find()) {
-                    consumed = Long.parseLong(m.group(1));
-                    rocksDb = Long.parseLong(m.group(2));
-                    if (consumed >= expected) {
-                        settled++;
+                if (!m.find()) {
+                    logTail.addLast(line);
+                    if (logTail.size() > LOG_TAIL_LINES) {
+                        logTail.removeFirst();
                     }
+                    continue;
+                }
+                consumed = Long.parseLong(m.group(1));
+                rocksDb = Long.parseLong(m.group(2));
+                if (consumed >= expected) {
+                    settled++;
                 }
             }
             long pid = process.pid();

@@ -19,7 +19,9 @@ import java.util.concurrent.CountDownLatch;
  * The instance {@link MemoryBenchmark} measures, in a child JVM of its own so that its resident memory
  * is its own: a table aggregation (records counted per key, one RocksDB store per task) over every
  * partition of the input. Prints a status line every 500 ms ({@code STATUS consumed=<records>
- * rocksdb=<bytes> cache=<bytes>}) until it is stopped (SIGTERM closes it).
+ * rocksdb=<bytes> cache=<bytes>}) until it is stopped (SIGTERM closes it), or, if the instance fails
+ * (state {@code ERROR}, e.g. its heap is too small for its tasks), prints {@code FAILED <error>} and
+ * exits with status 1.
  *
  * <p>Arguments: bootstrap servers, application id, state directory, input topic, output topic, and the
  * RocksDB memory bound in bytes ({@code -1} for none).
@@ -55,6 +57,14 @@ public final class MemoryInstance {
         }));
         streams.start();
         while (!stopped.await(500, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (streams.state() == WeirStreams.State.ERROR) {
+                // Failed for good: exit at once (the benchmark reports the log above this line) rather than
+                // print a status that no longer moves until the benchmark times out.
+                System.out.println(
+                        "FAILED " + streams.error().map(Throwable::toString).orElse("(no error)"));
+                System.out.flush();
+                Runtime.getRuntime().halt(1);
+            }
             System.out.printf(
                     "STATUS consumed=%d rocksdb=%d cache=%d%n",
                     (long) sum(streams, WeirMetrics.RECORDS_CONSUMED),

@@ -21,6 +21,10 @@ import java.util.concurrent.TimeoutException;
  * many records were replayed; the instance is done when it is running (both libraries restore every
  * store of a task before they report running). With {@code --repeats} every store is restored that
  * many times, each time into a fresh instance, and each median run is reported.
+ *
+ * <p>A population run that fails is run once more as an application of its own ({@link RetryOnce});
+ * a restore that fails is run once more into another fresh instance of the same application (its
+ * changelog is what is restored), and both are listed under the report.
  */
 final class RestorePhase {
 
@@ -46,7 +50,7 @@ final class RestorePhase {
 
     private RestorePhase() {}
 
-    static List<Runs<Row>> run(BenchContext context) throws TimeoutException, InterruptedException {
+    static List<Runs<Row>> run(BenchContext context) throws Exception {
         Map<String, String> populated = new LinkedHashMap<>();
         for (AppKind kind : context.options().restoreEngines()) {
             if (kind.restoredStores() == 0) {
@@ -66,8 +70,12 @@ final class RestorePhase {
                 String store = p.getKey().substring(p.getKey().indexOf('/') + 1);
                 BenchContext.LoadedInput input =
                         store.equals(WINDOW_STORE) ? context.throughputInput() : context.keysInput();
-                runs.computeIfAbsent(p.getKey(), k -> new ArrayList<>())
-                        .add(restore(context, kind, store, p.getValue(), input));
+                int r = round;
+                Row row = context.retry()
+                        .run(
+                                "restore " + r + " of " + p.getValue() + "'s " + store,
+                                attempt -> restore(context, kind, store, p.getValue(), input));
+                runs.computeIfAbsent(p.getKey(), k -> new ArrayList<>()).add(row);
             }
         }
         List<Runs<Row>> rows = new ArrayList<>();
@@ -76,11 +84,12 @@ final class RestorePhase {
     }
 
     private static String populate(BenchContext context, AppKind kind, String prefix, BenchContext.LoadedInput input)
-            throws TimeoutException, InterruptedException {
-        String appId = context.name(prefix + kind.id());
-        log.info("Restore: {} writes its changelog from {}", appId, input.topic());
-        context.runToEnd(kind, appId, input, TIMEOUT);
-        return appId;
+            throws Exception {
+        return context.retry().run("restore: population of " + prefix + kind.id(), attempt -> {
+            String appId = context.name(prefix + kind.id() + "-a" + attempt);
+            log.info("Restore: {} writes its changelog from {}", appId, input.topic());
+            return context.runToEnd(kind, appId, input, TIMEOUT);
+        });
     }
 
     private static Row restore(

@@ -5,7 +5,6 @@ import io.weir.streams.test.kafka.ExternalKafkaBroker;
 import io.weir.streams.test.kafka.KafkaBroker;
 
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The windowed count on a real broker, Weir beside Kafka Streams 4.4 (two emit strategies) and the
@@ -40,9 +39,14 @@ public final class RuntimeBenchmark {
             List<Runs<RestorePhase.Row>> restore,
             String text) {}
 
-    /** Runs the phases {@code options} ask for on {@code broker} (which the caller owns). */
+    /**
+     * Runs the phases {@code options} ask for on {@code broker} (which the caller owns). A pre-load or run
+     * that fails is run once more ({@link RetryOnce}); the report lists those that were.
+     *
+     * @throws Exception a step's second failure, with its first suppressed in it
+     */
     static Results run(KafkaBroker broker, RuntimeOptions options, String command, String brokerDescription)
-            throws TimeoutException, InterruptedException {
+            throws Exception {
         try (BenchContext context = new BenchContext(broker, options)) {
             List<Runs<ThroughputPhase.Row>> throughput =
                     options.runs(RuntimeOptions.Phase.THROUGHPUT) ? ThroughputPhase.run(context) : List.of();
@@ -54,7 +58,8 @@ public final class RuntimeBenchmark {
                     throughput,
                     latency,
                     restore,
-                    RuntimeReport.format(command, brokerDescription, options, throughput, latency, restore));
+                    RuntimeReport.format(command, brokerDescription, options, throughput, latency, restore)
+                            + context.retry().report());
         }
     }
 }

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
  * over the same pre-loaded input: timed from {@code start()}
  * until its group's committed offsets reach the end of the input. Its output is then read and checked
  * against the input (not timed). With {@code --repeats} the round of timed runs is repeated and each
- * app's median run is reported.
+ * app's median run is reported. A pre-load, warm-up or timed run that fails is run once more under
+ * fresh names ({@link RetryOnce}) and listed under the report.
  */
 final class ThroughputPhase {
 
@@ -50,12 +51,16 @@ final class ThroughputPhase {
 
     private ThroughputPhase() {}
 
-    static List<Runs<Row>> run(BenchContext context) throws TimeoutException, InterruptedException {
+    static List<Runs<Row>> run(BenchContext context) throws Exception {
         if (context.options().warmup() > 0) {
             BenchContext.LoadedInput warmup = context.warmupInput();
             for (AppKind kind : context.options().engines()) {
                 log.info("Throughput: {} warms up on {} records", kind.id(), warmup.records());
-                context.runToEnd(kind, context.name("warmup-" + kind.id()), warmup, TIMEOUT);
+                context.retry()
+                        .run(
+                                "throughput warm-up of " + kind.id(),
+                                attempt -> context.runToEnd(
+                                        kind, context.name("warmup-" + kind.id() + "-a" + attempt), warmup, TIMEOUT));
             }
         }
         BenchContext.LoadedInput input = context.throughputInput();
@@ -64,7 +69,11 @@ final class ThroughputPhase {
         for (int round = 1; round <= repeats; round++) {
             for (AppKind kind : context.options().engines()) {
                 String appId = context.name("tp-" + kind.id() + (repeats > 1 ? "-r" + round : ""));
-                runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(runOnce(context, kind, appId, input));
+                Row row = context.retry()
+                        .run(
+                                "throughput run " + round + " of " + kind.id(),
+                                attempt -> runOnce(context, kind, appId + "-a" + attempt, input));
+                runs.computeIfAbsent(kind, k -> new ArrayList<>()).add(row);
             }
         }
         List<Runs<Row>> rows = new ArrayList<>();
