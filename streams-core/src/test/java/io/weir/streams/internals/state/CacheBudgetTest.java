@@ -21,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CacheBudgetTest {
 
-    // Each entry takes 8 (key) + 100 (value) + 64 (overhead) bytes of the budget.
+    // Each entry takes 8 (key) + 100 (value) + the per-entry overhead bytes of the budget.
     private static final int VALUE_BYTES = 100;
-    private static final long ENTRY_BYTES = 8 + VALUE_BYTES + 64;
+    private static final long ENTRY_BYTES = 8 + VALUE_BYTES + WriteBackCache.ENTRY_OVERHEAD;
 
     @TempDir
     Path dir;
