@@ -1,7 +1,7 @@
 package io.weir.streams;
 
 import io.weir.streams.internals.config.ForeignSettings;
-import io.weir.streams.internals.runtime.GroupProtocol;
+import io.weir.streams.internals.config.GroupProtocol;
 import io.weir.streams.state.RocksDbConfigSetter;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;

@@ -2,6 +2,7 @@ package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
 import io.weir.streams.StreamsConfig;
+import io.weir.streams.internals.config.GroupProtocol;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologySpec;

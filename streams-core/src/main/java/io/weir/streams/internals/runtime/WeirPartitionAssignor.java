@@ -1,6 +1,7 @@
 package io.weir.streams.internals.runtime;
 
 import io.weir.streams.HostInfo;
+import io.weir.streams.internals.config.GroupProtocol;
 import io.weir.streams.internals.query.HostTasks;
 import io.weir.streams.internals.topology.SourceSpec;
 import io.weir.streams.internals.topology.StoreSpec;

@@ -3,6 +3,7 @@ package io.weir.streams.internals.runtime;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.StreamsConfig;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.internals.config.GroupProtocol;
 import io.weir.streams.internals.query.ClusterMetadata;
 import io.weir.streams.internals.topology.TaskId;
 import io.weir.streams.internals.topology.TopologyAccess;

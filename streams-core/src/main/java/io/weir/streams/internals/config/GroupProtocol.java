@@ -1,7 +1,7 @@
-package io.weir.streams.internals.runtime;
+package io.weir.streams.internals.config;
 
 /**
- * The versions of Weir's group protocol (the user data of {@link WeirPartitionAssignor}) this release
+ * The versions of Weir's group protocol (the user data of {@code WeirPartitionAssignor}) this release
  * speaks, and how they evolve so that instances of adjacent releases share one group.
  *
  * <p>Every message starts with a <em>layout</em> (a short): how the fields that follow are laid out.
