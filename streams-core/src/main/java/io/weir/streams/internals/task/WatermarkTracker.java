@@ -221,7 +221,11 @@ public final class WatermarkTracker {
         return out;
     }
 
-    /** Restores what {@link #committedTime()} gave for {@code partition}; unknown text is ignored. */
+    /**
+     * Restores what {@link #committedTime()} gave for {@code partition}; unknown text is ignored, and so is a
+     * known field whose number does not parse (offset metadata anyone with the group's rights can write): the
+     * partition then starts from what the other fields and its records say.
+     */
     public void restore(TopicPartition partition, String committed) {
         if (committed == null || committed.isEmpty()) {
             return;
@@ -235,15 +239,24 @@ public final class WatermarkTracker {
             String name = field.substring(0, eq);
             String value = field.substring(eq + 1);
             if (name.equals("w")) {
-                watermark = Math.max(watermark, Long.parseLong(value));
+                watermark = Math.max(watermark, number(value));
             } else if (name.equals("m") && input instanceof EventTimeInput e) {
-                e.maxSeen = Math.max(e.maxSeen, Long.parseLong(value));
+                e.maxSeen = Math.max(e.maxSeen, number(value));
             } else if (name.equals("u") && input instanceof UpstreamInput u) {
                 String[] parts = value.split(",", -1);
                 for (int i = 0; i < Math.min(parts.length, u.watermarks.length); i++) {
-                    u.watermarks[i] = Math.max(u.watermarks[i], Long.parseLong(parts[i]));
+                    u.watermarks[i] = Math.max(u.watermarks[i], number(parts[i]));
                 }
             }
+        }
+    }
+
+    /** A committed time, or {@link Long#MIN_VALUE} (which restores nothing) when it is not a number. */
+    private static long number(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return Long.MIN_VALUE;
         }
     }
 

@@ -155,4 +155,13 @@ class WatermarkTrackerTest {
         assertEquals(20 - 5_000 - 1, tracker.partitionWatermark(A));
         assertEquals(10, tracker.watermark());
     }
+
+    @Test
+    void aCommittedFieldThatIsNotANumberIsIgnoredNotAFailure() {
+        tracker.add(A, DELAY_5S, 0, false);
+        tracker.restore(A, "w=abc;m=20");
+        assertEquals(20 - 5_000 - 1, tracker.partitionWatermark(A));
+        tracker.restore(A, "w=;m=1e9");
+        assertEquals(20 - 5_000 - 1, tracker.partitionWatermark(A));
+    }
 }
