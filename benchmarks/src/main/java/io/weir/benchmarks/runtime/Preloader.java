@@ -1,12 +1,12 @@
 package io.weir.benchmarks.runtime;
 
+import io.weir.benchmarks.FailFastSender;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
 
@@ -40,7 +40,6 @@ final class Preloader {
             IntFunction<String> key,
             IntToLongFunction eventTime,
             IntFunction<String> value) {
-        AtomicReference<Exception> failure = new AtomicReference<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(
                         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -51,21 +50,14 @@ final class Preloader {
                         256 * 1024),
                 new StringSerializer(),
                 new StringSerializer())) {
-            for (int i = 0; i < records && failure.get() == null; i++) {
-                // The callback handles the outcome; the future adds nothing.
-                @SuppressWarnings("FutureReturnValueIgnored")
-                var unused = producer.send(
-                        new ProducerRecord<>(topic, null, eventTime.applyAsLong(i), key.apply(i), value.apply(i)),
-                        (m, e) -> {
-                            if (e != null) {
-                                failure.compareAndSet(null, e);
-                            }
-                        });
+            FailFastSender<String, String> sender = new FailFastSender<>(producer, "Pre-loading " + topic);
+            for (int i = 0; i < records; i++) {
+                if (!sender.send(
+                        new ProducerRecord<>(topic, null, eventTime.applyAsLong(i), key.apply(i), value.apply(i)))) {
+                    break;
+                }
             }
-            producer.flush();
-        }
-        if (failure.get() != null) {
-            throw new IllegalStateException("Pre-loading " + topic + " failed: " + failure.get(), failure.get());
+            sender.flush();
         }
     }
 }
