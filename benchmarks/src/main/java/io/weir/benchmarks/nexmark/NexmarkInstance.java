@@ -1,0 +1,165 @@
+package io.weir.benchmarks.nexmark;
+
+import io.weir.benchmarks.HeapMonitor;
+import io.weir.benchmarks.TableTopologies;
+import io.weir.streams.CloseOptions;
+import io.weir.streams.WeirStreams;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * One instance of a Nexmark query's application in a JVM of its own, so that its CPU time and heap are
+ * its own: Weir or Kafka Streams 4.4, one stream thread, exactly-once, RocksDB stores with each library's
+ * default cache. It prints {@code STARTING} just before {@code start()}, then every 100 ms {@code STATUS
+ * running=<bool> failed=<bool> cpuNanos=<process CPU> peakHeapAfterGc=<bytes>}, and closes cleanly when its
+ * standard input ends (the benchmark closes it) or on SIGTERM.
+ *
+ * <p>Arguments: {@code weir|kafka-streams query bootstrap applicationId stateDir persons auctions bids output
+ * outOfOrderMs commitIntervalMs}.
+ */
+public final class NexmarkInstance {
+
+    private static final long STATUS_INTERVAL_MS = 100;
+
+    private NexmarkInstance() {}
+
+    /** A running application, as the status line sees it. */
+    private interface Running extends AutoCloseable {
+        boolean running();
+
+        boolean failed();
+
+        @Override
+        void close();
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 11) {
+            throw new IllegalArgumentException("Usage: weir|kafka-streams query bootstrap applicationId stateDir "
+                    + "persons auctions bids output outOfOrderMs commitIntervalMs; got " + args.length + " arguments");
+        }
+        NexmarkQuery<?, ?> query = NexmarkQueries.named(args[1]);
+        NexmarkSources sources = new NexmarkSources(
+                new NexmarkTopics(args[5], args[6], args[7]), Duration.ofMillis(Long.parseLong(args[9])));
+        String output = args[8];
+        long commitMs = Long.parseLong(args[10]);
+        try (HeapMonitor heap = new HeapMonitor()) {
+            Running app = args[0].equals("weir")
+                    ? weir(query, sources, output, args[2], args[3], args[4], commitMs)
+                    : kafkaStreams(query, sources, output, args[2], args[3], args[4], commitMs);
+            CountDownLatch stop = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stop.countDown();
+                app.close();
+            }));
+            Thread stdin = new Thread(
+                    () -> {
+                        try {
+                            while (System.in.read() >= 0) {
+                                // Reads until the benchmark closes the stream.
+                            }
+                        } catch (java.io.IOException e) {
+                            // Closed: stop as well.
+                        }
+                        stop.countDown();
+                    },
+                    "nexmark-stdin");
+            stdin.setDaemon(true);
+            stdin.start();
+            while (!stop.await(STATUS_INTERVAL_MS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                System.out.println("STATUS running=" + app.running() + " failed=" + app.failed() + " cpuNanos="
+                        + cpuNanos() + " peakHeapAfterGc=" + heap.peakAfterGcBytes());
+            }
+            app.close();
+        }
+        System.exit(0);
+    }
+
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static Running weir(
+            NexmarkQuery<?, ?> query,
+            NexmarkSources sources,
+            String output,
+            String bootstrap,
+            String applicationId,
+            String stateDir,
+            long commitMs) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(io.weir.streams.StreamsConfig.APPLICATION_ID, applicationId);
+        config.put(io.weir.streams.StreamsConfig.BOOTSTRAP_SERVERS, bootstrap);
+        config.put(io.weir.streams.StreamsConfig.STATE_DIR, stateDir);
+        config.put(io.weir.streams.StreamsConfig.PROCESSING_GUARANTEE, io.weir.streams.StreamsConfig.EXACTLY_ONCE);
+        config.put(io.weir.streams.StreamsConfig.COMMIT_INTERVAL_MS, commitMs);
+        config.put(io.weir.streams.StreamsConfig.NUM_STREAM_THREADS, 1);
+        WeirStreams streams = new WeirStreams(query.weirTopology(sources, output), config);
+        System.out.println("STARTING cpuNanos=" + cpuNanos());
+        streams.start();
+        return new Running() {
+            @Override
+            public boolean running() {
+                return streams.state() == WeirStreams.State.RUNNING;
+            }
+
+            @Override
+            public boolean failed() {
+                return streams.state() == WeirStreams.State.ERROR;
+            }
+
+            @Override
+            public void close() {
+                streams.close(CloseOptions.within(Duration.ofSeconds(30)).withLeaveGroup(true));
+            }
+        };
+    }
+
+    private static Running kafkaStreams(
+            NexmarkQuery<?, ?> query,
+            NexmarkSources sources,
+            String output,
+            String bootstrap,
+            String applicationId,
+            String stateDir,
+            long commitMs) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitMs);
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        props.putAll(TableTopologies.optimized());
+        KafkaStreams streams = new KafkaStreams(query.kafkaStreamsTopology(sources, output), props);
+        System.out.println("STARTING cpuNanos=" + cpuNanos());
+        streams.start();
+        return new Running() {
+            @Override
+            public boolean running() {
+                return streams.state() == KafkaStreams.State.RUNNING;
+            }
+
+            @Override
+            public boolean failed() {
+                return streams.state() == KafkaStreams.State.ERROR;
+            }
+
+            @Override
+            public void close() {
+                streams.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+                                org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(Duration.ofSeconds(30)));
+            }
+        };
+    }
+}

@@ -1,0 +1,50 @@
+package io.weir.benchmarks.nexmark;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every Nexmark query, in both engines, through their test drivers on a small input (50 s of event time
+ * at 100 events a second, then the closing events): each engine's output must equal the query's
+ * brute-force reference. The smoke version of the benchmark: it checks what the queries compute, on
+ * every build; the benchmark measures them on a broker.
+ */
+class NexmarkQueriesTest {
+
+    private static final NexmarkConfig CONFIG =
+            NexmarkConfig.defaults().withSeed(7).withEvents(5_000).withFirstEventRate(100);
+    private static final Duration OUT_OF_ORDER = NexmarkSources.outOfOrder(CONFIG);
+    private static final List<Event> EVENTS = events();
+
+    static Stream<String> queries() {
+        return NexmarkQueries.all().stream().map(NexmarkQuery::name);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queries")
+    void bothEnginesComputeTheReference(String name) {
+        NexmarkQuery<?, ?> query = NexmarkQueries.named(name);
+        long watermark = EVENTS.get(EVENTS.size() - 1).dateTime() - OUT_OF_ORDER.toMillis();
+        Results expected = Results.expected(query, EVENTS, watermark);
+        // A query whose filter matches nothing in the input would check nothing.
+        assertTrue(expected.size() > 1, "the reference has " + expected.size() + " results");
+
+        NexmarkDrivers.weir(query, EVENTS, OUT_OF_ORDER).check(expected, "Weir's " + name);
+        NexmarkDrivers.kafkaStreams(query, EVENTS, OUT_OF_ORDER).check(expected, "Kafka Streams' " + name);
+    }
+
+    private static List<Event> events() {
+        List<Event> events = new ArrayList<>();
+        new NexmarkGenerator(CONFIG).forEachRemaining(events::add);
+        long last = events.stream().mapToLong(Event::dateTime).max().orElseThrow();
+        events.addAll(ClosingEvents.after(last, 1));
+        return events;
+    }
+}

@@ -1,0 +1,52 @@
+package io.weir.benchmarks.runtime;
+
+import io.weir.benchmarks.runtime.TableWorkload.Engine;
+import io.weir.streams.test.kafka.EmbeddedKafkaBroker;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The Nexmark benchmark at a tiny size on the test kit's in-JVM broker: a stateless query and a windowed
+ * one (a repartition to one key, windows closed by the closing events), each engine in a child JVM, each
+ * run checked against the reference by the benchmark itself. Figures are printed; only their sanity is
+ * asserted.
+ */
+class NexmarkBenchmarkSmokeTest {
+
+    @Test
+    void everyRunComesToTheReferenceResults() throws Exception {
+        List<NexmarkBenchmark.QueryRuns> runs;
+        String report;
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.create()) {
+            broker.start();
+            try (NexmarkBenchmark bench = new NexmarkBenchmark(
+                    broker,
+                    NexmarkBenchmark.parse(
+                            "--events", "30000", "--queries", "q2,q7", "--instances", "1", "--runs", "1"))) {
+                runs = bench.run();
+                report = bench.report("NexmarkBenchmarkSmokeTest", runs);
+            }
+        }
+        System.out.print(report);
+
+        assertEquals(
+                List.of("q2", "q7"),
+                runs.stream().map(NexmarkBenchmark.QueryRuns::query).toList());
+        for (NexmarkBenchmark.QueryRuns q : runs) {
+            assertEquals(Set.of(Engine.WEIR, Engine.KAFKA_STREAMS), q.runs().keySet());
+            q.runs().values().forEach(r -> {
+                NexmarkBenchmark.Row row = r.median();
+                assertTrue(row.results() > 0, row.toString());
+                assertTrue(row.cpuSeconds() > 0, row.toString());
+                if (q.query().equals("q7")) {
+                    assertTrue(row.stateBytes() > 0, "the window store of " + row);
+                }
+            });
+        }
+    }
+}
