@@ -1,5 +1,8 @@
 package io.weir.benchmarks;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /** How a benchmark's {@code main} reads its arguments, and names the command that ran it in its report. */
@@ -19,6 +22,23 @@ public final class CommandLine {
             System.exit(2);
             throw e;
         }
+    }
+
+    /**
+     * {@code args} as {@code --name value} pairs.
+     *
+     * @throws IllegalArgumentException naming the known options, for an option not in {@code known} or one
+     *     without a value
+     */
+    public static Map<String, String> options(String[] args, List<String> known) {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            if (!known.contains(args[i]) || i + 1 >= args.length) {
+                throw new IllegalArgumentException("Unknown option or missing value: " + args[i] + "; use " + known);
+            }
+            options.put(args[i], args[i + 1]);
+        }
+        return options;
     }
 
     /** The command that runs {@code main} with {@code args} from the repository's root, as a report shows it. */

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.joins;
 
+import io.weir.benchmarks.CommandLine;
 import io.weir.benchmarks.OptionValues;
 import io.weir.benchmarks.tables.DriverRuns;
 import io.weir.streams.Topology;
@@ -461,15 +462,8 @@ public final class JoinBenchmark {
 
     /** Options as {@code --name value} pairs: the workloads' sizes, {@code --runs}, {@code --workloads}, and {@code more}. */
     public static Map<String, String> options(String[] args, List<String> more) {
-        Map<String, String> options = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            if ((!OPTIONS.contains(args[i]) && !more.contains(args[i])) || i + 1 >= args.length) {
-                List<String> known = new ArrayList<>(OPTIONS);
-                known.addAll(more);
-                throw new IllegalArgumentException("Unknown option or missing value: " + args[i] + "; use " + known);
-            }
-            options.put(args[i], args[i + 1]);
-        }
-        return options;
+        List<String> known = new ArrayList<>(OPTIONS);
+        known.addAll(more);
+        return CommandLine.options(args, known);
     }
 }

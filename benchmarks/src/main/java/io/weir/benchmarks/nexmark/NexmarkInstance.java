@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BooleanSupplier;
 
 /**
  * One instance of a Nexmark query's application in a JVM of its own, so that its CPU time and heap are
@@ -30,14 +31,12 @@ public final class NexmarkInstance {
 
     private NexmarkInstance() {}
 
-    /** A running application, as the status line sees it. */
-    private interface Running extends AutoCloseable {
-        boolean running();
-
-        boolean failed();
-
+    /** A running application, as the status line sees it, and how to close it. */
+    private record Running(BooleanSupplier running, BooleanSupplier failed, Runnable closer) implements AutoCloseable {
         @Override
-        void close();
+        public void close() {
+            closer.run();
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -74,8 +73,9 @@ public final class NexmarkInstance {
             stdin.setDaemon(true);
             stdin.start();
             while (!stop.await(STATUS_INTERVAL_MS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                System.out.println("STATUS running=" + app.running() + " failed=" + app.failed() + " cpuNanos="
-                        + cpuNanos() + " peakHeapAfterGc=" + heap.peakAfterGcBytes());
+                System.out.println("STATUS running=" + app.running().getAsBoolean() + " failed="
+                        + app.failed().getAsBoolean() + " cpuNanos=" + cpuNanos() + " peakHeapAfterGc="
+                        + heap.peakAfterGcBytes());
             }
             app.close();
         }
@@ -105,22 +105,10 @@ public final class NexmarkInstance {
         WeirStreams streams = new WeirStreams(query.weirTopology(sources, output), config);
         System.out.println("STARTING cpuNanos=" + cpuNanos());
         streams.start();
-        return new Running() {
-            @Override
-            public boolean running() {
-                return streams.state() == WeirStreams.State.RUNNING;
-            }
-
-            @Override
-            public boolean failed() {
-                return streams.state() == WeirStreams.State.ERROR;
-            }
-
-            @Override
-            public void close() {
-                streams.close(CloseOptions.within(Duration.ofSeconds(30)).withLeaveGroup(true));
-            }
-        };
+        return new Running(
+                () -> streams.state() == WeirStreams.State.RUNNING,
+                () -> streams.state() == WeirStreams.State.ERROR,
+                () -> streams.close(CloseOptions.within(Duration.ofSeconds(30)).withLeaveGroup(true)));
     }
 
     private static Running kafkaStreams(
@@ -143,23 +131,11 @@ public final class NexmarkInstance {
         KafkaStreams streams = new KafkaStreams(query.kafkaStreamsTopology(sources, output), props);
         System.out.println("STARTING cpuNanos=" + cpuNanos());
         streams.start();
-        return new Running() {
-            @Override
-            public boolean running() {
-                return streams.state() == KafkaStreams.State.RUNNING;
-            }
-
-            @Override
-            public boolean failed() {
-                return streams.state() == KafkaStreams.State.ERROR;
-            }
-
-            @Override
-            public void close() {
-                streams.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
+        return new Running(
+                () -> streams.state() == KafkaStreams.State.RUNNING,
+                () -> streams.state() == KafkaStreams.State.ERROR,
+                () -> streams.close(org.apache.kafka.streams.CloseOptions.groupMembershipOperation(
                                 org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                        .withTimeout(Duration.ofSeconds(30)));
-            }
-        };
+                        .withTimeout(Duration.ofSeconds(30))));
     }
 }

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,14 +85,7 @@ public final class MemoryBenchmark implements AutoCloseable {
     static Map<String, String> parse(String... args) {
         List<String> known =
                 List.of("--tasks", "--keys-per-task", "--bound-mib", "--heap-mib", "--bootstrap", "--broker-script");
-        Map<String, String> options = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            if (!known.contains(args[i]) || i + 1 >= args.length) {
-                throw new IllegalArgumentException("Unknown option or missing value: " + args[i] + "; use " + known);
-            }
-            options.put(args[i], args[i + 1]);
-        }
-        return options;
+        return CommandLine.options(args, known);
     }
 
     /** Every task count, unbounded then bounded. */

@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -127,14 +126,7 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 "--runs",
                 "--bootstrap",
                 "--broker-script");
-        Map<String, String> options = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            if (!known.contains(args[i]) || i + 1 >= args.length) {
-                throw new IllegalArgumentException("Unknown option or missing value: " + args[i] + "; use " + known);
-            }
-            options.put(args[i], args[i + 1]);
-        }
-        return options;
+        return CommandLine.options(args, known);
     }
 
     /** The generator's settings: {@code --events}, {@code --rate} and {@code --seed} over Nexmark's defaults. */
