@@ -13,6 +13,7 @@ public final class NexmarkQueries {
     public static List<NexmarkQuery<?, ?>> all() {
         List<NexmarkQuery<?, ?>> all = new ArrayList<>(StatelessQueries.all());
         all.addAll(WindowQueries.all());
+        all.addAll(JoinQueries.all());
         all.sort((a, b) -> Integer.compare(number(a.name()), number(b.name())));
         return List.copyOf(all);
     }
