@@ -14,6 +14,7 @@ public final class NexmarkQueries {
         List<NexmarkQuery<?, ?>> all = new ArrayList<>(StatelessQueries.all());
         all.addAll(WindowQueries.all());
         all.addAll(JoinQueries.all());
+        all.addAll(AggregateQueries.all());
         all.sort((a, b) -> Integer.compare(number(a.name()), number(b.name())));
         return List.copyOf(all);
     }
