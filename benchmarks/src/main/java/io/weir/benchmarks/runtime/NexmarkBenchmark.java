@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -81,10 +82,13 @@ public final class NexmarkBenchmark implements AutoCloseable {
     }
 
     /** The runs of one query at one instance count, by engine. */
-    record QueryRuns(String query, int instances, Map<Engine, Runs<Row>> runs) {}
+    /**
+     * The runs of one query at one instance count, by engine, and the engines whose runs failed (their
+     * output wrong, or not complete within {@code --timeout-s}, twice): why, in a line.
+     */
+    record QueryRuns(String query, int instances, Map<Engine, Runs<Row>> runs, Map<Engine, String> failures) {}
 
     private static final Logger log = LoggerFactory.getLogger(NexmarkBenchmark.class);
-    private static final Duration TIMEOUT = Duration.ofMinutes(10);
 
     private final KafkaBroker broker;
     private final Map<String, String> options;
@@ -111,6 +115,9 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 NexmarkBenchmark bench = new NexmarkBenchmark(broker, options)) {
             List<QueryRuns> runs = bench.run();
             System.out.print(bench.report(command, runs));
+            if (runs.stream().anyMatch(q -> !q.failures().isEmpty())) {
+                System.exit(1);
+            }
         }
     }
 
@@ -124,6 +131,7 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 "--engines",
                 "--instances",
                 "--runs",
+                "--timeout-s",
                 "--bootstrap",
                 "--broker-script");
         return CommandLine.options(args, known);
@@ -186,35 +194,47 @@ public final class NexmarkBenchmark implements AutoCloseable {
             Results expected)
             throws Exception {
         Map<Engine, List<Row>> rows = new LinkedHashMap<>();
+        Map<Engine, String> failures = new LinkedHashMap<>();
+        Duration timeout = Duration.ofSeconds(number("--timeout-s", 600));
         for (int round = 1; round <= number("--runs", 3); round++) {
             for (Engine engine : engines()) {
+                if (failures.containsKey(engine)) {
+                    continue;
+                }
                 String run = query.name() + "-" + engine.id() + "-x" + instances + "-r" + round;
-                Row row = retry.run(
-                        run,
-                        attempt -> new NexmarkRun(
-                                        broker,
-                                        query,
-                                        engine,
-                                        instances,
-                                        topics,
-                                        outOfOrder,
-                                        partitions,
-                                        runId + "-" + run + "-a" + attempt,
-                                        stateRoot)
-                                .measure(events, expected, TIMEOUT));
-                log.info(
-                        "{}: {} x{}: {} events/s, {} events per CPU-second",
-                        query.name(),
-                        engine.id(),
-                        instances,
-                        Math.round(row.eventsPerSecond()),
-                        Math.round(row.eventsPerCpuSecond()));
-                rows.computeIfAbsent(engine, e -> new ArrayList<>()).add(row);
+                try {
+                    Row row = retry.run(
+                            run,
+                            attempt -> new NexmarkRun(
+                                            broker,
+                                            query,
+                                            engine,
+                                            instances,
+                                            topics,
+                                            outOfOrder,
+                                            partitions,
+                                            runId + "-" + run + "-a" + attempt,
+                                            stateRoot)
+                                    .measure(events, expected, timeout));
+                    log.info(
+                            "{}: {} x{}: {} events/s, {} events per CPU-second",
+                            query.name(),
+                            engine.id(),
+                            instances,
+                            Math.round(row.eventsPerSecond()),
+                            Math.round(row.eventsPerCpuSecond()));
+                    rows.computeIfAbsent(engine, e -> new ArrayList<>()).add(row);
+                } catch (WrongOutput | TimeoutException e) {
+                    // One engine's wrong or stuck query must not cost the other queries' figures: reported
+                    // in its row, and the benchmark ends with a failure status.
+                    log.error("{} failed", run, e);
+                    failures.put(engine, e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
             }
         }
         Map<Engine, Runs<Row>> byEngine = new LinkedHashMap<>();
         rows.forEach((engine, r) -> byEngine.put(engine, Runs.of(r, Row::eventsPerCpuSecond)));
-        return new QueryRuns(query.name(), instances, byEngine);
+        return new QueryRuns(query.name(), instances, byEngine, failures);
     }
 
     /** The report: a table row per query and instance count, medians by events per CPU-second. */
@@ -263,6 +283,11 @@ public final class NexmarkBenchmark implements AutoCloseable {
                             : ks != null ? ks.median().results() : 0,
                     cell(weir, Runs::ratesText),
                     cell(ks, Runs::ratesText)));
+        }
+        for (QueryRuns q : all) {
+            q.failures()
+                    .forEach((engine, why) -> text.append(
+                            String.format(Locale.ROOT, "%s on %s FAILED: %s%n", q.query(), engine.id(), why)));
         }
         text.append(retry.report());
         return text.toString();

@@ -5,6 +5,7 @@ import io.weir.streams.test.kafka.EmbeddedKafkaBroker;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,6 +39,7 @@ class NexmarkBenchmarkSmokeTest {
                 List.of("q2", "q7"),
                 runs.stream().map(NexmarkBenchmark.QueryRuns::query).toList());
         for (NexmarkBenchmark.QueryRuns q : runs) {
+            assertEquals(Map.of(), q.failures(), q.query());
             assertEquals(Set.of(Engine.WEIR, Engine.KAFKA_STREAMS), q.runs().keySet());
             q.runs().values().forEach(r -> {
                 NexmarkBenchmark.Row row = r.median();
