@@ -240,7 +240,8 @@ public final class StreamsConfig extends AbstractConfig {
                             + "manager, rocksdb.memory.write.buffer.ratio of the bound). Memory of pinned blocks and "
                             + "iterators in use may pass it briefly. -1: no shared bound, each store has its own 16 MiB "
                             + "block cache and up to three 16 MiB memtables per column family, so memory grows with the "
-                            + "tasks. The JVM heap is not part of it.")
+                            + "tasks. Not part of it: the JVM heap, and each open store's own fixed memory, about 0.2 MiB "
+                            + "(the rocksdb-open-stores gauge counts the stores).")
             .define(
                     ROCKSDB_MEMORY_WRITE_BUFFER_RATIO,
                     ConfigDef.Type.DOUBLE,

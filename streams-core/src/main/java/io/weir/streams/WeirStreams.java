@@ -244,6 +244,7 @@ public final class WeirStreams implements AutoCloseable {
             applicationMetrics.gauge(WeirMetrics.ROCKSDB_MEMORY_USED_BYTES, rocksDb::usedBytes);
             applicationMetrics.gauge(WeirMetrics.ROCKSDB_MEMORY_PINNED_BYTES, rocksDb::pinnedBytes);
         }
+        applicationMetrics.gauge(WeirMetrics.ROCKSDB_OPEN_STORES, rocksDb::openStores);
         applicationMetrics.counter(WeirMetrics.STATE_DIRECTORIES_DELETED, directoriesDeleted);
         taskDirectories.cleanAtStart();
         preopened.begin();

@@ -39,7 +39,9 @@ import java.util.regex.Pattern;
  *     --tasks 6,60,600 --bound-mib 64 --heap-mib 256
  * }</pre>
  *
- * Linux only (it reads {@code /proc}); needs {@code jcmd} from the running JDK.
+ * {@code --malloc-mmap-threshold <bytes>} runs the instances with glibc's {@code MALLOC_MMAP_THRESHOLD_} set,
+ * to measure what a fixed threshold saves. Linux only (it reads {@code /proc}); needs {@code jcmd} from the
+ * running JDK.
  */
 public final class MemoryBenchmark implements AutoCloseable {
 
@@ -83,8 +85,14 @@ public final class MemoryBenchmark implements AutoCloseable {
     }
 
     static Map<String, String> parse(String... args) {
-        List<String> known =
-                List.of("--tasks", "--keys-per-task", "--bound-mib", "--heap-mib", "--bootstrap", "--broker-script");
+        List<String> known = List.of(
+                "--tasks",
+                "--keys-per-task",
+                "--bound-mib",
+                "--heap-mib",
+                "--malloc-mmap-threshold",
+                "--bootstrap",
+                "--broker-script");
         return CommandLine.options(args, known);
     }
 
@@ -146,7 +154,14 @@ public final class MemoryBenchmark implements AutoCloseable {
                 input,
                 output,
                 Long.toString(bounded ? boundMib() * MIB : -1));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        String mmapThreshold = options.get("--malloc-mmap-threshold");
+        if (mmapThreshold != null) {
+            // glibc: a fixed threshold (the default one rises as large blocks are freed), so RocksDB's large
+            // blocks (memtable arenas) are mapped apart and given back to the OS when freed.
+            builder.environment().put("MALLOC_MMAP_THRESHOLD_", Long.toString(Long.parseLong(mmapThreshold)));
+        }
+        Process process = builder.start();
         try (BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             long deadline = System.nanoTime() + TIMEOUT.toNanos();

@@ -169,6 +169,7 @@ class MetricsIntegrationTest {
                 assertTrue(cached > 0 && cached <= cacheBytes, "cache " + cached + " of " + cacheBytes);
             });
             assertEquals(3, SeenStores.stores.stream().filter("counts"::equals).count(), SeenStores.stores.toString());
+            assertEquals(3, value(application, "rocksdb-open-stores"), "one store per task, each outside the bound");
         }
     }
 

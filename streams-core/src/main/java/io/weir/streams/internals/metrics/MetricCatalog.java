@@ -39,6 +39,11 @@ public final class MetricCatalog {
                 "Bytes of the shared RocksDB cache pinned by open tables and iterators, which it cannot evict "
                         + "(only registered with rocksdb.memory.max.bytes).");
         application(
+                WeirMetrics.ROCKSDB_OPEN_STORES,
+                Kind.GAUGE,
+                "RocksDB stores open in the instance (active, standby and restoring tasks). Each holds about "
+                        + "0.2 MiB of native memory of its own, outside rocksdb.memory.max.bytes.");
+        application(
                 WeirMetrics.THREAD_REPLACEMENTS,
                 Kind.COUNTER,
                 "Stream threads replaced after a failure (StreamsUncaughtExceptionHandler REPLACE_THREAD).");

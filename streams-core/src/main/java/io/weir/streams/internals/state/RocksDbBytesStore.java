@@ -66,6 +66,7 @@ public final class RocksDbBytesStore implements BytesStore {
 
     private final String name;
     private final RocksDbOptions options;
+    private final RocksDbResources shared;
     private final RocksDB db;
     private final ColumnFamilyHandle data;
     private final ColumnFamilyHandle metadata;
@@ -79,12 +80,14 @@ public final class RocksDbBytesStore implements BytesStore {
             String name,
             Path dir,
             RocksDbOptions options,
+            RocksDbResources shared,
             RocksDB db,
             ColumnFamilyHandle data,
             ColumnFamilyHandle metadata) {
         this.name = name;
         this.dir = dir;
         this.options = options;
+        this.shared = shared;
         this.db = db;
         this.data = data;
         this.metadata = metadata;
@@ -121,7 +124,10 @@ public final class RocksDbBytesStore implements BytesStore {
         List<ColumnFamilyHandle> handles = new ArrayList<>(columns.size());
         try {
             RocksDB db = RocksDB.open(options.db(), dir.toString(), columns, handles);
-            return new RocksDbBytesStore(name, dir, options, db, handles.get(0), handles.get(1));
+            RocksDbBytesStore store =
+                    new RocksDbBytesStore(name, dir, options, shared, db, handles.get(0), handles.get(1));
+            shared.storeOpened();
+            return store;
         } catch (RocksDBException e) {
             options.close();
             throw new StoreException("cannot open store " + name + " in " + dir, e);
@@ -339,6 +345,7 @@ public final class RocksDbBytesStore implements BytesStore {
             }
         } finally {
             options.close();
+            shared.storeClosed();
         }
         if (failed != null) {
             throw failed;

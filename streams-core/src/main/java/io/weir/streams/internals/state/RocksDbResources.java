@@ -9,6 +9,7 @@ import org.rocksdb.WriteBufferManager;
 
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What the RocksDB stores of one instance share: the block cache and write buffer manager that bound
@@ -19,8 +20,13 @@ import java.util.OptionalLong;
  * blocks, and a {@link WriteBufferManager} charges every memtable to that same cache, flushing the
  * largest when memtables pass their share. So an instance holding 600 tasks uses the same native
  * memory for RocksDB as one holding 6 (plus what RocksDB cannot charge: pinned blocks of open
- * iterators, and per-store bookkeeping). The cache's limit is not strict: RocksDB fails reads of a
- * strictly limited full cache, and a stream thread must not fail for a memory estimate.
+ * iterators, and each open database's fixed memory). The cache's limit is not strict: RocksDB fails reads
+ * of a strictly limited full cache, and a stream thread must not fail for a memory estimate.
+ *
+ * <p>What no shared object can bound is each open database's own memory: its file writers, table cache,
+ * column families' statistics and bookkeeping, about 0.2 MiB a store whatever its data (measured with 600
+ * empty stores, after the cuts {@link RocksDbOptions} makes). {@link #openStores()} counts the stores, so
+ * an operator can add it up.
  *
  * <p>Index and filter blocks go into the cache's high-priority pool, so a scan of data blocks does not
  * evict them; without that, a point lookup would read its index block from disk again.
@@ -45,6 +51,7 @@ public final class RocksDbResources implements StoreOpener, AutoCloseable {
     private final @Nullable WriteBufferManager writeBufferManager;
     private final @Nullable RocksDbConfigSetter setter;
     private final long boundBytes;
+    private final AtomicInteger openStores = new AtomicInteger();
 
     private RocksDbResources(OptionalLong bound, double writeBufferRatio, @Nullable RocksDbConfigSetter setter) {
         this.setter = setter;
@@ -72,10 +79,13 @@ public final class RocksDbResources implements StoreOpener, AutoCloseable {
      */
     public static RocksDbResources of(
             OptionalLong bound, double writeBufferRatio, @Nullable RocksDbConfigSetter setter) {
-        return bound.isEmpty() && setter == null ? UNSHARED : new RocksDbResources(bound, writeBufferRatio, setter);
+        return new RocksDbResources(bound, writeBufferRatio, setter);
     }
 
-    /** No bound, no hook: each store has its own cache and memtables (tests, the test driver). */
+    /**
+     * No bound, no hook: each store has its own cache and memtables (tests, the test driver). One for the
+     * process, so its {@link #openStores()} counts every store opened with it.
+     */
     public static RocksDbResources unshared() {
         return UNSHARED;
     }
@@ -93,6 +103,19 @@ public final class RocksDbResources implements StoreOpener, AutoCloseable {
     @Override
     public boolean memoryOverBound() {
         return cache != null && cache.getUsage() > boundBytes;
+    }
+
+    /** The stores opened with these resources and not closed yet. */
+    public int openStores() {
+        return openStores.get();
+    }
+
+    void storeOpened() {
+        openStores.incrementAndGet();
+    }
+
+    void storeClosed() {
+        openStores.decrementAndGet();
     }
 
     /** The bound, in bytes; -1 without one. */

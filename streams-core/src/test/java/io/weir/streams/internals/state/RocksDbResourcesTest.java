@@ -1,15 +1,23 @@
 package io.weir.streams.internals.state;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.weir.streams.state.RocksDbConfigSetter;
 import io.weir.streams.state.RocksDbStoreOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.InfoLogLevel;
+import org.slf4j.LoggerFactory;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -90,6 +98,73 @@ class RocksDbResourcesTest {
             assertTrue(store.memtableBytes() > 1_000_000, "the store's own memtable holds the writes");
             assertEquals(0, unshared.usedBytes());
             assertFalse(unshared.memoryOverBound());
+        }
+    }
+
+    @Test
+    void theResourcesCountTheStoresOpenWithThem() {
+        try (RocksDbResources shared = RocksDbResources.of(OptionalLong.empty(), 0.5, null)) {
+            RocksDbBytesStore first = shared.open("a", dir.resolve("a"));
+            try (RocksDbBytesStore second = shared.open("b", dir.resolve("b"))) {
+                assertEquals(2, shared.openStores());
+                first.close();
+                first.close();
+                assertEquals(1, shared.openStores(), "closing twice counts once");
+                assertTrue(second.approximateBytes() >= 0);
+            }
+            assertEquals(0, shared.openStores());
+        }
+    }
+
+    /** RocksDB's log goes to slf4j: no LOG file (its writer and handle) in each store's directory. */
+    @Test
+    void aStoreKeepsNoLogFileOfItsOwn() throws Exception {
+        try (RocksDbBytesStore store = RocksDbResources.unshared().open("s", dir.resolve("s"))) {
+            write(store, 1_000, 100);
+            store.flush();
+        }
+        try (Stream<Path> files = Files.list(dir.resolve("s"))) {
+            List<String> names = files.map(f -> f.getFileName().toString()).toList();
+            assertTrue(names.stream().anyMatch(n -> n.endsWith(".sst")), "the store flushed: " + names);
+            assertTrue(names.stream().noneMatch(n -> n.startsWith("LOG")), "no RocksDB LOG file: " + names);
+        }
+    }
+
+    /**
+     * RocksDB's warnings and errors reach the application's log; its chatter is TRACE. (Which levels RocksDB
+     * formats at all is fixed when the logger loads; this calls the logger directly.)
+     */
+    @Test
+    void rocksDbWarningsAndErrorsReachTheApplicationLogAndItsChatterIsTrace() {
+        Logger logger = (Logger) LoggerFactory.getLogger(RocksDbLogger.NAME);
+        Level level = logger.getLevel();
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        logger.setLevel(Level.TRACE);
+        try {
+            RocksDbLogger rocksDb = RocksDbLogger.instance();
+            rocksDb.log(InfoLogLevel.WARN_LEVEL, "Stopping writes because we have 3 immutable memtables\n");
+            rocksDb.log(InfoLogLevel.ERROR_LEVEL, "background error");
+            rocksDb.log(InfoLogLevel.FATAL_LEVEL, "fatal");
+            rocksDb.log(InfoLogLevel.INFO_LEVEL, "Options.write_buffer_size: 16777216");
+            rocksDb.log(InfoLogLevel.HEADER_LEVEL, "RocksDB version: 10.1.3");
+            rocksDb.log(InfoLogLevel.DEBUG_LEVEL, "debug");
+
+            assertEquals(
+                    List.of(
+                            "WARN Stopping writes because we have 3 immutable memtables",
+                            "ERROR background error",
+                            "ERROR fatal",
+                            "TRACE Options.write_buffer_size: 16777216",
+                            "TRACE RocksDB version: 10.1.3",
+                            "TRACE debug"),
+                    lines.list.stream()
+                            .map(e -> e.getLevel() + " " + e.getFormattedMessage())
+                            .toList());
+        } finally {
+            logger.setLevel(level);
+            logger.detachAppender(lines);
         }
     }
 
