@@ -28,7 +28,7 @@ import java.util.Set;
 public final class NexmarkDrivers {
 
     /** The topics the drivers read. */
-    public static final NexmarkTopics TOPICS = new NexmarkTopics("persons", "auctions", "bids");
+    public static final NexmarkTopics TOPICS = NexmarkTopics.prefixed("");
 
     private static final String OUTPUT = "output";
     private static final Serde<Long> LONGS = Serdes.Long();
@@ -64,6 +64,13 @@ public final class NexmarkDrivers {
             TestInputTopic<Long, Bid> bids =
                     read.contains(TOPICS.bids()) ? driver.input(TOPICS.bids(), LONGS, NexmarkSerdes.bid()) : null;
             TestOutputTopic<K, V> output = driver.output(OUTPUT, query.keySerde(), query.valueSerde());
+            if (topology.describe().globalTables().stream()
+                    .anyMatch(g -> g.topic().equals(TOPICS.sideInput()))) {
+                TestInputTopic<Long, String> side = driver.input(TOPICS.sideInput(), LONGS, Serdes.String());
+                for (long k = 0; k < SideInput.ROWS; k++) {
+                    side.pipe(k, SideInput.value(k), events.get(0).dateTime());
+                }
+            }
             for (Event event : events) {
                 if (event instanceof Person p && persons != null) {
                     persons.pipe(p.key(), p, p.dateTime());
@@ -123,6 +130,14 @@ public final class NexmarkDrivers {
                     : null;
             var output = driver.createOutputTopic(
                     OUTPUT, query.keySerde().deserializer(), query.valueSerde().deserializer());
+            if (topology.describe().globalStores().stream()
+                    .anyMatch(g -> g.source().topicSet().contains(TOPICS.sideInput()))) {
+                var side = driver.createInputTopic(
+                        TOPICS.sideInput(), LONGS.serializer(), Serdes.String().serializer());
+                for (long k = 0; k < SideInput.ROWS; k++) {
+                    side.pipeInput(k, SideInput.value(k), events.get(0).dateTime());
+                }
+            }
             long wallClock = events.get(0).dateTime();
             for (Event event : events) {
                 // Its wall clock follows event time, as in production: onWindowClose() looks for closed

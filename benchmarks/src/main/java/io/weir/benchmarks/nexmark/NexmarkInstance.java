@@ -40,15 +40,16 @@ public final class NexmarkInstance {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 11) {
+        if (args.length != 12) {
             throw new IllegalArgumentException("Usage: weir|kafka-streams query bootstrap applicationId stateDir "
-                    + "persons auctions bids output outOfOrderMs commitIntervalMs; got " + args.length + " arguments");
+                    + "persons auctions bids sideInput output outOfOrderMs commitIntervalMs; got " + args.length
+                    + " arguments");
         }
         NexmarkQuery<?, ?> query = NexmarkQueries.named(args[1]);
         NexmarkSources sources = new NexmarkSources(
-                new NexmarkTopics(args[5], args[6], args[7]), Duration.ofMillis(Long.parseLong(args[9])));
-        String output = args[8];
-        long commitMs = Long.parseLong(args[10]);
+                new NexmarkTopics(args[5], args[6], args[7], args[8]), Duration.ofMillis(Long.parseLong(args[10])));
+        String output = args[9];
+        long commitMs = Long.parseLong(args[11]);
         try (HeapMonitor heap = new HeapMonitor()) {
             Running app = args[0].equals("weir")
                     ? weir(query, sources, output, args[2], args[3], args[4], commitMs)

@@ -15,6 +15,7 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
@@ -29,7 +30,8 @@ import java.util.concurrent.TimeoutException;
  * {@link LongSerializer} writes it (8 bytes, big-endian): the person's id, the auction's id, and for a
  * bid the id of its auction, so that a bid lands in the partition of its auction when the two topics
  * have as many partitions. Its value is the event in {@link NexmarkSerdes}' format, and its timestamp
- * the event's time. The records of each partition are in the stream's order.
+ * the event's time. The records of each partition are in the stream's order. After the events, the
+ * {@link SideInput}'s rows go to its topic, keyed by row, as strings, at the first event's time.
  */
 public final class NexmarkLoader {
 
@@ -48,7 +50,7 @@ public final class NexmarkLoader {
     private NexmarkLoader() {}
 
     /**
-     * Waits until every partition of the three topics has a leader that serves it, then writes every
+     * Waits until every partition of the four topics has a leader that serves it, then writes every
      * event of {@code events}, and returns once the broker acknowledged them all (acks=all, through an
      * idempotent producer, so that a retried batch is neither doubled nor reordered).
      *
@@ -63,6 +65,7 @@ public final class NexmarkLoader {
         long personCount = 0;
         long auctionCount = 0;
         long bidCount = 0;
+        long firstTime = -1;
         long started = System.nanoTime();
         log.info("Loading Nexmark events into {} on {}", topics.all(), bootstrapServers);
         try (KafkaProducer<Long, byte[]> producer = new KafkaProducer<>(
@@ -71,6 +74,9 @@ public final class NexmarkLoader {
                     new FailFastSender<>(producer, "Loading Nexmark events into " + topics.all());
             while (events.hasNext()) {
                 Event event = events.next();
+                if (firstTime < 0) {
+                    firstTime = event.dateTime();
+                }
                 ProducerRecord<Long, byte[]> record;
                 if (event instanceof Person person) {
                     record = record(topics.persons(), person.id(), person, persons.serialize(topics.persons(), person));
@@ -85,6 +91,12 @@ public final class NexmarkLoader {
                     bidCount++;
                 }
                 if (!sender.send(record)) {
+                    break;
+                }
+            }
+            for (long row = 0; row < SideInput.ROWS && firstTime >= 0; row++) {
+                byte[] value = SideInput.value(row).getBytes(StandardCharsets.UTF_8);
+                if (!sender.send(new ProducerRecord<>(topics.sideInput(), null, firstTime, row, value))) {
                     break;
                 }
             }
@@ -125,7 +137,7 @@ public final class NexmarkLoader {
     }
 
     /**
-     * Describes the three topics, then waits for each partition's leader: a topic created just before,
+     * Describes the four topics, then waits for each partition's leader: a topic created just before,
      * by whatever means, may not be writable yet.
      */
     private static void awaitLeaders(String bootstrapServers, NexmarkTopics topics) {
@@ -143,7 +155,7 @@ public final class NexmarkLoader {
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                         throw new IllegalStateException("The Nexmark topic '" + topic + "' does not exist on "
-                                + bootstrapServers + ": create the three topics " + topics.all() + " first");
+                                + bootstrapServers + ": create the topics " + topics.all() + " first");
                     }
                     throw e;
                 }

@@ -3,11 +3,13 @@ package io.weir.benchmarks.nexmark;
 import io.weir.streams.StreamsBuilder;
 import io.weir.streams.dsl.Consumed;
 import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.GlobalTable;
 import io.weir.streams.dsl.Materialized;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.serde.Serdes;
 import io.weir.streams.time.WatermarkStrategy;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.kstream.GlobalKTable;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.state.Stores;
@@ -89,6 +91,17 @@ public record NexmarkSources(NexmarkTopics topics, Duration outOfOrder) {
                 topics.auctions(),
                 consumed(NexmarkSerdes.auction()),
                 Materialized.<Long, Auction>as(AUCTION_VERSIONS).versioned(AUCTION_HISTORY));
+    }
+
+    /** Weir's global table of q13's side input, by row. */
+    public GlobalTable<Long, String> sideInput(StreamsBuilder builder) {
+        return builder.globalTable(topics.sideInput(), Consumed.with(LONGS, Serdes.String()));
+    }
+
+    /** Kafka Streams' global table of q13's side input, by row. */
+    public GlobalKTable<Long, String> sideInput(org.apache.kafka.streams.StreamsBuilder builder) {
+        return builder.globalTable(
+                topics.sideInput(), org.apache.kafka.streams.kstream.Consumed.with(LONGS, Serdes.String()));
     }
 
     /** Kafka Streams' stream of bids. */

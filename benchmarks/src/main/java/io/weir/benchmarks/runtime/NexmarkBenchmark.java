@@ -176,8 +176,8 @@ public final class NexmarkBenchmark implements AutoCloseable {
 
     private NexmarkTopics load(List<Event> events, int attempt) {
         String prefix = runId + "-a" + attempt + "-";
-        NexmarkTopics topics = new NexmarkTopics(prefix + "persons", prefix + "auctions", prefix + "bids");
-        for (String topic : List.of(topics.persons(), topics.auctions(), topics.bids())) {
+        NexmarkTopics topics = NexmarkTopics.prefixed(prefix);
+        for (String topic : topics.all()) {
             broker.createTopic(topic, partitions);
         }
         log.info("Pre-loading {} events", events.size());

@@ -226,6 +226,7 @@ final class NexmarkRun {
                     topics.persons(),
                     topics.auctions(),
                     topics.bids(),
+                    topics.sideInput(),
                     output,
                     Long.toString(outOfOrder.toMillis()),
                     "100");

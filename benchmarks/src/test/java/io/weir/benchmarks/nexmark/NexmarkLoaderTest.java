@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,7 +46,7 @@ class NexmarkLoaderTest {
     @Test
     void everyEventReadsBackFromItsEntitysTopicKeyedByIdAtItsEventTimeInStreamOrder() {
         NexmarkConfig config = NexmarkConfig.defaults().withEvents(3000).withOutOfOrderGroupSize(10);
-        NexmarkTopics topics = new NexmarkTopics("load-persons", "load-auctions", "load-bids");
+        NexmarkTopics topics = NexmarkTopics.prefixed("load-");
         for (String topic : topics.all()) {
             broker.createTopic(topic, PARTITIONS);
         }
@@ -62,7 +63,13 @@ class NexmarkLoaderTest {
         }
         List<Event> read = new ArrayList<>();
         Map<TopicPartition, Integer> lastInPartition = new HashMap<>();
-        for (ConsumerRecord<Long, byte[]> record : readAll(topics, loaded.total())) {
+        Map<Long, String> sideInput = new HashMap<>();
+        for (ConsumerRecord<Long, byte[]> record : readAll(topics, loaded.total() + SideInput.ROWS)) {
+            if (record.topic().equals(topics.sideInput())) {
+                assertEquals(expected.get(0).dateTime(), record.timestamp(), "the side input's time");
+                sideInput.put(record.key(), new String(record.value(), StandardCharsets.UTF_8));
+                continue;
+            }
             Event event = decode(topics, record);
             read.add(event);
             assertEquals(event.dateTime(), record.timestamp(), "timestamp of " + event);
@@ -76,13 +83,15 @@ class NexmarkLoaderTest {
         assertEquals(expected.size(), read.size());
         assertEquals(streamOrder.keySet(), new HashSet<>(read));
         assertEquals(PARTITIONS * 3, lastInPartition.size(), "every partition got records");
+        assertEquals(SideInput.ROWS, sideInput.size());
+        sideInput.forEach((row, value) -> assertEquals(SideInput.value(row), value));
     }
 
     @Test
     void aMissingTopicFailsTheLoadNamingIt() {
         broker.createTopic("missing-persons", PARTITIONS);
         broker.createTopic("missing-auctions", PARTITIONS);
-        NexmarkTopics topics = new NexmarkTopics("missing-persons", "missing-auctions", "missing-bids");
+        NexmarkTopics topics = NexmarkTopics.prefixed("missing-");
 
         IllegalStateException e = assertThrows(
                 IllegalStateException.class,
@@ -92,7 +101,7 @@ class NexmarkLoaderTest {
                         new NexmarkGenerator(NexmarkConfig.defaults().withEvents(10))));
         assertEquals(
                 "The Nexmark topic 'missing-bids' does not exist on " + broker.bootstrapServers()
-                        + ": create the three topics [missing-persons, missing-auctions, missing-bids] first",
+                        + ": create the topics [missing-persons, missing-auctions, missing-bids, missing-side-input] first",
                 e.getMessage());
     }
 
