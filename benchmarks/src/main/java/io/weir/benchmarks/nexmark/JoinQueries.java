@@ -300,7 +300,7 @@ final class JoinQueries {
     }
 
     /** Whether {@code bid} came within {@code auction}'s lifetime, both ends included: q4's and q9's bids. */
-    private static boolean inLifetime(Auction auction, Bid bid) {
+    static boolean inLifetime(Auction auction, Bid bid) {
         return auction.dateTime() <= bid.dateTime() && bid.dateTime() <= auction.expires();
     }
 
@@ -308,7 +308,7 @@ final class JoinQueries {
      * Weir's bids within their auction's lifetime, keyed by auction, each as {@code result} makes it from
      * the auction and the bid: the aligned join with the versioned table of auctions.
      */
-    private static <T> EventStream<Long, T> bidsInLifetime(
+    static <T> EventStream<Long, T> bidsInLifetime(
             StreamsBuilder builder, NexmarkSources sources, BiFunction<Auction, Bid, T> result) {
         return sources.bids(builder)
                 .join(
@@ -322,7 +322,7 @@ final class JoinQueries {
      * Kafka Streams' bids within their auction's lifetime, keyed by auction, each as {@code result} makes it
      * from the auction and the bid: the join with the versioned table of auctions, with a grace period.
      */
-    private static <T> KStream<Long, T> bidsInLifetime(
+    static <T> KStream<Long, T> bidsInLifetime(
             org.apache.kafka.streams.StreamsBuilder builder,
             NexmarkSources sources,
             BiFunction<Auction, Bid, T> result) {
@@ -347,7 +347,7 @@ final class JoinQueries {
      * The references' join: each bid at or before {@code watermark} with its auction if the auction opened
      * at or before it, in the order of the bids.
      */
-    private static List<BidOnAuction> bidsWithAuctions(List<Event> events, long watermark) {
+    static List<BidOnAuction> bidsWithAuctions(List<Event> events, long watermark) {
         Map<Long, Auction> auctions = new HashMap<>();
         for (Event e : events) {
             if (e instanceof Auction a) {
@@ -367,5 +367,5 @@ final class JoinQueries {
     }
 
     /** A bid and its auction, as the references join them. */
-    private record BidOnAuction(Auction auction, Bid bid) {}
+    record BidOnAuction(Auction auction, Bid bid) {}
 }

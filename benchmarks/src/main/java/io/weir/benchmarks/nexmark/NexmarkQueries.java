@@ -16,6 +16,7 @@ public final class NexmarkQueries {
         all.addAll(JoinQueries.all());
         all.addAll(AggregateQueries.all());
         all.add(SideInputJoin.query());
+        all.add(AverageSellingPrice.query());
         all.sort((a, b) -> Integer.compare(number(a.name()), number(b.name())));
         return List.copyOf(all);
     }

@@ -75,7 +75,8 @@ final class TopBids {
         return Rows.of(items);
     }
 
-    private static int compare(long price, long time, long bidder, long otherPrice, long otherTime, long otherBidder) {
+    /** The rank order of two bids given by price, time and bidder: negative if the first ranks before. */
+    static int compare(long price, long time, long bidder, long otherPrice, long otherTime, long otherBidder) {
         if (price != otherPrice) {
             return Long.compare(otherPrice, price);
         }

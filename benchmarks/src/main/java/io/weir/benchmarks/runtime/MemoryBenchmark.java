@@ -107,6 +107,7 @@ public final class MemoryBenchmark implements AutoCloseable {
                         tasks + " tasks, " + (bounded ? "bounded" : "unbounded"),
                         attempt -> measure(tasks, bounded, input, attempt)));
             }
+            RunTopics.deleteStartingWith(broker.bootstrapServers(), runId);
         }
         return rows;
     }
