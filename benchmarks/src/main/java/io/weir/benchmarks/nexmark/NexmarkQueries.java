@@ -17,6 +17,7 @@ public final class NexmarkQueries {
         all.addAll(AggregateQueries.all());
         all.add(SideInputJoin.query());
         all.add(AverageSellingPrice.query());
+        all.addAll(BidStatistics.all());
         all.sort((a, b) -> Integer.compare(number(a.name()), number(b.name())));
         return List.copyOf(all);
     }

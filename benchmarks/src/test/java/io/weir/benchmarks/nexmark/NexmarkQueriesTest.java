@@ -5,6 +5,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -19,8 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class NexmarkQueriesTest {
 
-    private static final NexmarkConfig CONFIG =
-            NexmarkConfig.defaults().withSeed(7).withEvents(5_000).withFirstEventRate(100);
+    // 50 s of event time across a UTC midnight, so that the queries per day (q15, q16, q17) have two.
+    private static final NexmarkConfig CONFIG = NexmarkConfig.defaults()
+            .withSeed(7)
+            .withEvents(5_000)
+            .withFirstEventRate(100)
+            .withBaseTime(Instant.parse("2023-12-31T23:59:35Z").toEpochMilli());
     private static final Duration OUT_OF_ORDER = NexmarkSources.outOfOrder(CONFIG);
     private static final List<Event> EVENTS = events();
 
