@@ -18,6 +18,7 @@ public final class NexmarkQueries {
         all.add(SideInputJoin.query());
         all.add(AverageSellingPrice.query());
         all.addAll(BidStatistics.all());
+        all.add(ProcessingTimeWindows.query());
         all.sort((a, b) -> Integer.compare(number(a.name()), number(b.name())));
         return List.copyOf(all);
     }

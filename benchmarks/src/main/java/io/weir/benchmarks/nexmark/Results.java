@@ -24,6 +24,7 @@ public final class Results {
     private final OutputShape shape;
     private final Map<String, Long> appended = new HashMap<>();
     private final Map<String, String> rows = new LinkedHashMap<>();
+    private final Map<String, Long> totals = new HashMap<>();
     private long records;
 
     public Results(OutputShape shape) {
@@ -43,14 +44,16 @@ public final class Results {
     public void add(@Nullable Object key, @Nullable Object value) {
         records++;
         String k = String.valueOf(key);
-        if (shape == OutputShape.UPSERT) {
-            if (value == null) {
-                rows.remove(k);
-            } else {
-                rows.put(k, String.valueOf(value));
+        switch (shape) {
+            case UPSERT -> {
+                if (value == null) {
+                    rows.remove(k);
+                } else {
+                    rows.put(k, String.valueOf(value));
+                }
             }
-        } else {
-            appended.merge(k + " -> " + value, 1L, Long::sum);
+            case SUMMED -> totals.merge(k, amount(value), Long::sum);
+            case APPEND -> appended.merge(k + " -> " + value, 1L, Long::sum);
         }
     }
 
@@ -59,11 +62,24 @@ public final class Results {
         return records;
     }
 
-    /** How many results: output records (append) or rows (upsert). */
+    /** How many results: output records (append), rows (upsert) or keys (summed). */
     public long size() {
-        return shape == OutputShape.UPSERT
-                ? rows.size()
-                : appended.values().stream().mapToLong(Long::longValue).sum();
+        return switch (shape) {
+            case UPSERT -> rows.size();
+            case SUMMED -> totals.size();
+            case APPEND -> appended.values().stream().mapToLong(Long::longValue).sum();
+        };
+    }
+
+    /** What a {@link OutputShape#SUMMED} record adds to its key's total. */
+    private static long amount(@Nullable Object value) {
+        if (value instanceof Number n) {
+            return n.longValue();
+        }
+        if (value instanceof long[] a && a.length > 0) {
+            return a[0];
+        }
+        throw new IllegalArgumentException("A summed output needs numbers or long[] values, not " + value);
     }
 
     /**
@@ -72,10 +88,11 @@ public final class Results {
      * the same results.
      */
     public boolean reached(Results expected) {
-        if (shape == OutputShape.APPEND) {
-            return records >= expected.size();
-        }
-        return rows.size() == expected.rows.size() && rows.equals(expected.rows);
+        return switch (shape) {
+            case APPEND -> records >= expected.size();
+            case SUMMED -> totals.equals(expected.totals);
+            case UPSERT -> rows.size() == expected.rows.size() && rows.equals(expected.rows);
+        };
     }
 
     /**
@@ -108,7 +125,11 @@ public final class Results {
             return appended;
         }
         Map<String, Long> lines = new HashMap<>();
-        rows.forEach((k, v) -> lines.put(k + " -> " + v, 1L));
+        if (shape == OutputShape.SUMMED) {
+            totals.forEach((k, total) -> lines.put(k + " -> " + total, 1L));
+        } else {
+            rows.forEach((k, v) -> lines.put(k + " -> " + v, 1L));
+        }
         return lines;
     }
 
