@@ -95,12 +95,14 @@ public final class NexmarkBenchmark implements AutoCloseable {
     private final int partitions;
     private final Path stateRoot;
     private final String runId = "nx" + Long.toString(System.currentTimeMillis(), 36);
+    private final NexmarkConfig config;
     private final RetryOnce retry = new RetryOnce();
 
     NexmarkBenchmark(KafkaBroker broker, Map<String, String> options) {
         this.broker = broker;
         this.options = options;
         this.partitions = number("--partitions", 1);
+        this.config = config();
         try {
             this.stateRoot = Files.createTempDirectory("weir-nexmark-bench-");
         } catch (IOException e) {
@@ -115,6 +117,10 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 NexmarkBenchmark bench = new NexmarkBenchmark(broker, options)) {
             List<QueryRuns> runs = bench.run();
             System.out.print(bench.report(command, runs));
+            String svg = options.get("--svg");
+            if (svg != null) {
+                Files.writeString(Path.of(svg), NexmarkChart.svg(runs, bench.setup()));
+            }
             if (runs.stream().anyMatch(q -> !q.failures().isEmpty())) {
                 System.exit(1);
             }
@@ -132,13 +138,17 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 "--instances",
                 "--runs",
                 "--timeout-s",
+                "--svg",
                 "--bootstrap",
                 "--broker-script");
         return CommandLine.options(args, known);
     }
 
-    /** The generator's settings: {@code --events}, {@code --rate} and {@code --seed} over Nexmark's defaults. */
-    NexmarkConfig config() {
+    /**
+     * The generator's settings: {@code --events}, {@code --rate} and {@code --seed} over Nexmark's defaults,
+     * event time ending a minute before the benchmark starts.
+     */
+    private NexmarkConfig config() {
         NexmarkConfig defaults = NexmarkConfig.defaults();
         NexmarkConfig config = defaults.withEvents(number("--events", 1_000_000))
                 .withFirstEventRate(number("--rate", defaults.firstEventRate()))
@@ -150,7 +160,6 @@ public final class NexmarkBenchmark implements AutoCloseable {
 
     /** Every chosen query, at every chosen instance count, in both engines. */
     List<QueryRuns> run() throws Exception {
-        NexmarkConfig config = config();
         List<Event> events = new ArrayList<>();
         new NexmarkGenerator(config).forEachRemaining(events::add);
         long last = events.stream().mapToLong(Event::dateTime).max().orElseThrow();
@@ -239,7 +248,6 @@ public final class NexmarkBenchmark implements AutoCloseable {
 
     /** The report: a table row per query and instance count, medians by events per CPU-second. */
     String report(String command, List<QueryRuns> all) {
-        NexmarkConfig config = config();
         StringBuilder text = new StringBuilder(String.format(
                 Locale.ROOT,
                 "Nexmark on a real broker, exactly-once, commit every 100 ms, one stream thread per instance, %d "
@@ -291,6 +299,16 @@ public final class NexmarkBenchmark implements AutoCloseable {
         }
         text.append(retry.report());
         return text.toString();
+    }
+
+    /** One line for the chart: what ran, how. */
+    String setup() {
+        return String.format(
+                Locale.ROOT,
+                "%,d events, %d partition(s), exactly-once, commit 100 ms, median of %s runs; 2-core VM, broker on it.",
+                config.events(),
+                partitions,
+                options.getOrDefault("--runs", "3"));
     }
 
     private static String cell(@Nullable Runs<Row> runs, Function<Runs<Row>, String> text) {

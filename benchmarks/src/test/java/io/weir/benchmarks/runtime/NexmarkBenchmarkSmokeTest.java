@@ -50,5 +50,11 @@ class NexmarkBenchmarkSmokeTest {
                 }
             });
         }
+        // The chart: per query a bar for each engine and Flink's published figure (q2 and q7 have one),
+        // plus the background and the legend's three keys.
+        String svg = NexmarkChart.svg(runs, "smoke");
+        assertTrue(svg.startsWith("<svg") && svg.endsWith("</svg>\n"), svg);
+        assertTrue(svg.contains(">q2</text>") && svg.contains(">q7</text>"), svg);
+        assertEquals(1 + 2 * 3 + 3, svg.split("<rect", -1).length - 1, svg);
     }
 }
