@@ -22,8 +22,9 @@ import java.util.function.BooleanSupplier;
  * running=<bool> failed=<bool> cpuNanos=<process CPU> peakHeapAfterGc=<bytes>}, and closes cleanly when its
  * standard input ends (the benchmark closes it) or on SIGTERM.
  *
- * <p>Arguments: {@code weir|kafka-streams query bootstrap applicationId stateDir persons auctions bids output
- * outOfOrderMs commitIntervalMs}.
+ * <p>Arguments: {@code weir|kafka-streams|ceiling query bootstrap applicationId stateDir persons auctions bids
+ * sideInput output outOfOrderMs commitIntervalMs}. {@code ceiling} runs q0 on Kafka's clients alone
+ * ({@link PassThroughCeiling}).
  */
 public final class NexmarkInstance {
 
@@ -51,9 +52,12 @@ public final class NexmarkInstance {
         String output = args[9];
         long commitMs = Long.parseLong(args[11]);
         try (HeapMonitor heap = new HeapMonitor()) {
-            Running app = args[0].equals("weir")
-                    ? weir(query, sources, output, args[2], args[3], args[4], commitMs)
-                    : kafkaStreams(query, sources, output, args[2], args[3], args[4], commitMs);
+            Running app = switch (args[0]) {
+                case "weir" -> weir(query, sources, output, args[2], args[3], args[4], commitMs);
+                case "kafka-streams" -> kafkaStreams(query, sources, output, args[2], args[3], args[4], commitMs);
+                case "ceiling" -> ceiling(query, sources, output, args[2], args[3], commitMs);
+                default -> throw new IllegalArgumentException("Unknown engine " + args[0]);
+            };
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 stop.countDown();
@@ -110,6 +114,24 @@ public final class NexmarkInstance {
                 () -> streams.state() == WeirStreams.State.RUNNING,
                 () -> streams.state() == WeirStreams.State.ERROR,
                 () -> streams.close(CloseOptions.within(Duration.ofSeconds(30)).withLeaveGroup(true)));
+    }
+
+    private static Running ceiling(
+            NexmarkQuery<?, ?> query,
+            NexmarkSources sources,
+            String output,
+            String bootstrap,
+            String applicationId,
+            long commitMs) {
+        if (!query.name().equals(PassThroughCeiling.QUERY)) {
+            throw new IllegalArgumentException(
+                    "The ceiling computes " + PassThroughCeiling.QUERY + " only, not " + query.name());
+        }
+        PassThroughCeiling ceiling = new PassThroughCeiling(
+                bootstrap, applicationId, sources.topics().bids(), output, commitMs);
+        System.out.println("STARTING cpuNanos=" + cpuNanos());
+        ceiling.start();
+        return new Running(ceiling::running, ceiling::failed, ceiling::close);
     }
 
     private static Running kafkaStreams(

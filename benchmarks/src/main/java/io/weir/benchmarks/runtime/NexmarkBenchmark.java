@@ -10,8 +10,8 @@ import io.weir.benchmarks.nexmark.NexmarkQueries;
 import io.weir.benchmarks.nexmark.NexmarkQuery;
 import io.weir.benchmarks.nexmark.NexmarkSources;
 import io.weir.benchmarks.nexmark.NexmarkTopics;
+import io.weir.benchmarks.nexmark.PassThroughCeiling;
 import io.weir.benchmarks.nexmark.Results;
-import io.weir.benchmarks.runtime.TableWorkload.Engine;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.TempDirs;
 import org.jspecify.annotations.Nullable;
@@ -64,7 +64,7 @@ public final class NexmarkBenchmark implements AutoCloseable {
     /** One timed run. */
     record Row(
             String query,
-            Engine engine,
+            NexmarkEngine engine,
             int instances,
             long events,
             double seconds,
@@ -86,7 +86,8 @@ public final class NexmarkBenchmark implements AutoCloseable {
      * The runs of one query at one instance count, by engine, and the engines whose runs failed (their
      * output wrong, or not complete within {@code --timeout-s}, twice): why, in a line.
      */
-    record QueryRuns(String query, int instances, Map<Engine, Runs<Row>> runs, Map<Engine, String> failures) {}
+    record QueryRuns(
+            String query, int instances, Map<NexmarkEngine, Runs<Row>> runs, Map<NexmarkEngine, String> failures) {}
 
     private static final Logger log = LoggerFactory.getLogger(NexmarkBenchmark.class);
 
@@ -202,11 +203,14 @@ public final class NexmarkBenchmark implements AutoCloseable {
             long events,
             Results expected)
             throws Exception {
-        Map<Engine, List<Row>> rows = new LinkedHashMap<>();
-        Map<Engine, String> failures = new LinkedHashMap<>();
+        Map<NexmarkEngine, List<Row>> rows = new LinkedHashMap<>();
+        Map<NexmarkEngine, String> failures = new LinkedHashMap<>();
         Duration timeout = Duration.ofSeconds(number("--timeout-s", 600));
         for (int round = 1; round <= number("--runs", 3); round++) {
-            for (Engine engine : engines()) {
+            for (NexmarkEngine engine : engines()) {
+                if (engine == NexmarkEngine.CEILING && !query.name().equals(PassThroughCeiling.QUERY)) {
+                    continue;
+                }
                 if (failures.containsKey(engine)) {
                     continue;
                 }
@@ -241,7 +245,7 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 }
             }
         }
-        Map<Engine, Runs<Row>> byEngine = new LinkedHashMap<>();
+        Map<NexmarkEngine, Runs<Row>> byEngine = new LinkedHashMap<>();
         rows.forEach((engine, r) -> byEngine.put(engine, Runs.of(r, Row::eventsPerCpuSecond)));
         return new QueryRuns(query.name(), instances, byEngine, failures);
     }
@@ -263,8 +267,8 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 options.getOrDefault("--runs", "3"),
                 command));
         for (QueryRuns q : all) {
-            Runs<Row> weir = q.runs().get(Engine.WEIR);
-            Runs<Row> ks = q.runs().get(Engine.KAFKA_STREAMS);
+            Runs<Row> weir = q.runs().get(NexmarkEngine.WEIR);
+            Runs<Row> ks = q.runs().get(NexmarkEngine.KAFKA_STREAMS);
             String ratio = weir == null || ks == null
                     ? "-"
                     : format(
@@ -293,6 +297,23 @@ public final class NexmarkBenchmark implements AutoCloseable {
                     cell(ks, Runs::ratesText)));
         }
         for (QueryRuns q : all) {
+            Runs<Row> ceiling = q.runs().get(NexmarkEngine.CEILING);
+            if (ceiling != null) {
+                double top = ceiling.median().eventsPerCpuSecond();
+                text.append(String.format(
+                        Locale.ROOT,
+                        "%s x%d ceiling (Kafka's clients alone: an exactly-once consume-produce loop): %,.0f events/s, "
+                                + "%,.0f events per CPU-second (%s); Weir at %s of it, Kafka Streams at %s%n",
+                        q.query(),
+                        q.instances(),
+                        ceiling.median().eventsPerSecond(),
+                        top,
+                        ceiling.ratesText(),
+                        cell(q.runs().get(NexmarkEngine.WEIR), r -> share(r, top)),
+                        cell(q.runs().get(NexmarkEngine.KAFKA_STREAMS), r -> share(r, top))));
+            }
+        }
+        for (QueryRuns q : all) {
             q.failures()
                     .forEach((engine, why) -> text.append(
                             String.format(Locale.ROOT, "%s on %s FAILED: %s%n", q.query(), engine.id(), why)));
@@ -311,6 +332,10 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 options.getOrDefault("--runs", "3"));
     }
 
+    private static String share(Runs<Row> runs, double ceiling) {
+        return format("%.0f%%", 100 * runs.median().eventsPerCpuSecond() / ceiling);
+    }
+
     private static String cell(@Nullable Runs<Row> runs, Function<Runs<Row>, String> text) {
         return runs == null ? "-" : text.apply(runs);
     }
@@ -319,10 +344,10 @@ public final class NexmarkBenchmark implements AutoCloseable {
         return String.format(Locale.ROOT, format, value);
     }
 
-    private List<Engine> engines() {
+    private List<NexmarkEngine> engines() {
         return Arrays.stream(
                         options.getOrDefault("--engines", "weir,kafka-streams").split(",", -1))
-                .map(e -> Engine.byId(e.trim()))
+                .map(e -> NexmarkEngine.byId(e.trim()))
                 .toList();
     }
 

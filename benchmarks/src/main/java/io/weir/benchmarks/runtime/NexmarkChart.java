@@ -2,7 +2,6 @@ package io.weir.benchmarks.runtime;
 
 import io.weir.benchmarks.runtime.NexmarkBenchmark.QueryRuns;
 import io.weir.benchmarks.runtime.NexmarkBenchmark.Row;
-import io.weir.benchmarks.runtime.TableWorkload.Engine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -161,7 +160,7 @@ final class NexmarkChart {
     /** Weir's and Kafka Streams' medians, and Flink's published figure (one instance only). */
     private static List<OptionalDouble> bars(QueryRuns q) {
         List<OptionalDouble> bars = new ArrayList<>();
-        for (Engine engine : new Engine[] {Engine.WEIR, Engine.KAFKA_STREAMS}) {
+        for (NexmarkEngine engine : new NexmarkEngine[] {NexmarkEngine.WEIR, NexmarkEngine.KAFKA_STREAMS}) {
             Runs<Row> runs = q.runs().get(engine);
             bars.add(
                     runs == null

@@ -4,7 +4,6 @@ import io.weir.benchmarks.nexmark.NexmarkInstance;
 import io.weir.benchmarks.nexmark.NexmarkQuery;
 import io.weir.benchmarks.nexmark.NexmarkTopics;
 import io.weir.benchmarks.nexmark.Results;
-import io.weir.benchmarks.runtime.TableWorkload.Engine;
 import io.weir.benchmarks.tables.DriverRuns;
 import io.weir.streams.test.kafka.KafkaBroker;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -47,7 +46,7 @@ final class NexmarkRun {
 
     private final KafkaBroker broker;
     private final NexmarkQuery<?, ?> query;
-    private final Engine engine;
+    private final NexmarkEngine engine;
     private final int instances;
     private final NexmarkTopics topics;
     private final Duration outOfOrder;
@@ -58,7 +57,7 @@ final class NexmarkRun {
     NexmarkRun(
             KafkaBroker broker,
             NexmarkQuery<?, ?> query,
-            Engine engine,
+            NexmarkEngine engine,
             int instances,
             NexmarkTopics topics,
             Duration outOfOrder,

@@ -1,0 +1,32 @@
+package io.weir.benchmarks.runtime;
+
+/**
+ * What runs a Nexmark query in the benchmark: Weir, Kafka Streams, or (for q0 only) the ceiling, a bare
+ * exactly-once consume–produce loop of Kafka's clients that no library on them can beat.
+ */
+enum NexmarkEngine {
+    WEIR("weir"),
+    KAFKA_STREAMS("kafka-streams"),
+    CEILING("ceiling");
+
+    private final String id;
+
+    NexmarkEngine(String id) {
+        this.id = id;
+    }
+
+    /** The engine's name on the command line and in the report. */
+    String id() {
+        return id;
+    }
+
+    static NexmarkEngine byId(String id) {
+        for (NexmarkEngine e : values()) {
+            if (e.id.equals(id)) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Unknown engine '" + id + "'; the engines are weir, kafka-streams and ceiling (q0 only)");
+    }
+}
