@@ -118,7 +118,7 @@ final class RocksDbOptions implements AutoCloseable {
                 // To slf4j, not a LOG file of each store (see RocksDbLogger).
                 .setLogger(RocksDbLogger.instance())
                 // RocksDB's statistics dump every 10 minutes is logged at INFO: work for every store that
-                // only DEBUG logging would show.
+                // only TRACE logging would show.
                 .setStatsDumpPeriodSec(0);
         if (writeBufferManager != null) {
             dbOptions.setWriteBufferManager(writeBufferManager);
