@@ -157,7 +157,7 @@ final class NexmarkChart {
         return svg.toString();
     }
 
-    /** Weir's and Kafka Streams' medians, and Flink's published figure (one instance only). */
+    /** Weir's and Kafka Streams' medians, and Flink's published per-core figure where there is one. */
     private static List<OptionalDouble> bars(QueryRuns q) {
         List<OptionalDouble> bars = new ArrayList<>();
         for (NexmarkEngine engine : new NexmarkEngine[] {NexmarkEngine.WEIR, NexmarkEngine.KAFKA_STREAMS}) {
