@@ -10,6 +10,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Filter;
+import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBufferManager;
@@ -66,6 +67,10 @@ final class RocksDbOptions implements AutoCloseable {
     // bound (about 20 KiB a store with 64, measured with 600 stores).
     private static final int TABLE_CACHE_SHARD_BITS = 0;
 
+    // The part of a block cache kept for index and filter blocks: enough for the partitions in use,
+    // little enough to leave the rest to data blocks.
+    private static final double HIGH_PRIORITY_POOL_RATIO = 0.1;
+
     private final String storeName;
     private final @Nullable Cache ownCache;
     private final Filter bloomFilter;
@@ -92,7 +97,7 @@ final class RocksDbOptions implements AutoCloseable {
         this.sharedCache = sharedCache;
         this.writeBufferManager = writeBufferManager;
         this.setter = setter;
-        ownCache = sharedCache == null ? new LRUCache(BLOCK_CACHE_BYTES) : null;
+        ownCache = sharedCache == null ? blockCache(BLOCK_CACHE_BYTES) : null;
         bloomFilter = new BloomFilter(BLOOM_BITS_PER_KEY);
         tableConfig = new BlockBasedTableConfig()
                 .setBlockCache(sharedCache != null ? sharedCache : ownCache)
@@ -102,7 +107,15 @@ final class RocksDbOptions implements AutoCloseable {
                 // outside it, where they grow with the data without limit.
                 .setCacheIndexAndFilterBlocks(true)
                 // In the cache's high-priority pool, so scans of data blocks do not evict them.
-                .setCacheIndexAndFilterBlocksWithHighPriority(true);
+                .setCacheIndexAndFilterBlocksWithHighPriority(true)
+                // Index and filter in partitions of a few KiB under a small top level, pinned: a
+                // point read loads the partitions it needs, never a whole file's filter. Whole
+                // filters of a large store (megabytes at 10 bits per key) were evicted by data
+                // blocks and read again, and point reads of a 3-million-row store took most of a
+                // query's CPU time (Nexmark q16, docs/benchmarks/nexmark.md).
+                .setIndexType(IndexType.kTwoLevelIndexSearch)
+                .setPartitionFilters(true)
+                .setPinTopLevelIndexAndFilter(true);
         columnFamilyOptions = new ColumnFamilyOptions()
                 // Decompresses faster than the Snappy default at a similar ratio; CPU is the
                 // scarce resource on a two-core machine.
@@ -156,6 +169,14 @@ final class RocksDbOptions implements AutoCloseable {
                 // batch before the damage and stop there. Data and offsets share each batch, so the
                 // store is some committed state; the changelog replays the rest.
                 .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery);
+    }
+
+    /**
+     * A block cache of {@code bytes} with a high-priority pool for index and filter blocks: a store's own,
+     * or the instance's under a memory bound. rocksdbjni's one-argument constructor has no such pool.
+     */
+    static LRUCache blockCache(long bytes) {
+        return new LRUCache(bytes, -1, false, HIGH_PRIORITY_POOL_RATIO);
     }
 
     /** What the user's hook sees: this store's options and the shared parts. */

@@ -41,10 +41,6 @@ public final class RocksDbResources implements StoreOpener, AutoCloseable {
         RocksDB.loadLibrary();
     }
 
-    // The part of the cache kept for index and filter blocks: enough for their working set at the
-    // bloom filter's 10 bits per key, little enough to leave the rest to data blocks.
-    private static final double HIGH_PRIORITY_POOL_RATIO = 0.1;
-
     private static final RocksDbResources UNSHARED = new RocksDbResources(OptionalLong.empty(), 0.5, null);
 
     private final @Nullable Cache cache;
@@ -62,7 +58,7 @@ public final class RocksDbResources implements StoreOpener, AutoCloseable {
                         "a RocksDB memory bound needs a positive size and a write buffer ratio in (0, 1), was "
                                 + bound.getAsLong() + " and " + writeBufferRatio);
             }
-            cache = new LRUCache(bound.getAsLong(), -1, false, HIGH_PRIORITY_POOL_RATIO);
+            cache = RocksDbOptions.blockCache(bound.getAsLong());
             writeBufferManager = new WriteBufferManager((long) (bound.getAsLong() * writeBufferRatio), cache);
         } else {
             cache = null;
