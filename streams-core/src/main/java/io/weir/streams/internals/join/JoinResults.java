@@ -33,7 +33,7 @@ final class JoinResults<K, VR> {
         this.store = context.stores().cache(storeName);
         this.keys = keys;
         this.rows = rows;
-        this.changes = new ChangeEmitter<>(context, store, rows, emitEveryChange);
+        this.changes = new ChangeEmitter<>(context, rows, emitEveryChange);
     }
 
     /** The stored joined row of {@code key}, or null when it has no result. */

@@ -59,7 +59,7 @@ public final class TableAggregateProcessor<K, V, A> implements Processor<K, Obje
     public void init(ProcessorContext context) {
         this.store = context.stores().cache(settings.storeName());
         this.gate = new EventTimeGate(context, new LateDataOutput(null, context));
-        this.changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), settings.emitEveryChange());
+        this.changes = new ChangeEmitter<>(context, RowFormat.of(codec), settings.emitEveryChange());
         expiry = RowExpiry.of(
                 settings.timeToLive(), context, store, settings.keySerde().deserializer(), changes);
     }

@@ -45,7 +45,7 @@ public final class TableMaterializeProcessor<K, V> implements Processor<K, Chang
     @Override
     public void init(ProcessorContext context) {
         this.store = context.stores().cache(storeName);
-        this.changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), emitEveryChange);
+        this.changes = new ChangeEmitter<>(context, RowFormat.of(codec), emitEveryChange);
         this.expiry = RowExpiry.of(timeToLive, context, store, keySerde.deserializer(), changes);
     }
 

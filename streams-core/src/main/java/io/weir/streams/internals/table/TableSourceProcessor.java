@@ -74,7 +74,7 @@ public final class TableSourceProcessor<K, V> implements Processor<K, V> {
         this.store = context.stores().cache(storeName);
         this.late = new LateDataOutput(null, context);
         this.gate = new EventTimeGate(context, late);
-        this.changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), emitEveryChange);
+        this.changes = new ChangeEmitter<>(context, RowFormat.of(codec), emitEveryChange);
         this.absentTombstones = context.metrics().counter(context.nodeName(), WeirMetrics.TOMBSTONES_FOR_ABSENT_KEYS);
         expiry = RowExpiry.of(timeToLive, context, store, consumed.keySerde().deserializer(), changes);
         if (versioning != null) {

@@ -81,7 +81,7 @@ public final class WindowRowsProcessor<K, V> implements Processor<Windowed<K>, V
         this.closes = new ExpiryIndex(context.stores().cache(settings.closeStore()));
         String mergeLog = settings.mergeLog();
         this.merged = mergeLog == null ? null : context.stores().cache(mergeLog);
-        this.changes = new ChangeEmitter<>(context, rows, RowFormat.of(codec), settings.emitEveryChange());
+        this.changes = new ChangeEmitter<>(context, RowFormat.of(codec), settings.emitEveryChange());
         this.keys = settings.windowedKeySerde().serializer();
         this.innerKeys = settings.keySerde().serializer();
     }

@@ -43,7 +43,7 @@ class RowExpiryGoldenTest {
 
         Table(RecordingContext context, TimeDomain domain) {
             store = context.stores().cache(ROWS);
-            changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), true);
+            changes = new ChangeEmitter<>(context, RowFormat.of(codec), true);
             expiry = RowExpiry.of(
                     new TimeToLive(1_000, domain, TTL),
                     context,

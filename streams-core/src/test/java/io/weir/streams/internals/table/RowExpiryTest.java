@@ -45,7 +45,7 @@ class RowExpiryTest {
     private void open(@Nullable TimeDomain domain) {
         context = new RecordingContext(dir, ROWS, TTL_STORE);
         store = context.stores().cache(ROWS);
-        changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), true);
+        changes = new ChangeEmitter<>(context, RowFormat.of(codec), true);
         expiry = RowExpiry.of(
                 domain == null ? null : new TimeToLive(TTL, domain, TTL_STORE),
                 context,
@@ -69,7 +69,7 @@ class RowExpiryTest {
         next.watermark(watermark);
         context = next;
         store = context.stores().cache(ROWS);
-        changes = new ChangeEmitter<>(context, store, RowFormat.of(codec), true);
+        changes = new ChangeEmitter<>(context, RowFormat.of(codec), true);
         expiry = RowExpiry.of(
                 new TimeToLive(TTL, domain, TTL_STORE),
                 context,
