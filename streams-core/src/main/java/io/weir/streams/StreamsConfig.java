@@ -49,6 +49,11 @@ public final class StreamsConfig extends AbstractConfig {
     public static final String NUM_STREAM_THREADS = "num.stream.threads";
     /** How often a thread commits, in milliseconds; default 100 under exactly-once, 30000 under at-least-once. */
     public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+    /**
+     * How often a thread commits while it is behind its input, in milliseconds; default {@link
+     * #COMMIT_INTERVAL_MS} (no difference). See {@link #commitIntervalBehindMs()}.
+     */
+    public static final String COMMIT_INTERVAL_BEHIND_MS = "commit.interval.behind.ms";
     /** The directory of the RocksDB stores; default {@code <java.io.tmpdir>/weir-<user.name>}. */
     public static final String STATE_DIR = "state.dir";
     /**
@@ -188,6 +193,18 @@ public final class StreamsConfig extends AbstractConfig {
                     ConfigDef.Importance.MEDIUM,
                     "How often a thread commits (ms). Default 100 under exactly_once (output becomes visible at commit), "
                             + "30000 under at_least_once.")
+            .define(
+                    COMMIT_INTERVAL_BEHIND_MS,
+                    ConfigDef.Type.LONG,
+                    null,
+                    ConfigDef.Importance.LOW,
+                    "How often a thread commits (ms) while it is behind its input: while its consumer reports records "
+                            + "not yet read on a partition of its active tasks. Once it has caught up, commit.interval.ms "
+                            + "applies again, so latency at low load does not change. Fewer, larger transactions let a "
+                            + "lagging thread catch up sooner (a key updated many times between two commits goes to its "
+                            + "changelog and downstream once); its output becomes visible at most this late. At least "
+                            + "commit.interval.ms; a transaction is still committed once it has lived half of "
+                            + "transaction.timeout.ms, and when the caches are full. Default: commit.interval.ms.")
             .define(
                     STATE_DIR,
                     ConfigDef.Type.STRING,
@@ -464,6 +481,15 @@ public final class StreamsConfig extends AbstractConfig {
     public StreamsConfig(Map<String, ?> props) {
         super(DEFINITION, checked(props), false);
         this.originals = new HashMap<>(props);
+        if (commitIntervalBehindMs() < commitIntervalMs()) {
+            throw new ConfigException(
+                    COMMIT_INTERVAL_BEHIND_MS,
+                    commitIntervalBehindMs(),
+                    "must be at least "
+                            + COMMIT_INTERVAL_MS + " (" + commitIntervalMs()
+                            + " ms): a thread behind its input commits less "
+                            + "often, never more");
+        }
     }
 
     /**
@@ -563,6 +589,19 @@ public final class StreamsConfig extends AbstractConfig {
         return configured != null
                 ? configured
                 : exactlyOnce() ? EXACTLY_ONCE_COMMIT_INTERVAL_MS : AT_LEAST_ONCE_COMMIT_INTERVAL_MS;
+    }
+
+    /**
+     * How often a thread commits while it is behind its input ({@link #COMMIT_INTERVAL_BEHIND_MS}): while its
+     * consumer reports a lag on a partition of its active tasks, a commit is due this long after the last
+     * instead of {@link #commitIntervalMs()}. Commits due for other reasons (full caches, a transaction at
+     * half its timeout, a pane asking for one once the thread has caught up) are not delayed.
+     *
+     * @return the interval in milliseconds, at least {@link #commitIntervalMs()}
+     */
+    public long commitIntervalBehindMs() {
+        Long configured = getLong(COMMIT_INTERVAL_BEHIND_MS);
+        return configured != null ? configured : commitIntervalMs();
     }
 
     /**

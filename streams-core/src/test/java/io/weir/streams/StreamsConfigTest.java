@@ -49,6 +49,23 @@ class StreamsConfigTest {
     }
 
     @Test
+    void theCommitIntervalBehindDefaultsToTheCommitIntervalAndMayNotBeShorter() {
+        assertEquals(100, new StreamsConfig(minimal()).commitIntervalBehindMs());
+        Map<String, Object> alos = minimal();
+        alos.put(StreamsConfig.PROCESSING_GUARANTEE, StreamsConfig.AT_LEAST_ONCE);
+        assertEquals(30_000, new StreamsConfig(alos).commitIntervalBehindMs());
+        Map<String, Object> behind = minimal();
+        behind.put(StreamsConfig.COMMIT_INTERVAL_BEHIND_MS, 1_000);
+        assertEquals(1_000, new StreamsConfig(behind).commitIntervalBehindMs());
+        Map<String, Object> shorter = minimal();
+        shorter.put(StreamsConfig.COMMIT_INTERVAL_MS, 500);
+        shorter.put(StreamsConfig.COMMIT_INTERVAL_BEHIND_MS, 200);
+        ConfigException e = assertThrows(ConfigException.class, () -> new StreamsConfig(shorter));
+        assertTrue(e.getMessage().contains(StreamsConfig.COMMIT_INTERVAL_BEHIND_MS), e.getMessage());
+        assertTrue(e.getMessage().contains("500"), e.getMessage());
+    }
+
+    @Test
     void invalidAndMissingSettingsNameTheirKey() {
         Map<String, Object> bad = minimal();
         bad.put(StreamsConfig.PROCESSING_GUARANTEE, "exactly_twice");

@@ -18,7 +18,8 @@ import java.time.Instant;
  *       So the thread stops processing a poll's records once its open transaction has lived half its
  *       timeout, or the poll half its interval ({@link #cutBatch}), and commits before it goes on.</li>
  *   <li><b>Stalls.</b> A thread is stalled when it has processed records it has not committed for
- *       {@code max(transaction.timeout.ms, 3 × commit.interval.ms)} (30 s instead of the timeout under
+ *       {@code max(transaction.timeout.ms, 3 × commit.interval.behind.ms)} (the longer of the thread's
+ *       two commit intervals; 30 s instead of the timeout under
  *       at-least-once), or lost its tasks' uncommitted work {@value #LOSSES_BEFORE_STALL} times in a row
  *       without a commit between: then nothing it reads reaches {@code read_committed} readers, though
  *       it runs. A stall is logged at ERROR once, saying what to change, and reported until the next
@@ -54,13 +55,13 @@ final class Liveness {
      * @param transactionTimeoutMs the producer's {@code transaction.timeout.ms}, or -1 under at-least-once
      * @param maxPollIntervalMs    the consumer's {@code max.poll.interval.ms}
      */
-    Liveness(String thread, long transactionTimeoutMs, long maxPollIntervalMs, long commitIntervalMs) {
+    Liveness(String thread, long transactionTimeoutMs, long maxPollIntervalMs, long longestCommitIntervalMs) {
         this.thread = thread;
         this.transactionTimeoutMs = transactionTimeoutMs;
         this.halfTransactionNanos = transactionTimeoutMs < 0 ? Long.MAX_VALUE : transactionTimeoutMs * 500_000;
         this.halfPollNanos = maxPollIntervalMs * 500_000;
         this.stallAfterMs = Math.max(
-                3 * commitIntervalMs, transactionTimeoutMs < 0 ? AT_LEAST_ONCE_STALL_MS : transactionTimeoutMs);
+                3 * longestCommitIntervalMs, transactionTimeoutMs < 0 ? AT_LEAST_ONCE_STALL_MS : transactionTimeoutMs);
     }
 
     /** Whether the thread should stop processing the records of the poll that returned at {@code pollNanos}. */

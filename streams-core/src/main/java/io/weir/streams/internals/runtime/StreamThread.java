@@ -47,8 +47,9 @@ import java.util.stream.Collectors;
  * and the tasks the group assigned it. It owns all of them and closes them when it ends.
  *
  * <p>Loop: poll; process each record in its task; let processing time advance; every
- * {@code commit.interval.ms} (or when a task's cache is full, or when a task emitted a pane, which asks for
- * a commit, and the thread has caught up with its input) commit all tasks at once ({@link
+ * {@code commit.interval.ms} ({@code commit.interval.behind.ms} while it is behind its input), or when a
+ * task's cache is full, or when a task emitted a pane, which asks for a commit, and the thread has caught
+ * up with its input, commit all tasks at once ({@link
  * ThreadCommitter}). An admin client reads the output topics' size limits ({@link TopicLimitsReader})
  * and deletes repartition records the thread's tasks have committed past ({@link RepartitionPurger}).
  *
@@ -181,7 +182,7 @@ final class StreamThread extends Thread {
                 name,
                 exactlyOnce ? ThreadClientConfigs.transactionTimeoutMs(producerConfig) : -1,
                 ThreadClientConfigs.maxPollIntervalMs(consumerConfig),
-                config.commitIntervalMs());
+                config.commitIntervalBehindMs());
         this.producer = new ThreadProducer(name, producerConfig, exactlyOnce, topicLimits, changelogTopics);
         Map<String, Object> standbyConfig = ReaderConsumers.config(config, name + "-standby-consumer");
         this.tasks = new TaskManager(
@@ -390,16 +391,25 @@ final class StreamThread extends Thread {
 
     /**
      * Whether the thread should commit now: never while it awaits its new assignment (the group's
-     * generation changes in between); otherwise after a cut batch, every {@code commit.interval.ms},
+     * generation changes in between); otherwise after a cut batch, every commit interval ({@link #intervalPassed}),
      * when a task's caches are over budget, or when a task asked for a commit and the thread has caught
      * up with its input.
      */
     private boolean commitDue(boolean cut, long now) {
         return !assignor.rebalancing()
                 && (cut
-                        || now - lastCommit >= config.commitIntervalMs()
+                        || intervalPassed(now - lastCommit)
                         || tasks.running().values().stream().anyMatch(StreamTask::needsCommit)
                         || (tasks.running().values().stream().anyMatch(StreamTask::commitRequested) && caughtUp()));
+    }
+
+    /**
+     * Whether {@code sinceLastCommit} ms is a commit interval: {@code commit.interval.ms}, or while the thread
+     * is behind its input, {@code commit.interval.behind.ms} (equal unless set).
+     */
+    private boolean intervalPassed(long sinceLastCommit) {
+        return sinceLastCommit >= config.commitIntervalMs()
+                && (sinceLastCommit >= config.commitIntervalBehindMs() || caughtUp());
     }
 
     /**
