@@ -22,13 +22,17 @@ import java.util.function.BooleanSupplier;
  * running=<bool> failed=<bool> cpuNanos=<process CPU> peakHeapAfterGc=<bytes>}, and closes cleanly when its
  * standard input ends (the benchmark closes it) or on SIGTERM.
  *
- * <p>Arguments: {@code weir|kafka-streams|ceiling query bootstrap applicationId stateDir persons auctions bids
- * sideInput output outOfOrderMs commitIntervalMs}. {@code ceiling} runs q0 on Kafka's clients alone
+ * <p>Arguments: {@code weir|kafka-streams|weir-behind|ceiling query bootstrap applicationId stateDir persons
+ * auctions bids sideInput output outOfOrderMs commitIntervalMs}. {@code weir-behind} is Weir committing every
+ * {@value #BEHIND_MS} ms while it is behind its input; {@code ceiling} runs q0 on Kafka's clients alone
  * ({@link PassThroughCeiling}).
  */
 public final class NexmarkInstance {
 
     private static final long STATUS_INTERVAL_MS = 100;
+
+    /** Weir's {@code commit.interval.behind.ms} for the {@code weir-behind} engine: ten default intervals. */
+    private static final long BEHIND_MS = 1_000;
 
     private NexmarkInstance() {}
 
@@ -53,7 +57,8 @@ public final class NexmarkInstance {
         long commitMs = Long.parseLong(args[11]);
         try (HeapMonitor heap = new HeapMonitor()) {
             Running app = switch (args[0]) {
-                case "weir" -> weir(query, sources, output, args[2], args[3], args[4], commitMs);
+                case "weir" -> weir(query, sources, output, args[2], args[3], args[4], commitMs, commitMs);
+                case "weir-behind" -> weir(query, sources, output, args[2], args[3], args[4], commitMs, BEHIND_MS);
                 case "kafka-streams" -> kafkaStreams(query, sources, output, args[2], args[3], args[4], commitMs);
                 case "ceiling" -> ceiling(query, sources, output, args[2], args[3], commitMs);
                 default -> throw new IllegalArgumentException("Unknown engine " + args[0]);
@@ -99,13 +104,15 @@ public final class NexmarkInstance {
             String bootstrap,
             String applicationId,
             String stateDir,
-            long commitMs) {
+            long commitMs,
+            long commitBehindMs) {
         Map<String, Object> config = new HashMap<>();
         config.put(io.weir.streams.StreamsConfig.APPLICATION_ID, applicationId);
         config.put(io.weir.streams.StreamsConfig.BOOTSTRAP_SERVERS, bootstrap);
         config.put(io.weir.streams.StreamsConfig.STATE_DIR, stateDir);
         config.put(io.weir.streams.StreamsConfig.PROCESSING_GUARANTEE, io.weir.streams.StreamsConfig.EXACTLY_ONCE);
         config.put(io.weir.streams.StreamsConfig.COMMIT_INTERVAL_MS, commitMs);
+        config.put(io.weir.streams.StreamsConfig.COMMIT_INTERVAL_BEHIND_MS, commitBehindMs);
         config.put(io.weir.streams.StreamsConfig.NUM_STREAM_THREADS, 1);
         WeirStreams streams = new WeirStreams(query.weirTopology(sources, output), config);
         System.out.println("STARTING cpuNanos=" + cpuNanos());

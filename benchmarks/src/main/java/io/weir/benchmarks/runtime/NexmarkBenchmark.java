@@ -297,6 +297,23 @@ public final class NexmarkBenchmark implements AutoCloseable {
                     cell(ks, Runs::ratesText)));
         }
         for (QueryRuns q : all) {
+            Runs<Row> behind = q.runs().get(NexmarkEngine.WEIR_BEHIND);
+            if (behind != null) {
+                double rate = behind.median().eventsPerCpuSecond();
+                text.append(String.format(
+                        Locale.ROOT,
+                        "%s x%d Weir committing every second while behind (commit.interval.behind.ms=1000): %,.0f "
+                                + "events/s, %,.0f events per CPU-second (%s); %s Weir at 100 ms, %s Kafka Streams%n",
+                        q.query(),
+                        q.instances(),
+                        behind.median().eventsPerSecond(),
+                        rate,
+                        behind.ratesText(),
+                        cell(q.runs().get(NexmarkEngine.WEIR), r -> times(rate, r)),
+                        cell(q.runs().get(NexmarkEngine.KAFKA_STREAMS), r -> times(rate, r))));
+            }
+        }
+        for (QueryRuns q : all) {
             Runs<Row> ceiling = q.runs().get(NexmarkEngine.CEILING);
             if (ceiling != null) {
                 double top = ceiling.median().eventsPerCpuSecond();
@@ -330,6 +347,10 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 config.events(),
                 partitions,
                 options.getOrDefault("--runs", "3"));
+    }
+
+    private static String times(double rate, Runs<Row> runs) {
+        return format("%.2fx", rate / runs.median().eventsPerCpuSecond());
     }
 
     private static String share(Runs<Row> runs, double ceiling) {

@@ -1,12 +1,15 @@
 package io.weir.benchmarks.runtime;
 
 /**
- * What runs a Nexmark query in the benchmark: Weir, Kafka Streams, or (for q0 only) the ceiling, a bare
- * exactly-once consume–produce loop of Kafka's clients that no library on them can beat.
+ * What runs a Nexmark query in the benchmark: Weir, Kafka Streams, Weir committing every second while it is
+ * behind its input ({@code commit.interval.behind.ms=1000}, as a pre-loaded input keeps it until the end), or
+ * (for q0 only) the ceiling, a bare exactly-once consume–produce loop of Kafka's clients that no library on
+ * them can beat.
  */
 enum NexmarkEngine {
     WEIR("weir"),
     KAFKA_STREAMS("kafka-streams"),
+    WEIR_BEHIND("weir-behind"),
     CEILING("ceiling");
 
     private final String id;
@@ -27,6 +30,6 @@ enum NexmarkEngine {
             }
         }
         throw new IllegalArgumentException(
-                "Unknown engine '" + id + "'; the engines are weir, kafka-streams and ceiling (q0 only)");
+                "Unknown engine '" + id + "'; the engines are weir, kafka-streams, weir-behind and ceiling (q0 only)");
     }
 }
