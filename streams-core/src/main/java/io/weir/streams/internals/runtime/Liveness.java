@@ -60,8 +60,11 @@ final class Liveness {
         this.transactionTimeoutMs = transactionTimeoutMs;
         this.halfTransactionNanos = transactionTimeoutMs < 0 ? Long.MAX_VALUE : transactionTimeoutMs * 500_000;
         this.halfPollNanos = maxPollIntervalMs * 500_000;
-        this.stallAfterMs = Math.max(
-                3 * longestCommitIntervalMs, transactionTimeoutMs < 0 ? AT_LEAST_ONCE_STALL_MS : transactionTimeoutMs);
+        // Saturated: a huge commit interval (in effect, never while behind) would overflow to a negative bound.
+        long threeIntervals =
+                longestCommitIntervalMs > Long.MAX_VALUE / 3 ? Long.MAX_VALUE : 3 * longestCommitIntervalMs;
+        this.stallAfterMs =
+                Math.max(threeIntervals, transactionTimeoutMs < 0 ? AT_LEAST_ONCE_STALL_MS : transactionTimeoutMs);
     }
 
     /** Whether the thread should stop processing the records of the poll that returned at {@code pollNanos}. */

@@ -66,4 +66,16 @@ class LivenessTest {
         late.check(now, false, true);
         assertNull(late.stall(), "nothing pending any more: the records were dropped or committed");
     }
+
+    @Test
+    void aCommitIntervalTooLongToTripleIsNoStallBound() {
+        // At-least-once would otherwise call a thread stalled after 30 s; three intervals of Long.MAX_VALUE / 2
+        // (3 x 2^62 wraps to a negative long) must not overflow into a bound that is already passed.
+        Liveness never = new Liveness("t", -1, 300_000, Long.MAX_VALUE / 2);
+        never.processed(System.currentTimeMillis() - 3_600_000);
+        assertNull(never.stall(), "an hour pending is within three intervals of Long.MAX_VALUE / 2 ms");
+        Liveness hour = new Liveness("t", -1, 300_000, 1_200_000);
+        hour.processed(System.currentTimeMillis() - 3_700_000);
+        assertNotNull(hour.stall(), "three 20-minute intervals have passed");
+    }
 }
