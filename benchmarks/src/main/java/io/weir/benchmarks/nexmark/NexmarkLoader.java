@@ -58,6 +58,19 @@ public final class NexmarkLoader {
      *     a record cannot be written; the message says which, and nothing after the failure is sent
      */
     public static Loaded load(String bootstrapServers, NexmarkTopics topics, Iterator<? extends Event> events) {
+        return write(bootstrapServers, topics, events, true);
+    }
+
+    /**
+     * Like {@link #load}, but writes the events only, not the side input: for events that follow a load,
+     * such as the {@link ClosingEvents} of a run that appends them once the input is consumed.
+     */
+    public static Loaded append(String bootstrapServers, NexmarkTopics topics, Iterator<? extends Event> events) {
+        return write(bootstrapServers, topics, events, false);
+    }
+
+    private static Loaded write(
+            String bootstrapServers, NexmarkTopics topics, Iterator<? extends Event> events, boolean sideInput) {
         awaitLeaders(bootstrapServers, topics);
         Serializer<Person> persons = NexmarkSerdes.person().serializer();
         Serializer<Auction> auctions = NexmarkSerdes.auction().serializer();
@@ -94,7 +107,7 @@ public final class NexmarkLoader {
                     break;
                 }
             }
-            for (long row = 0; row < SideInput.ROWS && firstTime >= 0; row++) {
+            for (long row = 0; sideInput && row < SideInput.ROWS && firstTime >= 0; row++) {
                 byte[] value = SideInput.value(row).getBytes(StandardCharsets.UTF_8);
                 if (!sender.send(new ProducerRecord<>(topics.sideInput(), null, firstTime, row, value))) {
                     break;

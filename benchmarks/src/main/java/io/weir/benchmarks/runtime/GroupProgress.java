@@ -2,16 +2,22 @@ package io.weir.benchmarks.runtime;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -51,6 +57,60 @@ final class GroupProgress implements AutoCloseable {
             OffsetAndMetadata c = committed.get(e.getKey());
             return c != null && c.offset() >= e.getValue();
         });
+    }
+
+    /**
+     * Whether {@code group} is stable and has processed and committed everything in the partitions its
+     * members are assigned: of each partition of {@code inputs} (written without transactions) its end,
+     * and of each other one (the application's repartition topics, written in its transactions, each
+     * ending in a transaction marker) everything up to its last marker, with no transaction open on it.
+     * False while the group rebalances or has no members.
+     */
+    boolean caughtUp(String group, Set<String> inputs) {
+        @Nullable ConsumerGroupDescription description = describe(group);
+        if (description == null
+                || description.groupState() != GroupState.STABLE
+                || description.members().isEmpty()) {
+            return false;
+        }
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        description
+                .members()
+                .forEach(m -> m.assignment().topicPartitions().forEach(tp -> latest.put(tp, OffsetSpec.latest())));
+        Map<TopicPartition, Long> logEnds = new HashMap<>();
+        get(admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
+                        .all())
+                .forEach((tp, info) -> logEnds.put(tp, info.offset()));
+        Map<TopicPartition, Long> stableEnds = new HashMap<>();
+        get(admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                        .all())
+                .forEach((tp, info) -> stableEnds.put(tp, info.offset()));
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
+        return logEnds.entrySet().stream().allMatch(e -> {
+            long end = e.getValue();
+            if (end == 0) {
+                return true;
+            }
+            OffsetAndMetadata c = committed.get(e.getKey());
+            if (inputs.contains(e.getKey().topic())) {
+                return c != null && c.offset() >= end;
+            }
+            // The last offset is the last transaction's marker, which a consumer need not commit past.
+            return stableEnds.getOrDefault(e.getKey(), -1L) == end && c != null && c.offset() >= end - 1;
+        });
+    }
+
+    /** The group's description, or null before its first member joined. */
+    private @Nullable ConsumerGroupDescription describe(String group) {
+        try {
+            return get(admin.describeConsumerGroups(List.of(group)).all()).get(group);
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof ExecutionException ee && ee.getCause() instanceof GroupIdNotFoundException) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /**

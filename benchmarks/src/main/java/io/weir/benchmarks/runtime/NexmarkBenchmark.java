@@ -41,13 +41,15 @@ import java.util.function.Function;
  * reader of its output holds exactly the query's reference results, and the output is checked again, to
  * its end, after the instances closed: a run that is fast and wrong fails the benchmark.
  *
- * <p>One partition per topic and one instance by default. With more, Kafka Streams gets windows over a
- * repartition wrong on this pre-loaded input: its stream time is the largest it has seen, so when the
- * closing events of one upstream partition reach the repartition topic while another upstream partition
- * still has records to go, those records are late and dropped (the smoke test's q7 lost the highest bid
- * of a window so, with 2 partitions and a 4 s grace). Weir's watermark, the minimum over the upstream
- * partitions, waits for them. Running several partitions needs closing events that come only once every
- * partition is consumed (issue 34 goes on with that).
+ * <p>One partition per topic and one instance by default. With one partition, the input and its {@link
+ * ClosingEvents} are loaded once, before every run. With more ({@code --partitions}), each run gets topics
+ * of its own, loaded before it starts (not timed), and the closing events are appended only once its
+ * application has consumed and committed the whole input and everything it passed through its
+ * repartition topics: Kafka Streams' stream time is the largest it has seen, so closing events of one
+ * upstream partition that reached a repartition topic while another upstream partition still had records
+ * to pass on would make those records late, and it would drop them (the smoke test's q7 lost the highest
+ * bid of a window so, with 2 partitions and a 4 s grace). Weir's watermark, the minimum over the upstream
+ * partitions, waits for them either way. A run's topics are deleted after it.
  *
  * <p>Measured per run: events/s (input events over the time from {@code start()} to the complete result),
  * the instances' CPU seconds over the same span (from {@code /proc}, so JVM start-up and topology building
@@ -161,13 +163,17 @@ public final class NexmarkBenchmark implements AutoCloseable {
 
     /** Every chosen query, at every chosen instance count, in both engines. */
     List<QueryRuns> run() throws Exception {
-        List<Event> events = new ArrayList<>();
-        new NexmarkGenerator(config).forEachRemaining(events::add);
-        long last = events.stream().mapToLong(Event::dateTime).max().orElseThrow();
-        events.addAll(ClosingEvents.after(last, partitions));
+        List<Event> input = new ArrayList<>();
+        new NexmarkGenerator(config).forEachRemaining(input::add);
+        long last = input.stream().mapToLong(Event::dateTime).max().orElseThrow();
+        List<Event> closing = ClosingEvents.after(last, partitions);
+        List<Event> events = new ArrayList<>(input);
+        events.addAll(closing);
         Duration outOfOrder = NexmarkSources.outOfOrder(config);
         long watermark = events.get(events.size() - 1).dateTime() - outOfOrder.toMillis();
-        NexmarkTopics topics = retry.run("pre-load", attempt -> load(events, attempt));
+        RunInputs inputs = partitions == 1
+                ? shared(retry.run("pre-load", attempt -> load(events, runId + "-a" + attempt + "-")))
+                : app -> new NexmarkRun.Input(load(input, app + "-in-"), closing);
         List<QueryRuns> all = new ArrayList<>();
         for (String name : options.getOrDefault("--queries", "all").split(",", -1)) {
             List<NexmarkQuery<?, ?>> queries =
@@ -177,15 +183,25 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 log.info("{}: {} results expected", query.name(), expected.size());
                 for (String n : options.getOrDefault("--instances", "1").split(",", -1)) {
                     int instances = Integer.parseInt(n.trim());
-                    all.add(measure(query, instances, topics, outOfOrder, events.size(), expected));
+                    all.add(measure(query, instances, inputs, outOfOrder, events.size(), expected));
                 }
             }
         }
         return all;
     }
 
-    private NexmarkTopics load(List<Event> events, int attempt) {
-        String prefix = runId + "-a" + attempt + "-";
+    /** Where each run's input comes from, given the run's application id. */
+    @FunctionalInterface
+    private interface RunInputs {
+        NexmarkRun.Input of(String app);
+    }
+
+    private static RunInputs shared(NexmarkTopics topics) {
+        NexmarkRun.Input input = new NexmarkRun.Input(topics, List.of());
+        return app -> input;
+    }
+
+    private NexmarkTopics load(List<Event> events, String prefix) {
         NexmarkTopics topics = NexmarkTopics.prefixed(prefix);
         for (String topic : topics.all()) {
             broker.createTopic(topic, partitions);
@@ -198,7 +214,7 @@ public final class NexmarkBenchmark implements AutoCloseable {
     private QueryRuns measure(
             NexmarkQuery<?, ?> query,
             int instances,
-            NexmarkTopics topics,
+            RunInputs inputs,
             Duration outOfOrder,
             long events,
             Results expected)
@@ -216,19 +232,26 @@ public final class NexmarkBenchmark implements AutoCloseable {
                 }
                 String run = query.name() + "-" + engine.id() + "-x" + instances + "-r" + round;
                 try {
-                    Row row = retry.run(
-                            run,
-                            attempt -> new NexmarkRun(
+                    Row row = retry.run(run, attempt -> {
+                        String app = runId + "-" + run + "-a" + attempt;
+                        try {
+                            return new NexmarkRun(
                                             broker,
                                             query,
                                             engine,
                                             instances,
-                                            topics,
+                                            inputs.of(app),
                                             outOfOrder,
                                             partitions,
-                                            runId + "-" + run + "-a" + attempt,
+                                            app,
                                             stateRoot)
-                                    .measure(events, expected, timeout));
+                                    .measure(events, expected, timeout);
+                        } finally {
+                            if (partitions > 1) {
+                                RunTopics.deleteStartingWith(broker.bootstrapServers(), app + "-");
+                            }
+                        }
+                    });
                     log.info(
                             "{}: {} x{}: {} events/s, {} events per CPU-second",
                             query.name(),

@@ -1,6 +1,8 @@
 package io.weir.benchmarks.runtime;
 
+import io.weir.benchmarks.nexmark.Event;
 import io.weir.benchmarks.nexmark.NexmarkInstance;
+import io.weir.benchmarks.nexmark.NexmarkLoader;
 import io.weir.benchmarks.nexmark.NexmarkQuery;
 import io.weir.benchmarks.nexmark.NexmarkTopics;
 import io.weir.benchmarks.nexmark.Results;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -34,6 +37,15 @@ import java.util.regex.Pattern;
  * extra, nothing duplicated), and their state directories are measured. Owns the processes it starts.
  */
 final class NexmarkRun {
+
+    /**
+     * A run's input: topics holding the events, and the closing events still to append to them once the
+     * application has consumed and committed all of it (none when the topics hold them already).
+     */
+    record Input(NexmarkTopics topics, List<Event> closing) {}
+
+    /** How often the run asks the broker whether the application has caught up, before the closing events. */
+    private static final long CAUGHT_UP_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** The heap of every instance, the same for both engines. */
     private static final String HEAP = "-Xmx2g";
@@ -49,6 +61,7 @@ final class NexmarkRun {
     private final NexmarkEngine engine;
     private final int instances;
     private final NexmarkTopics topics;
+    private final List<Event> closing;
     private final Duration outOfOrder;
     private final int partitions;
     private final String app;
@@ -59,7 +72,7 @@ final class NexmarkRun {
             NexmarkQuery<?, ?> query,
             NexmarkEngine engine,
             int instances,
-            NexmarkTopics topics,
+            Input input,
             Duration outOfOrder,
             int partitions,
             String app,
@@ -68,7 +81,8 @@ final class NexmarkRun {
         this.query = query;
         this.engine = engine;
         this.instances = instances;
-        this.topics = topics;
+        this.topics = input.topics();
+        this.closing = input.closing();
         this.outOfOrder = outOfOrder;
         this.partitions = partitions;
         this.app = app;
@@ -92,10 +106,16 @@ final class NexmarkRun {
             long start = started.stream().mapToLong(i -> i.startingNanos).min().orElseThrow();
             long done = 0;
             long cpuAtDone = 0;
+            boolean closed = closing.isEmpty();
+            long nextCheck = System.nanoTime();
             while (done == 0) {
                 reader.checkHealthy();
                 for (Instance instance : started) {
                     instance.checkHealthy();
+                }
+                if (!closed && System.nanoTime() >= nextCheck) {
+                    nextCheck = System.nanoTime() + CAUGHT_UP_CHECK_NANOS;
+                    closed = appendClosingIfCaughtUp(progress);
                 }
                 done = reader.doneNanos();
                 if (done != 0) {
@@ -131,6 +151,23 @@ final class NexmarkRun {
                 instance.kill();
             }
         }
+    }
+
+    /**
+     * Appends the closing events once the application's group has consumed and committed every record of
+     * its input and of its repartition topics. Earlier, an engine that tracks time as the largest it has
+     * seen (Kafka Streams) would take the closing events of one partition, passed on through a
+     * repartition topic, as the time of records other partitions still have to pass on, and drop those as
+     * late.
+     *
+     * @return whether it appended them
+     */
+    private boolean appendClosingIfCaughtUp(GroupProgress progress) {
+        if (!progress.caughtUp(app, Set.copyOf(topics.all()))) {
+            return false;
+        }
+        NexmarkLoader.append(broker.bootstrapServers(), topics, closing.iterator());
+        return true;
     }
 
     /** The output, read with {@code read_committed} into the run's results. */
