@@ -84,7 +84,13 @@ public final class JoinBenchmark {
             boolean endOfInput) {}
 
     /** What a run produced: seconds, the results' count and checksum (or final rows), state bytes. */
-    record Run(double seconds, long results, long checksum, Map<String, String> rows, long stateBytes) {
+    record Run(
+            double seconds,
+            long results,
+            long checksum,
+            Map<String, String> rows,
+            long stateBytes,
+            long tableFileBytes) {
         boolean sameResults(Run other) {
             return results == other.results && checksum == other.checksum && rows.equals(other.rows);
         }
@@ -100,8 +106,8 @@ public final class JoinBenchmark {
         StringBuilder report = new StringBuilder(String.format(
                 Locale.ROOT,
                 "joins, test drivers, RocksDB, median of %d runs%n| workload | input records | Weir records/s "
-                        + "| Kafka Streams 4.4 records/s | Weir / KS | state bytes per record (Weir, KS) | runs, s "
-                        + "(Weir; KS) |%n|---|---|---|---|---|---|---|%n",
+                        + "| Kafka Streams 4.4 records/s | Weir / KS | state bytes per record (Weir, KS) "
+                        + "| of which RocksDB table files (Weir, KS) | runs, s (Weir; KS) |%n|---|---|---|---|---|---|---|---|%n",
                 runs));
         for (String name : chosen) {
             Workload workload = workload(name.trim(), options, 1);
@@ -127,7 +133,7 @@ public final class JoinBenchmark {
             double k = DriverRuns.median(ksSeconds);
             report.append(String.format(
                     Locale.ROOT,
-                    "| %s | %,d | %,.0f | %,.0f | %.2fx | %.0f, %.0f | %s; %s |%n",
+                    "| %s | %,d | %,.0f | %,.0f | %.2fx | %.0f, %.0f | %.0f, %.0f | %s; %s |%n",
                     workload.name(),
                     records,
                     records / w,
@@ -135,6 +141,8 @@ public final class JoinBenchmark {
                     k / w,
                     (double) weir.stateBytes() / records,
                     (double) ks.stateBytes() / records,
+                    (double) weir.tableFileBytes() / records,
+                    (double) ks.tableFileBytes() / records,
                     DriverRuns.format(weirSeconds),
                     DriverRuns.format(ksSeconds)));
         }
@@ -289,6 +297,7 @@ public final class JoinBenchmark {
         Tally tally = new Tally(workload.upserts());
         long started = System.nanoTime();
         long stateBytes;
+        long tableFileBytes;
         try (TestDriver driver = new TestDriver(
                 workload.weir().apply(UnaryOperator.identity()),
                 TestDriverConfig.defaults()
@@ -314,10 +323,11 @@ public final class JoinBenchmark {
             }
             out.readAll().forEach(r -> tally.add(r.key(), r.value()));
             stateBytes = DriverRuns.size(stateDir);
+            tableFileBytes = DriverRuns.tableFileSize(stateDir);
         } finally {
             DriverRuns.delete(stateDir);
         }
-        return tally.run((System.nanoTime() - started) / 1e9, stateBytes);
+        return tally.run((System.nanoTime() - started) / 1e9, stateBytes, tableFileBytes);
     }
 
     static Run kafkaStreams(Workload workload) {
@@ -328,6 +338,7 @@ public final class JoinBenchmark {
         Tally tally = new Tally(workload.upserts());
         long started = System.nanoTime();
         long stateBytes;
+        long tableFileBytes;
         try (TopologyTestDriver driver = new TopologyTestDriver(
                 workload.kafkaStreams().apply(UnaryOperator.identity()), props, Instant.ofEpochMilli(START))) {
             org.apache.kafka.streams.TestOutputTopic<String, String> out =
@@ -350,10 +361,11 @@ public final class JoinBenchmark {
             }
             out.readKeyValuesToList().forEach(kv -> tally.add(kv.key, kv.value));
             stateBytes = DriverRuns.size(stateDir);
+            tableFileBytes = DriverRuns.tableFileSize(stateDir);
         } finally {
             DriverRuns.delete(stateDir);
         }
-        return tally.run((System.nanoTime() - started) / 1e9, stateBytes);
+        return tally.run((System.nanoTime() - started) / 1e9, stateBytes, tableFileBytes);
     }
 
     /**
@@ -449,8 +461,8 @@ public final class JoinBenchmark {
             checksum += value == null ? 0 : value.hashCode();
         }
 
-        Run run(double seconds, long stateBytes) {
-            return new Run(seconds, upserts ? rows.size() : results, checksum, rows, stateBytes);
+        Run run(double seconds, long stateBytes, long tableFileBytes) {
+            return new Run(seconds, upserts ? rows.size() : results, checksum, rows, stateBytes, tableFileBytes);
         }
     }
 

@@ -41,8 +41,22 @@ public final class DriverRuns {
 
     /** The bytes of every file under {@code dir}. */
     public static long size(Path dir) {
+        return size(dir, "");
+    }
+
+    /**
+     * The bytes of RocksDB's table files ({@code *.sst}) under {@code dir}: the state itself, without the
+     * write-ahead log (which Weir keeps and Kafka Streams turns off), memtables not yet flushed, or
+     * metadata.
+     */
+    public static long tableFileSize(Path dir) {
+        return size(dir, ".sst");
+    }
+
+    private static long size(Path dir, String suffix) {
         try (Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(Files::isRegularFile)
+            return paths.filter(p ->
+                            Files.isRegularFile(p) && p.getFileName().toString().endsWith(suffix))
                     .mapToLong(p -> p.toFile().length())
                     .sum();
         } catch (IOException e) {
