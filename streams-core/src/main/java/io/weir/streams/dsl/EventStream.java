@@ -3,6 +3,7 @@ package io.weir.streams.dsl;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -89,6 +90,54 @@ public interface EventStream<K, V> {
      * @return a stream of the mapped records, with the same keys, event times and headers
      */
     <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Named named);
+
+    /**
+     * Replaces each value with the result of an asynchronous call ({@code call} returns a {@link
+     * CompletionStage}), with the defaults of {@link Async#defaults()}.
+     *
+     * @param <V2> the new value type
+     * @param call starts the call for a record's value; runs on the stream thread, so it must not block
+     * @return a stream of the results, with the same keys, event times and headers
+     * @see #mapValuesAsync(Function, Async)
+     */
+    <V2> EventStream<K, V2> mapValuesAsync(Function<? super V, ? extends CompletionStage<? extends V2>> call);
+
+    /**
+     * Replaces each value with the result of an asynchronous call: a remote lookup, a model score, a
+     * database read, without the stream thread waiting for it. Many calls are in flight at once, up to the
+     * capacity per task; while a task holds that many records it reads no more input.
+     *
+     * <p><b>Order.</b> The results of one key are forwarded in the order its records arrived; a slow call
+     * holds back only its own key's later results ({@link Async#inPartitionOrder()} keeps the partition's
+     * order instead). <b>Failures.</b> A call that throws, fails its stage or outlasts its timeout is tried
+     * again as {@link Async#withRetries} says; once it has failed its last attempt the topology's
+     * processing-error handler decides, as for an exception thrown by {@code mapValues}: fail, skip and
+     * count, or dead-letter. <b>Event time.</b> A result keeps its record's event time, and the watermark of
+     * the operators after this one stays below the event time of every record still waiting for its call, so
+     * waiting never makes a result late. <b>Exactly-once.</b> Each commit stores the records whose calls are
+     * still in flight, in the same transaction as the input offsets; after a crash, a rebalance or a restart
+     * the task calls for them again before reading on. Calls are therefore made <em>at least once</em> (a
+     * call may be repeated after a failure), and results are forwarded <em>exactly once</em>.
+     *
+     * @param <V2> the new value type
+     * @param call starts the call for a record's value; runs on the stream thread, so it must not block; a
+     *     completion may come on any thread
+     * @param async the capacity, timeout, retries, order, name and serdes
+     * @return a stream of the results, with the same keys, event times and headers
+     */
+    <V2> EventStream<K, V2> mapValuesAsync(
+            Function<? super V, ? extends CompletionStage<? extends V2>> call, Async<K, V> async);
+
+    /**
+     * {@link #mapValuesAsync(Function, Async)} with a call that also sees the record's key.
+     *
+     * @param <V2> the new value type
+     * @param call starts the call for a record's key and value; must not block
+     * @param async the capacity, timeout, retries, order, name and serdes
+     * @return a stream of the results, with the same keys, event times and headers
+     */
+    <V2> EventStream<K, V2> mapValuesAsync(
+            BiFunction<? super K, ? super V, ? extends CompletionStage<? extends V2>> call, Async<K, V> async);
 
     /**
      * Replaces each record with zero or more records. Changes the key.

@@ -59,6 +59,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs a {@link Topology} deterministically, without a broker, on the same tasks, operators and state
@@ -91,6 +92,11 @@ import java.util.TreeSet;
  * in {@code TopicLog}, and the tasks are the runtime's own.
  */
 public final class TestDriver implements AutoCloseable {
+
+    /** How long piping waits for an asynchronous operator's calls to make room. */
+    private static final Duration ASYNC_ROOM_WAIT = Duration.ofSeconds(10);
+
+    private static final long ASYNC_ROOM_POLL_NANOS = 1_000_000;
 
     private static final Logger log = LoggerFactory.getLogger(TestDriver.class);
 
@@ -466,6 +472,7 @@ public final class TestDriver implements AutoCloseable {
     /** Processes a record of an input or repartition topic in the task reading its partition. */
     private void deliver(String topic, TopicLog.Entry entry) {
         StreamTask task = taskFor(topic, entry.partition());
+        awaitRoom(task);
         task.process(
                 new RawRecord(
                         topic,
@@ -487,6 +494,28 @@ public final class TestDriver implements AutoCloseable {
             } else {
                 commit();
             }
+        }
+    }
+
+    /**
+     * Waits, in real time, until {@code task} takes input again: an operator of it holds all the records it
+     * may for asynchronous calls, and only their completions, which come on other threads, make room. The
+     * virtual clock stands still meanwhile, so no call times out.
+     *
+     * @throws IllegalStateException if no room is made within {@link #ASYNC_ROOM_WAIT}
+     */
+    private void awaitRoom(StreamTask task) {
+        long deadline = System.nanoTime() + ASYNC_ROOM_WAIT.toNanos();
+        while (!task.acceptsInput()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Task " + task.id() + " holds as many records as its asynchronous "
+                        + "operator's capacity allows, and none of their calls completed within " + ASYNC_ROOM_WAIT
+                        + ": complete calls (or advance time past their timeout) before piping more, or raise the "
+                        + "capacity");
+            }
+            LockSupport.parkNanos(ASYNC_ROOM_POLL_NANOS);
+            task.advanceProcessingTime(processingTime);
+            drain();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.weir.streams.internals.dsl;
 
+import io.weir.streams.dsl.Async;
 import io.weir.streams.dsl.Branches;
 import io.weir.streams.dsl.Deduplicated;
 import io.weir.streams.dsl.EventStream;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -150,6 +152,25 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     @Override
     public <V2> EventStream<K, V2> mapValues(Function<? super V, ? extends V2> mapper, Named named) {
         return newValues("map-values", Objects.requireNonNull(named, "named"), StatelessSteps.mapValues(mapper));
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> mapValuesAsync(Function<? super V, ? extends CompletionStage<? extends V2>> call) {
+        return mapValuesAsync(call, Async.defaults());
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> mapValuesAsync(
+            Function<? super V, ? extends CompletionStage<? extends V2>> call, Async<K, V> async) {
+        Objects.requireNonNull(call, "call");
+        return AsyncPlan.wire(this, (key, value) -> call.apply(value), Objects.requireNonNull(async, "async"));
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> mapValuesAsync(
+            BiFunction<? super K, ? super V, ? extends CompletionStage<? extends V2>> call, Async<K, V> async) {
+        Objects.requireNonNull(call, "call");
+        return AsyncPlan.wire(this, call::apply, Objects.requireNonNull(async, "async"));
     }
 
     @Override

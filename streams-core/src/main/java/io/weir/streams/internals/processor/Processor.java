@@ -16,6 +16,32 @@ public interface Processor<K, V> {
     /** The watermark reached {@code watermark} (Long.MAX_VALUE at the end of a bounded input). */
     default void onWatermark(long watermark) {}
 
+    /**
+     * Whether this processor may hold records back and emit them later ({@link #watermarkHold()}); asked
+     * once, before {@link #init}. The task then keeps a watermark per node.
+     */
+    default boolean holdsWatermark() {
+        return false;
+    }
+
+    /**
+     * The earliest event time among the records this processor holds and may still emit, or {@code
+     * Long.MAX_VALUE} when it holds none: the watermark its descendants see stays below it, so a record it
+     * emits later is never late for them because of the wait. Asked only if {@link #holdsWatermark()}.
+     */
+    default long watermarkHold() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * Whether this processor can take another input record now; asked, for processors that {@link
+     * #holdsWatermark()}, before each input record of the task. When one cannot, the task takes no input
+     * until it can (the runtime leaves the records for a later poll), which bounds what it holds.
+     */
+    default boolean acceptsInput() {
+        return true;
+    }
+
     /** Processing time reached {@code now} (after idleness was re-evaluated). */
     default void onProcessingTime(long now) {}
 

@@ -54,6 +54,15 @@ public interface ProcessorContext {
     ErrorOutcome errorOutcome(String skippedMetric);
 
     /**
+     * Hands {@code error}, which this processor's user code caused for {@code record} after the record's
+     * own processing had ended (an asynchronous call that finally failed), to the topology's processing-error
+     * handler, as if processing {@code record} had thrown it: fail, skip and count, or dead-letter.
+     *
+     * @throws RuntimeException the error when the handler decides to fail
+     */
+    void failed(RuntimeException error, Record<?, ?> record);
+
+    /**
      * Asks for the task's results to be committed soon: a processor that has just emitted results
      * a reader waits for (a window's pane) calls it. The runtime then commits at the end of
      * the current batch if its thread has caught up with its input (no partition of a running task

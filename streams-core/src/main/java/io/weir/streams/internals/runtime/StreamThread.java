@@ -83,6 +83,8 @@ final class StreamThread extends Thread {
      * instances with a caught-up copy; without the abort, the broker times the transaction out later.
      */
     private static final Duration REBALANCE_LOOKUP_TIMEOUT = Duration.ofSeconds(5);
+    /** The longest poll while a task holds records for asynchronous calls. */
+    private static final long HOLDING_POLL_MS = 2;
 
     /** What the instance learns from its threads. */
     interface Listener {
@@ -265,7 +267,7 @@ final class StreamThread extends Thread {
                 try {
                     // While stores restore, the group consumer is only polled to stay a member (and to
                     // feed tasks already running); the restore consumer does the waiting.
-                    records = consumer.poll(tasks.restoring() ? Duration.ZERO : Duration.ofMillis(config.pollMs()));
+                    records = consumer.poll(pollTimeout());
                     threadMetrics.poll().record(System.nanoTime() - pollStart);
                 } catch (WakeupException e) {
                     if (running) {
@@ -337,6 +339,23 @@ final class StreamThread extends Thread {
     }
 
     /**
+     * How long a poll may wait for records: not at all while stores restore (the restore consumer waits);
+     * {@value #HOLDING_POLL_MS} ms while a task holds records for asynchronous calls, whose results leave as
+     * the thread comes round (the calls complete on other threads); {@code poll.ms} otherwise.
+     */
+    private Duration pollTimeout() {
+        if (tasks.restoring()) {
+            return Duration.ZERO;
+        }
+        for (StreamTask task : tasks.running().values()) {
+            if (task.holdsRecords()) {
+                return Duration.ofMillis(Math.min(HOLDING_POLL_MS, config.pollMs()));
+            }
+        }
+        return Duration.ofMillis(config.pollMs());
+    }
+
+    /**
      * Processes what a poll returned, partition by partition, until the open transaction has lived half its
      * timeout or the poll half of {@code max.poll.interval.ms} ({@link Liveness#cutBatch}): then the rest is
      * left for the next poll (each partition is sought back to its first record not processed), so the
@@ -359,6 +378,12 @@ final class StreamThread extends Thread {
             liveness.processed(System.currentTimeMillis());
             int processed = 0;
             for (ConsumerRecord<byte[], byte[]> r : batch) {
+                if (!task.acceptsInput()) {
+                    // An operator holds all the records it may (asynchronous calls): the rest of this
+                    // partition waits for a later poll, which the calls' results make room for.
+                    consumer.seek(tp, r.offset());
+                    break;
+                }
                 if (liveness.cutBatch(
                         System.nanoTime(),
                         pollReturnedNanos,

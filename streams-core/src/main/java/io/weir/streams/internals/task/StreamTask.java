@@ -60,6 +60,8 @@ public final class StreamTask implements AutoCloseable {
     private final Map<String, Node> nodesByName = new HashMap<>();
     private final Map<String, List<Node>> sourceChildren = new HashMap<>();
     private final List<Node> topological = new ArrayList<>();
+    /** The nodes whose processors may hold records back ({@link Processor#holdsWatermark()}); usually none. */
+    private final List<Node> holders = new ArrayList<>();
     // processingTime and watermark are volatile: the watermark-lag gauge reads them from other threads.
     private volatile long processingTime;
     private boolean commitRequested;
@@ -115,14 +117,17 @@ public final class StreamTask implements AutoCloseable {
             Node node = new Node(
                     n.name(),
                     n.processor().get(),
-                    new ProcessingFailures(n.name(), spec.processingErrors(), collector, metrics, this::refuseInput));
+                    new ProcessingFailures(n.name(), spec.processingErrors(), collector, metrics, this::refuseInput),
+                    new ProcessingFailures(n.name(), spec.processingErrors(), collector, metrics, () -> {}));
             nodesByName.put(n.name(), node);
             topological.add(node);
             for (String parent : n.parents()) {
                 Node p = nodesByName.get(parent);
                 if (p != null) {
                     p.children.add(node);
+                    node.parents.add(p);
                 } else {
+                    node.readsSource = true;
                     sourceChildren
                             .computeIfAbsent(parent, k -> new ArrayList<>())
                             .add(node);
@@ -138,6 +143,19 @@ public final class StreamTask implements AutoCloseable {
         });
         processTimer = metrics.taskTimer(WeirMetrics.PROCESS);
         stores.names().forEach(n -> stores.cache(n).reportTo(n, metrics));
+        for (Node node : topological) {
+            if (node.processor.holdsWatermark()) {
+                holders.add(node);
+            }
+            // Below a node that holds records, a node starts from -infinity: the first delivery gives it the
+            // task's watermark kept under the holds, which are known only once the holders have started.
+            node.delivered = watermark;
+            for (Node p : node.parents) {
+                if (holders.contains(p) || p.delivered == Long.MIN_VALUE) {
+                    node.delivered = Long.MIN_VALUE;
+                }
+            }
+        }
         for (Node node : topological) {
             node.processor.init(node);
         }
@@ -226,6 +244,9 @@ public final class StreamTask implements AutoCloseable {
 
     private void advanceClock(long now) {
         if (now <= processingTime) {
+            if (!holders.isEmpty()) {
+                deliverHeld();
+            }
             return;
         }
         processingTime = now;
@@ -247,6 +268,11 @@ public final class StreamTask implements AutoCloseable {
     }
 
     private void propagate(long newWatermark) {
+        if (!holders.isEmpty()) {
+            watermark = Math.max(watermark, newWatermark);
+            deliverHeld();
+            return;
+        }
         if (newWatermark <= watermark) {
             return;
         }
@@ -254,6 +280,54 @@ public final class StreamTask implements AutoCloseable {
         for (Node node : topological) {
             node.onWatermark(newWatermark);
         }
+    }
+
+    /**
+     * With nodes that hold records back: each node's watermark is the task's, or less where an ancestor
+     * holds a record (below that record's event time); a node whose watermark advanced is told, in
+     * topological order. Called after each record and each advance of the clock, as a hold moves when held
+     * records leave, not only when the task's watermark does.
+     */
+    private void deliverHeld() {
+        for (Node node : topological) {
+            long in = node.readsSource || node.parents.isEmpty() ? watermark : Long.MAX_VALUE;
+            boolean heldAbove = false;
+            for (Node p : node.parents) {
+                in = Math.min(in, p.outWatermark);
+                heldAbove |= p.holding;
+            }
+            long hold = node.processor.holdsWatermark() ? node.processor.watermarkHold() : Long.MAX_VALUE;
+            node.holding = heldAbove || hold != Long.MAX_VALUE;
+            node.outWatermark = hold == Long.MAX_VALUE ? in : Math.min(in, TimeMath.minus(hold, 1));
+            if (in > node.delivered) {
+                node.delivered = in;
+                node.onWatermark(in);
+            }
+        }
+    }
+
+    /**
+     * Whether the task can take another input record now: false while a processor that holds records
+     * back holds as many as it may ({@link Processor#acceptsInput()}); its results leave as processing
+     * time advances and batches end.
+     */
+    public boolean acceptsInput() {
+        for (Node node : holders) {
+            if (!node.processor.acceptsInput()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a processor holds records back that it has yet to emit. */
+    public boolean holdsRecords() {
+        for (Node node : holders) {
+            if (node.processor.watermarkHold() != Long.MAX_VALUE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the write-back caches are full, so the task should commit before its interval ends. */
@@ -278,6 +352,9 @@ public final class StreamTask implements AutoCloseable {
     private void endBatchOfNodes() {
         for (Node node : topological) {
             node.onBatchEnd();
+        }
+        if (!holders.isEmpty()) {
+            deliverHeld();
         }
     }
 
@@ -383,12 +460,25 @@ public final class StreamTask implements AutoCloseable {
         final Processor processor;
 
         final ProcessingFailures failures;
-        final List<Node> children = new ArrayList<>();
+        /** For failures a processor reports after the record's processing ended: they refuse no input. */
+        final ProcessingFailures laterFailures;
 
-        Node(String name, Processor<?, ?> processor, ProcessingFailures failures) {
+        final List<Node> children = new ArrayList<>();
+        final List<Node> parents = new ArrayList<>();
+        /** Whether a source of the task is among its parents. */
+        boolean readsSource;
+        /** With holders: the watermark this node was last told, and what it passes on (below its hold). */
+        long delivered = Long.MIN_VALUE;
+
+        long outWatermark = Long.MIN_VALUE;
+        /** With holders: whether this node or one upstream of it holds a record back. */
+        boolean holding;
+
+        Node(String name, Processor<?, ?> processor, ProcessingFailures failures, ProcessingFailures laterFailures) {
             this.name = name;
             this.processor = processor;
             this.failures = failures;
+            this.laterFailures = laterFailures;
         }
 
         @SuppressWarnings("unchecked")
@@ -445,7 +535,7 @@ public final class StreamTask implements AutoCloseable {
 
         @Override
         public long watermark() {
-            return watermark;
+            return holders.isEmpty() ? watermark : delivered;
         }
 
         @Override
@@ -455,7 +545,17 @@ public final class StreamTask implements AutoCloseable {
 
         @Override
         public boolean inputIdle() {
-            return tracker.allIdle();
+            // Records held upstream will still come, whatever the inputs do.
+            return tracker.allIdle() && !heldUpstream();
+        }
+
+        private boolean heldUpstream() {
+            for (Node p : parents) {
+                if (p.holding) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
@@ -509,6 +609,11 @@ public final class StreamTask implements AutoCloseable {
         @Override
         public ErrorOutcome errorOutcome(String skippedMetric) {
             return new ErrorOutcome(name, collector, metrics, skippedMetric, StreamTask.this::refuseInput);
+        }
+
+        @Override
+        public void failed(RuntimeException error, Record<?, ?> record) {
+            laterFailures.failed(error, record.source(), processingTime);
         }
 
         @Override

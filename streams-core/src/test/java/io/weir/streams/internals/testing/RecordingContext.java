@@ -145,6 +145,12 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
         commitRequests++;
     }
 
+    /** Fails: an operator tested with this context reports no failures later than its record's processing. */
+    @Override
+    public void failed(RuntimeException error, Record<?, ?> record) {
+        throw error;
+    }
+
     @Override
     public void close() {
         stores.close();
