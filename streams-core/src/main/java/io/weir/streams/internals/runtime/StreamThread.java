@@ -31,7 +31,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -83,6 +85,13 @@ final class StreamThread extends Thread {
      * instances with a caught-up copy; without the abort, the broker times the transaction out later.
      */
     private static final Duration REBALANCE_LOOKUP_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Records of one partition for {@code task}, from a poll; {@code paused} when they wait in the thread (see
+     * {@link #processBatch}).
+     */
+    private record Waiting(
+            TopicPartition partition, StreamTask task, List<ConsumerRecord<byte[], byte[]>> records, boolean paused) {}
+
     /** The longest poll while a task holds records for asynchronous calls. */
     private static final long HOLDING_POLL_MS = 2;
 
@@ -121,6 +130,8 @@ final class StreamThread extends Thread {
     private final Liveness liveness;
     /** The record in process, whose coordinates a failure carries when it names none itself. */
     private @Nullable ConsumerRecord<byte[], byte[]> inProcess;
+    /** Records a task could not take yet, by partition, each partition paused meanwhile ({@link #processBatch}). */
+    private final Map<TopicPartition, Waiting> waiting = new LinkedHashMap<>();
 
     private volatile @Nullable String failedRecord;
 
@@ -356,32 +367,46 @@ final class StreamThread extends Thread {
     }
 
     /**
-     * Processes what a poll returned, partition by partition, until the open transaction has lived half its
-     * timeout or the poll half of {@code max.poll.interval.ms} ({@link Liveness#cutBatch}): then the rest is
-     * left for the next poll (each partition is sought back to its first record not processed), so the
-     * thread commits first. One slow record thus never costs the transaction its timeout, as long as that
-     * record alone takes less than half of it.
+     * Processes what a poll returned, partition by partition, after what earlier polls returned that a task
+     * could not take then ({@link #waiting}), until the open transaction has lived half its timeout or the
+     * poll half of {@code max.poll.interval.ms} ({@link Liveness#cutBatch}): then the rest is left for the next
+     * poll (each partition is sought back to its first record not processed), so the thread commits first.
+     * One slow record thus never costs the transaction its timeout, as long as that record alone takes less
+     * than half of it.
+     *
+     * <p>A task that holds all the records an asynchronous operator may ({@link StreamTask#acceptsInput()})
+     * takes no more: the rest of its partition's records wait in the thread, the partition paused, until the
+     * calls' results make room. Kept here rather than sought back to, since a fetch after a seek waits for
+     * the fetch in flight, which the broker holds for up to {@code fetch.max.wait.ms} at the end of the log.
      *
      * @return whether the batch was cut, and the thread should commit now
      */
     private boolean processBatch(ConsumerRecords<byte[], byte[]> records, long now, long pollReturnedNanos) {
-        boolean cut = false;
+        List<Waiting> work = new ArrayList<>(waiting.values());
+        waiting.clear();
         for (TopicPartition tp : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> batch = records.records(tp);
-            if (cut) {
-                consumer.seek(tp, batch.get(0).offset());
+            work.add(new Waiting(tp, tasks.taskOf(tp), records.records(tp), false));
+        }
+        boolean cut = false;
+        for (Waiting w : work) {
+            TopicPartition tp = w.partition();
+            StreamTask task = tasks.taskOf(tp);
+            if (w.paused() && task != w.task()) {
+                // The partition moved (or its task was dropped) since: whoever owns it reads from its commit.
                 continue;
             }
-            StreamTask task = tasks.taskOf(tp);
+            List<ConsumerRecord<byte[], byte[]>> batch = w.records();
+            if (cut) {
+                leaveForLater(w, 0);
+                continue;
+            }
             // Timed per batch: a clock read per record would cost more than many operators do.
             long processStart = System.nanoTime();
             liveness.processed(System.currentTimeMillis());
             int processed = 0;
             for (ConsumerRecord<byte[], byte[]> r : batch) {
                 if (!task.acceptsInput()) {
-                    // An operator holds all the records it may (asynchronous calls): the rest of this
-                    // partition waits for a later poll, which the calls' results make room for.
-                    consumer.seek(tp, r.offset());
+                    waitForRoom(w, processed);
                     break;
                 }
                 if (liveness.cutBatch(
@@ -389,7 +414,7 @@ final class StreamThread extends Thread {
                         pollReturnedNanos,
                         producer.transactionOpen(),
                         producer.transactionStartNanos())) {
-                    consumer.seek(tp, r.offset());
+                    leaveForLater(w, processed);
                     cut = true;
                     break;
                 }
@@ -401,6 +426,9 @@ final class StreamThread extends Thread {
                 processed++;
             }
             inProcess = null;
+            if (w.paused() && !waiting.containsKey(tp)) {
+                consumer.resume(List.of(tp));
+            }
             if (processed > 0) {
                 long took = System.nanoTime() - processStart;
                 task.processTimer().record(processed, took);
@@ -412,6 +440,29 @@ final class StreamThread extends Thread {
             threadMetrics.batchCommits().increment();
         }
         return cut;
+    }
+
+    /** Keeps the records of {@code w} from {@code from} on in the thread, the partition paused, for a later round. */
+    private void waitForRoom(Waiting w, int from) {
+        if (!w.paused()) {
+            consumer.pause(List.of(w.partition()));
+        }
+        waiting.put(
+                w.partition(),
+                new Waiting(
+                        w.partition(),
+                        w.task(),
+                        List.copyOf(w.records().subList(from, w.records().size())),
+                        true));
+    }
+
+    /** After a cut: records waiting in the thread stay there; polled ones are sought back to. */
+    private void leaveForLater(Waiting w, int from) {
+        if (w.paused()) {
+            waitForRoom(w, from);
+        } else {
+            consumer.seek(w.partition(), w.records().get(from).offset());
+        }
     }
 
     /**
