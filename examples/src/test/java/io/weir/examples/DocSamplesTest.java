@@ -72,6 +72,7 @@ class DocSamplesTest {
             import io.weir.streams.time.*;
             import java.time.*;
             import java.util.*;
+            import java.util.concurrent.*;
             import java.util.function.*;
             import org.apache.kafka.clients.admin.Admin;
             import org.apache.kafka.common.TopicPartition;

@@ -196,9 +196,13 @@ public final class AsyncCalls<K, V, R> {
         emit(touched, now, out);
     }
 
-    /** The smallest event time of a held record (its result has not left), or Long.MAX_VALUE when none is. */
+    /**
+     * The smallest event time of a held record (its result has not left), or Long.MAX_VALUE when none is
+     * held. A record held at Long.MAX_VALUE holds at Long.MAX_VALUE - 1, so that "none" stays unambiguous; the
+     * watermark below it then stays below the record's time all the same.
+     */
     public long hold() {
-        return times.isEmpty() ? Long.MAX_VALUE : times.firstKey();
+        return times.isEmpty() ? Long.MAX_VALUE : Math.min(times.firstKey(), Long.MAX_VALUE - 1);
     }
 
     /** When the next timeout or backoff falls due (processing time), or Long.MAX_VALUE when none will. */

@@ -211,6 +211,15 @@ class AsyncCallsTest {
     }
 
     @Test
+    void aRecordHeldAtTheEndOfTimeStillHolds() {
+        AsyncCalls<String, String, String> calls = calls(PER_KEY);
+        calls.add(record("a", "1", Long.MAX_VALUE), 0);
+        assertEquals(Long.MAX_VALUE - 1, calls.hold(), "Long.MAX_VALUE would read as nothing held");
+        calls.add(record("b", "2", Long.MIN_VALUE), 0);
+        assertEquals(Long.MIN_VALUE, calls.hold());
+    }
+
+    @Test
     void abandonedCallsCompleteIntoNothing() {
         AsyncCalls<String, String, String> calls = calls(PER_KEY);
         calls.add(record("a", "1", 1), 0);
