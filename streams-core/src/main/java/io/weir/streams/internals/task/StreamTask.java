@@ -144,14 +144,15 @@ public final class StreamTask implements AutoCloseable {
         processTimer = metrics.taskTimer(WeirMetrics.PROCESS);
         stores.names().forEach(n -> stores.cache(n).reportTo(n, metrics));
         for (Node node : topological) {
-            if (node.processor.holdsWatermark()) {
+            node.holds = node.processor.holdsWatermark();
+            if (node.holds) {
                 holders.add(node);
             }
             // Below a node that holds records, a node starts from -infinity: the first delivery gives it the
             // task's watermark kept under the holds, which are known only once the holders have started.
             node.delivered = watermark;
             for (Node p : node.parents) {
-                if (holders.contains(p) || p.delivered == Long.MIN_VALUE) {
+                if (p.holds || p.delivered == Long.MIN_VALUE) {
                     node.delivered = Long.MIN_VALUE;
                 }
             }
@@ -296,7 +297,7 @@ public final class StreamTask implements AutoCloseable {
                 in = Math.min(in, p.outWatermark);
                 heldAbove |= p.holding;
             }
-            long hold = node.processor.holdsWatermark() ? node.processor.watermarkHold() : Long.MAX_VALUE;
+            long hold = node.holds ? node.processor.watermarkHold() : Long.MAX_VALUE;
             node.holding = heldAbove || hold != Long.MAX_VALUE;
             node.outWatermark = hold == Long.MAX_VALUE ? in : Math.min(in, TimeMath.minus(hold, 1));
             if (in > node.delivered) {
@@ -465,6 +466,8 @@ public final class StreamTask implements AutoCloseable {
 
         final List<Node> children = new ArrayList<>();
         final List<Node> parents = new ArrayList<>();
+        /** Whether its processor holds records back: asked once, as {@link Processor#holdsWatermark()} promises. */
+        boolean holds;
         /** Whether a source of the task is among its parents. */
         boolean readsSource;
         /** With holders: the watermark this node was last told, and what it passes on (below its hold). */
