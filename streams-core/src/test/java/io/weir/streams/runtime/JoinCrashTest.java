@@ -3,16 +3,11 @@ package io.weir.streams.runtime;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +36,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(KafkaBrokerExtension.class)
 class JoinCrashTest {
 
-    private static final Logger log = LoggerFactory.getLogger(JoinCrashTest.class);
     private static final int KILLS = 2;
 
     @Test
@@ -56,7 +50,7 @@ class JoinCrashTest {
         Map<String, String> orderTable = new HashMap<>();
         Map<String, String> customerTable = new HashMap<>();
         Random random = new Random(5);
-        Instances instances =
+        KilledInstances instances =
                 run(broker, "fk-crash", "fk", orders, customers, out, dirA, dirB, 16_000, (producer, i) -> {
                     if (random.nextInt(4) == 0) {
                         String customer = "customer-" + random.nextInt(100);
@@ -99,7 +93,7 @@ class JoinCrashTest {
         List<String[]> lefts = new ArrayList<>();
         List<String[]> rights = new ArrayList<>();
         Random random = new Random(9);
-        Instances instances =
+        KilledInstances instances =
                 run(broker, "ss-crash", "windowed", left, right, out, dirA, dirB, 12_000, (producer, i) -> {
                     boolean isLeft = random.nextBoolean();
                     String key = "k" + random.nextInt(300);
@@ -131,50 +125,12 @@ class JoinCrashTest {
         }
     }
 
-    /** What one input step sends; the test keeps its own model of what was sent. */
-    private interface Step {
-        void send(KafkaProducer<String, String> producer, int i);
-    }
-
-    /** Two instances of a join in child JVMs; closing kills both. */
-    private static final class Instances implements AutoCloseable {
-        private final ChildInstance[] running = new ChildInstance[2];
-        private final Path[] dirs;
-        private final String[] args;
-
-        Instances(Path[] dirs, String... args) {
-            this.dirs = dirs;
-            this.args = args;
-        }
-
-        void launch(int n) throws java.io.IOException {
-            String[] withDir = java.util.Arrays.copyOf(args, args.length + 1);
-            withDir[args.length] = dirs[n].toString();
-            running[n] = ChildInstance.launch(JoinCrashTestApp.class, dirs[n], withDir);
-        }
-
-        void restart(int n) throws Exception {
-            running[n].kill();
-            launch(n);
-        }
-
-        @Override
-        public void close() {
-            for (ChildInstance instance : running) {
-                if (instance != null) {
-                    instance.close();
-                }
-            }
-        }
-    }
-
     /**
-     * Starts two instances of {@code mode} and sends {@code steps} input steps, killing and restarting one
-     * instance {@link #KILLS} times, each after the group committed more input; returns the instances,
-     * still running, for the caller to check the output and close.
+     * Two instances of {@code mode} in child JVMs, one killed and restarted {@link #KILLS} times while
+     * {@code steps} input steps are sent; returned running.
      */
     @SuppressWarnings("TooManyParameters") // one place launches both kinds of join
-    private static Instances run(
+    private static KilledInstances run(
             KafkaBroker broker,
             String app,
             String mode,
@@ -184,43 +140,17 @@ class JoinCrashTest {
             Path dirA,
             Path dirB,
             int steps,
-            Step step)
+            KilledInstances.Step step)
             throws Exception {
-        Instances instances =
-                new Instances(new Path[] {dirA, dirB}, broker.bootstrapServers(), app, mode, left, right, out);
-        boolean started = false;
-        try (GroupOffsets offsets = new GroupOffsets(broker);
-                KafkaProducer<String, String> producer = new KafkaProducer<>(
-                        Map.of(
-                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                broker.bootstrapServers(),
-                                ProducerConfig.LINGER_MS_CONFIG,
-                                5),
-                        new StringSerializer(),
-                        new StringSerializer())) {
-            instances.launch(0);
-            instances.launch(1);
-            Random random = new Random(3);
-            int segment = steps / (KILLS + 1);
-            for (int i = 0; i < steps; i++) {
-                step.send(producer, i);
-                if (i % segment == segment - 1 && i < steps - 1) {
-                    producer.flush();
-                    long previous = offsets.committed(app);
-                    await().atMost(Duration.ofMinutes(2)).until(() -> offsets.committed(app) > previous);
-                    int victim = random.nextInt(2);
-                    log.info("Kill: {} instance {} after {} input steps", mode, victim, i + 1);
-                    instances.restart(victim);
-                }
-            }
-            producer.flush();
-            started = true;
-            return instances;
-        } finally {
-            if (!started) {
-                instances.close();
-            }
-        }
+        return KilledInstances.run(
+                broker,
+                JoinCrashTestApp.class,
+                app,
+                new String[] {broker.bootstrapServers(), app, mode, left, right, out},
+                new Path[] {dirA, dirB},
+                steps,
+                KILLS,
+                step);
     }
 
     private static void put(Map<String, String> table, String key, @Nullable String value) {
