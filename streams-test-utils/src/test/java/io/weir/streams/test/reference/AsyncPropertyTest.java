@@ -1,0 +1,259 @@
+package io.weir.streams.test.reference;
+
+import io.weir.streams.StreamsBuilder;
+import io.weir.streams.dsl.Async;
+import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
+import io.weir.streams.dsl.Produced;
+import io.weir.streams.dsl.TumblingWindows;
+import io.weir.streams.serde.Serdes;
+import io.weir.streams.serde.WindowedSerdes;
+import io.weir.streams.test.TestDriver;
+import io.weir.streams.test.TestDriverConfig;
+import io.weir.streams.test.TestInputTopic;
+import io.weir.streams.test.TestRecord;
+import io.weir.streams.test.kafka.TempDirs;
+import io.weir.streams.time.WatermarkStrategy;
+import io.weir.streams.time.Windowed;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@code mapValuesAsync} against {@code mapValues} doing the same mapping, on random out-of-order streams:
+ * the calls are answered in a random order and at random later steps, and some runs crash between commits.
+ * The synchronous run is what the {@link ReferenceModel} checks elsewhere; against it, the async run must
+ * <ul>
+ *   <li>forward each result exactly once, and each key's results in the order of its input;</li>
+ *   <li>make no record late by waiting: a tumbling-window count downstream sends to its late topic only
+ *       records the synchronous run sent there too (the held records hold its watermark);</li>
+ *   <li>count, in each window, exactly the records of that window it did not send to the late topic.</li>
+ * </ul>
+ */
+class AsyncPropertyTest {
+
+    private static final int SEEDS = 150;
+    private static final long WINDOW = 50;
+    private static final Duration DELAY = Duration.ofMillis(20);
+
+    /** A record of a generated stream. */
+    private record In(String key, String value, long time) {}
+
+    /** What a run wrote: results in output order, late values, each window's last count; and if it crashed. */
+    private record Out(List<String> results, Set<String> late, Map<String, Long> counts, boolean crashed) {}
+
+    /**
+     * A service whose calls the test answers, in any order, and which knows how many records the operator
+     * holds: a call is held while it, or an earlier call of its key, is unanswered (per-key order).
+     */
+    private static final class Service {
+        private record Call(String key, String value, CompletableFuture<String> answer) {}
+
+        private final List<Call> calls = new ArrayList<>();
+
+        CompletionStage<String> call(String key, String value) {
+            CompletableFuture<String> answer = new CompletableFuture<>();
+            calls.add(new Call(key, value, answer));
+            return answer;
+        }
+
+        /** Records the operator holds, once it has taken in the answers given so far. */
+        int held() {
+            Set<String> waiting = new HashSet<>();
+            int held = 0;
+            for (Call c : calls) {
+                if (!c.answer().isDone() || waiting.contains(c.key())) {
+                    waiting.add(c.key());
+                    held++;
+                }
+            }
+            return held;
+        }
+
+        private List<Call> open() {
+            return calls.stream().filter(c -> !c.answer().isDone()).toList();
+        }
+
+        /** Answers each open call with probability {@code p}, in a random order. */
+        void answerSome(Random random, double p) {
+            List<Call> open = new ArrayList<>(open());
+            Collections.shuffle(open, random);
+            open.stream().filter(c -> random.nextDouble() < p).forEach(Service::answer);
+        }
+
+        /** Answers one open call at random. */
+        void answerOne(Random random) {
+            List<Call> open = open();
+            answer(open.get(random.nextInt(open.size())));
+        }
+
+        private static void answer(Call c) {
+            c.answer().complete(c.value().toUpperCase(Locale.ROOT));
+        }
+
+        /** A crash: the calls made so far are abandoned by the operator, which calls again. */
+        void abandonAll() {
+            calls.clear();
+        }
+    }
+
+    @Test
+    void asyncResultsEqualTheSynchronousOnesAndNoneIsMadeLate() throws IOException {
+        int crashes = 0;
+        int lateBoth = 0;
+        for (long seed = 0; seed < SEEDS; seed++) {
+            List<In> input = generate(new Random(seed));
+            Out sync = run(input, null);
+            Random answers = new Random(seed * 31 + 7);
+            Out async = run(input, answers);
+            String context = "seed " + seed + ", input " + input;
+            assertEquals(
+                    byKey(sync.results()), byKey(async.results()), "each key's results, once, in order: " + context);
+            Set<String> madeLate = new HashSet<>(async.late());
+            madeLate.removeAll(sync.late());
+            if (!madeLate.isEmpty()) {
+                fail("late only because of waiting for calls: " + madeLate + "; " + context);
+            }
+            assertEquals(countsOf(input, async.late()), async.counts(), "windows count their records: " + context);
+            assertEquals(countsOf(input, sync.late()), sync.counts(), "windows count their records: " + context);
+            lateBoth += sync.late().isEmpty() ? 0 : 1;
+            crashes += async.crashed() ? 1 : 0;
+        }
+        assertTrue(lateBoth > SEEDS / 10, "few streams had late records: " + lateBoth);
+        assertTrue(crashes > SEEDS / 10, "few runs crashed: " + crashes);
+    }
+
+    private static List<In> generate(Random random) {
+        int n = 10 + random.nextInt(50);
+        List<In> input = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long time = 1_000 + i * 7L - (random.nextInt(4) == 0 ? random.nextInt(120) : 0);
+            input.add(new In("k" + random.nextInt(4), "v" + i, time));
+        }
+        return input;
+    }
+
+    /**
+     * Runs {@code input} through {@code mapValues} (no {@code answers}) or {@code mapValuesAsync}, answered
+     * with {@code answers}' draws, maybe crashing once.
+     */
+    private static Out run(List<In> input, @Nullable Random answers) throws IOException {
+        boolean crashed = false;
+        Service service = new Service();
+        StreamsBuilder builder = new StreamsBuilder();
+        EventStream<String, String> source = builder.stream(
+                "in",
+                Consumed.with(Serdes.String(), Serdes.String())
+                        .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY)));
+        int capacity = answers == null ? 0 : 1 + answers.nextInt(8);
+        EventStream<String, String> mapped = answers == null
+                ? source.mapValues(v -> v.toUpperCase(Locale.ROOT))
+                : source.mapValuesAsync(
+                        service::call, Async.<String, String>as("call").withCapacity(capacity));
+        mapped.to("out", Produced.with(Serdes.String(), Serdes.String()));
+        mapped.groupByKey()
+                .windowedBy(TumblingWindows.of(Duration.ofMillis(WINDOW)))
+                .lateRecordsTo("late")
+                .count()
+                .toStream()
+                .to("counts", Produced.with(WindowedSerdes.string(), Serdes.Long()));
+        Path dir = Files.createTempDirectory("weir-async-property-");
+        try (TestDriver driver = new TestDriver(
+                builder.build(),
+                TestDriverConfig.defaults().withApplicationId("async-property").withStateDir(dir))) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            boolean mayCrash = answers != null && answers.nextInt(3) == 0;
+            int heldAtCommit = 0;
+            int sinceCommit = 0;
+            for (int i = 0; i < input.size(); i++) {
+                In record = input.get(i);
+                while (answers != null && service.held() >= capacity) {
+                    service.answerOne(answers);
+                    driver.advanceTime(Duration.ofMillis(1));
+                }
+                in.pipe(TestRecord.of(record.key(), record.value()).at(record.time()));
+                sinceCommit++;
+                if (answers == null) {
+                    continue;
+                }
+                service.answerSome(answers, 0.3);
+                driver.advanceTime(Duration.ofMillis(1));
+                if (answers.nextInt(4) == 0) {
+                    driver.commit();
+                    heldAtCommit = service.held();
+                    sinceCommit = 0;
+                }
+                // A crash replays the input since the commit into the operator, which must not fill up
+                // meanwhile: nobody answers during the replay.
+                if (mayCrash && !crashed && heldAtCommit + sinceCommit < capacity && answers.nextInt(8) == 0) {
+                    service.abandonAll();
+                    driver.crash();
+                    crashed = true;
+                }
+            }
+            while (answers != null && service.held() > 0) {
+                service.answerSome(answers, 0.5);
+                driver.advanceTime(Duration.ofMillis(1));
+            }
+            driver.endOfInput();
+            List<String> results = new ArrayList<>();
+            driver.output("out", Serdes.String(), Serdes.String())
+                    .readAll()
+                    .forEach(r -> results.add(r.key() + "=" + r.value()));
+            Set<String> late = new HashSet<>();
+            driver.output("late", Serdes.String(), Serdes.String())
+                    .readAll()
+                    .forEach(r -> late.add(r.value().toLowerCase(Locale.ROOT)));
+            Map<String, Long> counts = new TreeMap<>();
+            driver.output("counts", WindowedSerdes.string(), Serdes.Long())
+                    .readAll()
+                    .forEach(r -> counts.put(window(r.key()), r.value()));
+            return new Out(results, late, counts, crashed);
+        } finally {
+            TempDirs.deleteRecursively(dir);
+        }
+    }
+
+    private static String window(Windowed<String> w) {
+        return w.key() + "@" + w.window().start();
+    }
+
+    private static Map<String, List<String>> byKey(List<String> results) {
+        Map<String, List<String>> byKey = new TreeMap<>();
+        for (String r : results) {
+            int eq = r.indexOf('=');
+            byKey.computeIfAbsent(r.substring(0, eq), k -> new ArrayList<>()).add(r.substring(eq + 1));
+        }
+        return byKey;
+    }
+
+    /** Each window's count of the records of {@code input} not in {@code late}. */
+    private static Map<String, Long> countsOf(List<In> input, Set<String> late) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (In r : input) {
+            if (!late.contains(r.value())) {
+                counts.merge(r.key() + "@" + Math.floorDiv(r.time(), WINDOW) * WINDOW, 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+}
