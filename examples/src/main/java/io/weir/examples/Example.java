@@ -6,14 +6,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * A runnable example as {@link ExampleRunner} needs it.
  *
  * @param name        the command name, also the application id's suffix
  * @param summary     one line for the usage text
- * @param topology    builds the application (only for the command that runs it)
+ * @param topology    builds the application (only for the command that runs it), opening in the given
+ *                    resources what runs beside it (a local service), closed after the application
  * @param inputs      the topics the generator writes (the status line's input rate is read at them)
  * @param topics      every topic it reads or writes, with topic configs (e.g. compaction); created when missing
  * @param generator   its synthetic input
@@ -22,7 +22,7 @@ import java.util.function.Supplier;
 record Example(
         String name,
         String summary,
-        Supplier<Topology> topology,
+        Function<ExampleResources, Topology> topology,
         List<String> inputs,
         Map<String, Map<String, String>> topics,
         InputGenerator.Factory generator,

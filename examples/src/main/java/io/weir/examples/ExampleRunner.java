@@ -166,7 +166,8 @@ final class ExampleRunner {
                 StreamsConfig.STATE_DIR,
                 stateDir.toString());
         AtomicLong sendFailures = new AtomicLong();
-        try (KafkaConsumer<byte[], byte[]> output = outputReader(bootstrap);
+        try (ExampleResources resources = new ExampleResources();
+                KafkaConsumer<byte[], byte[]> output = outputReader(bootstrap);
                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
                         Map.of(
                                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -177,7 +178,7 @@ final class ExampleRunner {
                                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) (2 * REACH_TIMEOUT.toMillis())),
                         new ByteArraySerializer(),
                         new ByteArraySerializer());
-                WeirStreams app = new WeirStreams(example.topology().get(), config)) {
+                WeirStreams app = new WeirStreams(example.topology().apply(resources), config)) {
             if (!start(app)) {
                 out.println("Interrupted before " + example.name() + " was running; stopping");
                 return 130;

@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -23,10 +24,16 @@ final class Examples {
             DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
     private static final Map<String, String> COMPACTED = Map.of("cleanup.policy", "compact");
 
+    /** The local scoring service's answer time: a model server's typical latency. */
+    static final Duration SCORING_DELAY = Duration.ofMillis(20);
+
+    /** A score from which the scoring example marks a payment HIGH. */
+    static final int HIGH_RISK = 80;
+
     private Examples() {}
 
     static List<Example> all() {
-        return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment(), adClicks(), wordCount());
+        return List.of(fraudAlerts(), ordersPerMinute(), sessions(), enrichment(), scoring(), adClicks(), wordCount());
     }
 
     static Optional<Example> named(String name) {
@@ -39,7 +46,7 @@ final class Examples {
                 "fraud-alerts",
                 "payments by card; an alert when a card pays more than " + FraudAlerts.DEFAULT_THRESHOLD
                         + " times in a minute; late payments to payments-late",
-                () -> FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD),
+                resources -> FraudAlerts.topology(FraudAlerts.DEFAULT_THRESHOLD),
                 List.of(FraudAlerts.PAYMENTS),
                 Map.of(
                         FraudAlerts.PAYMENTS,
@@ -63,7 +70,7 @@ final class Examples {
         return new Example(
                 "word-count",
                 "lines of text in; per word, its count so far, as a table emitted at each commit",
-                WordCount::topology,
+                resources -> WordCount.topology(),
                 List.of(WordCount.LINES),
                 Map.of(WordCount.LINES, Map.of(), WordCount.COUNTS_TOPIC, COMPACTED),
                 (seed, rate, duration) -> new LineGenerator(WordCount.LINES, seed),
@@ -81,7 +88,7 @@ final class Examples {
         return new Example(
                 "orders-per-minute",
                 "orders per region per minute, refreshed every 2 s while open, corrected by late orders",
-                OrdersPerMinute::topology,
+                resources -> OrdersPerMinute.topology(),
                 List.of(OrdersPerMinute.ORDERS),
                 Map.of(OrdersPerMinute.ORDERS, Map.of(), OrdersPerMinute.COUNTS_TOPIC, COMPACTED),
                 (seed, rate, duration) -> new OrderGenerator(seed),
@@ -104,7 +111,7 @@ final class Examples {
                 "sessions",
                 "app sessions per user (30-minute gap), replaying the last hours " + AppEventGenerator.SPEED
                         + "x faster",
-                UserSessions::topology,
+                resources -> UserSessions.topology(),
                 List.of(UserSessions.EVENTS),
                 Map.of(UserSessions.EVENTS, Map.of(), UserSessions.SESSIONS_TOPIC, Map.of()),
                 (seed, rate, duration) -> new AppEventGenerator(seed, duration),
@@ -129,7 +136,7 @@ final class Examples {
                 "ad-clicks",
                 "clicks attributed to the impression shown within 10 minutes before (a stream-stream join, "
                         + "deduplicated)",
-                AdClickAttribution::topology,
+                resources -> AdClickAttribution.topology(),
                 List.of(AdClickAttribution.IMPRESSIONS, AdClickAttribution.CLICKS),
                 Map.of(
                         AdClickAttribution.IMPRESSIONS,
@@ -158,7 +165,7 @@ final class Examples {
         return new Example(
                 "enrichment",
                 "payments joined with their card's profile valid when they were made (an aligned stream-table join)",
-                PaymentEnrichment::topology,
+                resources -> PaymentEnrichment.topology(),
                 List.of(PaymentEnrichment.PAYMENTS, PaymentEnrichment.PROFILES),
                 Map.of(
                         PaymentEnrichment.PAYMENTS,
@@ -178,6 +185,33 @@ final class Examples {
                             e.payment().card(),
                             e.payment().amountCents() / 100.0,
                             p == null ? "(no profile)" : p.holder() + " (" + p.country() + ")");
+                }));
+    }
+
+    static Example scoring() {
+        Deserializer<ScoredPayment> scored = JsonSerde.of(ScoredPayment.class).deserializer();
+        return new Example(
+                "payment-scoring",
+                "payments scored by a local fraud-model service (an HTTP call per payment, "
+                        + SCORING_DELAY.toMillis() + " ms each, up to " + PaymentScoring.CAPACITY
+                        + " in flight with mapValuesAsync)",
+                resources -> {
+                    ScoringServer server = resources.open(ScoringServer.start(SCORING_DELAY));
+                    ScoringClient client = resources.open(new ScoringClient(server.uri()));
+                    return PaymentScoring.topology(client::score);
+                },
+                List.of(FraudAlerts.PAYMENTS),
+                Map.of(FraudAlerts.PAYMENTS, Map.of(), PaymentScoring.SCORED, Map.of()),
+                (seed, rate, duration) ->
+                        new PaymentGenerator(FraudAlerts.PAYMENTS, PaymentGenerator.cardsFor(rate), seed),
+                Map.of(PaymentScoring.SCORED, r -> {
+                    ScoredPayment s = scored.deserialize(r.topic(), r.value());
+                    return String.format(
+                            "SCORE %s %8.2f  risk %2d%s",
+                            s.payment().card(),
+                            s.payment().amountCents() / 100.0,
+                            s.score(),
+                            s.score() >= HIGH_RISK ? "  HIGH" : "");
                 }));
     }
 

@@ -32,7 +32,10 @@ class ExampleTopologiesTest {
         boolean write = Boolean.getBoolean(WRITE_PROPERTY);
         return Examples.all().stream()
                 .map(example -> DynamicTest.dynamicTest(example.name(), () -> {
-                    TopologyDescription description = example.topology().get().describe();
+                    TopologyDescription description;
+                    try (ExampleResources resources = new ExampleResources()) {
+                        description = example.topology().apply(resources).describe();
+                    }
                     Path svg = ROOT.resolve("docs/images/topology-" + example.name() + ".svg");
                     if (write) {
                         Files.writeString(svg, description.toSvg(), StandardCharsets.UTF_8);
