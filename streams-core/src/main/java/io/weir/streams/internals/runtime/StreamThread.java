@@ -350,13 +350,20 @@ final class StreamThread extends Thread {
     }
 
     /**
-     * How long a poll may wait for records: not at all while stores restore (the restore consumer waits);
-     * {@value #HOLDING_POLL_MS} ms while a task holds records for asynchronous calls, whose results leave as
-     * the thread comes round (the calls complete on other threads); {@code poll.ms} otherwise.
+     * How long a poll may wait for records: not at all while stores restore (the restore consumer waits), nor
+     * while records wait in the thread for a task that has room for them again (its asynchronous operator
+     * emptied since); {@value #HOLDING_POLL_MS} ms while a task holds records for asynchronous calls, whose
+     * results leave as the thread comes round (the calls complete on other threads); {@code poll.ms}
+     * otherwise.
      */
     private Duration pollTimeout() {
         if (tasks.restoring()) {
             return Duration.ZERO;
+        }
+        for (Waiting w : waiting.values()) {
+            if (w.task().acceptsInput()) {
+                return Duration.ZERO;
+            }
         }
         for (StreamTask task : tasks.running().values()) {
             if (task.holdsRecords()) {
