@@ -38,9 +38,13 @@ import java.util.TreeMap;
  * then: entries created since are inserted in one go. A key updated a thousand times between two
  * scans costs one ordered insert, not a thousand.
  *
- * <p>With {@code keepReads}, the cache also tries to hold the whole store: on its first use it reads
- * the store in (after any restore, which writes the store directly) and, if everything fits the
- * budget, it is <em>complete</em> until it has to evict. A complete cache answers a get of an absent
+ * <p>With {@code keepReads}, the cache also tries to hold the whole store: from its first use (after any
+ * restore, which writes the store directly) it reads the store in, {@value #READ_IN_CHUNK} entries at first
+ * use and as many after each commit's flush, when cache and store agree; once it has read to the end with
+ * everything fitting the budget, it is <em>complete</em> until it has to evict. Read in one go, a store of
+ * a hundred thousand entries stalled the first record of a task that had just moved to this instance for
+ * a second. Keys below the read-in's position stay cached while it goes on (written keys enter the cache;
+ * an eviction ends the read-in), so the rest needs only the keys above it. A complete cache answers a get of an absent
  * key and every scan from memory, never from the store. That matters beyond the native calls saved:
  * between two memtable flushes RocksDB keeps every committed version of a key, so a scan of a
  * window's keys steps over one version per commit that changed them (a minute-long window updated
@@ -64,10 +68,13 @@ public final class WriteBackCache {
      * counted at 64, a 64 MiB budget took 250 MiB of heap.
      */
     static final int ENTRY_OVERHEAD = 320;
+    /** The store entries read in at first use and after each flush: a few milliseconds' work. */
+    static final int READ_IN_CHUNK = 4096;
 
     private final BytesStore store;
     private final boolean keepReads;
     private final CacheBudget budget;
+    private final int readInChunk;
     /** Every cached entry, dirty and clean. */
     private final Map<Key, Entry> entries = new HashMap<>();
     /** Cached entries in key order, except those still in {@link #unordered}. */
@@ -97,6 +104,11 @@ public final class WriteBackCache {
 
     private volatile long storeEntries;
     private boolean started;
+    /**
+     * While the store is being read in, the smallest key not read yet (every store key below it is cached);
+     * null when no read-in is going on.
+     */
+    private byte @Nullable [] readInFrom;
     /** Every store entry is cached too (clean, or overwritten by a dirty entry): see the class docs. */
     private boolean complete;
 
@@ -150,9 +162,15 @@ public final class WriteBackCache {
     }
 
     public WriteBackCache(BytesStore store, boolean keepReads, CacheBudget budget) {
+        this(store, keepReads, budget, READ_IN_CHUNK);
+    }
+
+    /** @param readInChunk the store entries read in at first use and after each flush */
+    WriteBackCache(BytesStore store, boolean keepReads, CacheBudget budget, int readInChunk) {
         this.store = store;
         this.keepReads = keepReads;
         this.budget = budget;
+        this.readInChunk = readInChunk;
         budget.join(this);
     }
 
@@ -302,6 +320,7 @@ public final class WriteBackCache {
         rangeDeletes.clear();
         resize(0, cleanBytes + moved);
         evictIfNeeded();
+        readIn();
         measureStore();
     }
 
@@ -343,6 +362,7 @@ public final class WriteBackCache {
     /** Drops every cached entry, dirty ones included (a task closing dirty after a failed commit). */
     public void discard() {
         complete = false;
+        readInFrom = null;
         entries.values().forEach(e -> e.removed = true);
         entries.clear();
         ordered.clear();
@@ -387,7 +407,7 @@ public final class WriteBackCache {
         return ordered;
     }
 
-    /** On first use: reads the whole store in if it fits the budget (see the class docs). */
+    /** On first use: starts reading the store in if it fits the budget (see the class docs). */
     private void start() {
         if (started) {
             return;
@@ -397,18 +417,43 @@ public final class WriteBackCache {
         if (!keepReads || store.approximateEntries() * ENTRY_OVERHEAD > budget.remainingBytes()) {
             return;
         }
-        try (KeyValueIterator it = store.range(null, null)) {
+        readInFrom = new byte[0];
+        readIn();
+    }
+
+    /**
+     * Reads up to {@code readInChunk} more store entries in, from {@link #readInFrom}: only when cache and
+     * store agree on every cached key (at first use, or right after a flush), so that a key already cached
+     * holds the store's value and is skipped. Ends the read-in when the store is read to its end (the cache
+     * is then complete) or the budget is exceeded.
+     */
+    private void readIn() {
+        byte[] from = readInFrom;
+        if (from == null) {
+            return;
+        }
+        int read = 0;
+        try (KeyValueIterator it = store.range(from, null)) {
             while (it.hasNext()) {
                 ByteEntry e = it.next();
+                if (read++ == readInChunk) {
+                    readInFrom = e.key();
+                    return;
+                }
+                if (entries.containsKey(Key.of(e.key()))) {
+                    continue;
+                }
                 addClean(new Entry(e.key(), e.value(), false));
                 resize(dirtyBytes, cleanBytes + size(e.key(), e.value()));
                 if (budget.exceeded()) {
                     // Reading in stops here; it never evicts what the other caches hold.
+                    readInFrom = null;
                     evictClean();
                     return;
                 }
             }
         }
+        readInFrom = null;
         complete = true;
     }
 
@@ -432,6 +477,7 @@ public final class WriteBackCache {
             return;
         }
         complete = false;
+        readInFrom = null;
         long freed = 0;
         Iterator<Entry> it = clean.iterator();
         while (it.hasNext() && budget.remainingBytes() + freed < 0) {

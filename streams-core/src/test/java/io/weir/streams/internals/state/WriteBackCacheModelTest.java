@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * gets, puts, deletes, range deletes, scans and commits over a small key space, so keys are written,
  * read, deleted and written again within and across commits; with and without kept reads, with a
  * budget small enough that clean entries are evicted all the time, and over a store that already
- * holds entries (restored) which the cache does or does not have room to read in. After every commit the store must
+ * holds entries (restored) which the cache does or does not have room to read in, at once or a few entries
+ * after each commit. After every commit the store must
  * hold exactly the model, and each commit's changes must be one last value per key written.
  */
 class WriteBackCacheModelTest {
@@ -35,28 +36,54 @@ class WriteBackCacheModelTest {
 
     static Stream<Arguments> settings() {
         return Stream.of(
-                Arguments.of("in-memory, no kept reads", false, false, 1L << 30, 0),
-                Arguments.of("rocksdb, kept reads", true, true, 1L << 30, 0),
-                Arguments.of("rocksdb, kept reads, evicting", true, true, 2_000L, 0),
-                Arguments.of("rocksdb, kept reads, store written before (fits the cache)", true, true, 1L << 30, 60),
-                Arguments.of("rocksdb, kept reads, store written before (over budget)", true, true, 4_000L, 60));
+                Arguments.of("in-memory, no kept reads", false, false, 1L << 30, 0, WriteBackCache.READ_IN_CHUNK),
+                Arguments.of("rocksdb, kept reads", true, true, 1L << 30, 0, WriteBackCache.READ_IN_CHUNK),
+                Arguments.of("rocksdb, kept reads, evicting", true, true, 2_000L, 0, WriteBackCache.READ_IN_CHUNK),
+                Arguments.of(
+                        "rocksdb, kept reads, store written before (fits the cache)",
+                        true,
+                        true,
+                        1L << 30,
+                        60,
+                        WriteBackCache.READ_IN_CHUNK),
+                Arguments.of(
+                        "rocksdb, kept reads, store written before (over budget)",
+                        true,
+                        true,
+                        4_000L,
+                        60,
+                        WriteBackCache.READ_IN_CHUNK),
+                Arguments.of("rocksdb, kept reads, store read in 7 entries a commit", true, true, 1L << 30, 200, 7),
+                Arguments.of(
+                        "rocksdb, kept reads, store read in 7 entries a commit until the budget fills",
+                        true,
+                        true,
+                        60_000L,
+                        200,
+                        7));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("settings")
     void readsScansAndCommitsMatchTheModel(
-            String name, boolean rocksDb, boolean keepReads, long budgetBytes, int prefill) {
+            String name, boolean rocksDb, boolean keepReads, long budgetBytes, int prefill, int readInChunk) {
         for (long seed = 1; seed <= 20; seed++) {
             try (BytesStore store = rocksDb
                     ? RocksDbBytesStore.open("model", dir.resolve("s" + seed))
                     : InMemoryBytesStore.create("model")) {
-                run(new Random(seed), store, keepReads, budgetBytes, prefill, name + ", seed " + seed);
+                run(new Random(seed), store, keepReads, budgetBytes, prefill, readInChunk, name + ", seed " + seed);
             }
         }
     }
 
     private static void run(
-            Random random, BytesStore store, boolean keepReads, long budgetBytes, int prefill, String label) {
+            Random random,
+            BytesStore store,
+            boolean keepReads,
+            long budgetBytes,
+            int prefill,
+            int readInChunk,
+            String label) {
         NavigableMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
         // Written straight to the store, as a restore does, before the cache is first used.
         StoreBatch restored = new StoreBatch();
@@ -67,7 +94,7 @@ class WriteBackCacheModelTest {
             model.put(key, value);
         }
         store.write(restored);
-        WriteBackCache cache = new WriteBackCache(store, keepReads, new CacheBudget(budgetBytes));
+        WriteBackCache cache = new WriteBackCache(store, keepReads, new CacheBudget(budgetBytes), readInChunk);
         NavigableMap<byte[], byte[]> writtenSinceCommit = new TreeMap<>(Arrays::compareUnsigned);
         for (int op = 0; op < 3_000; op++) {
             String step = label + ", op " + op;
