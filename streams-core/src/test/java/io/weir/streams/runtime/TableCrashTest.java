@@ -3,15 +3,10 @@ package io.weir.streams.runtime;
 import io.weir.streams.test.kafka.KafkaBroker;
 import io.weir.streams.test.kafka.KafkaBrokerExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @ExtendWith(KafkaBrokerExtension.class)
 class TableCrashTest {
 
-    private static final Logger log = LoggerFactory.getLogger(TableCrashTest.class);
     private static final int PARTITIONS = 3;
     private static final int UPDATES = 40_000;
     private static final int KILLS = 3;
@@ -49,53 +43,28 @@ class TableCrashTest {
         broker.createTopic(in, PARTITIONS);
         broker.createTopic(out, PARTITIONS);
         Map<String, String> table = new HashMap<>();
-        Path[] dirs = {dirA, dirB};
-        ChildInstance[] instances = {
-            ChildInstance.launch(
-                    TableCrashTestApp.class, dirA, broker.bootstrapServers(), app, in, out, dirA.toString()),
-            ChildInstance.launch(
-                    TableCrashTestApp.class, dirB, broker.bootstrapServers(), app, in, out, dirB.toString())
-        };
         Random random = new Random(11);
-        int segment = UPDATES / (KILLS + 1);
-        try (GroupOffsets offsets = new GroupOffsets(broker);
-                KafkaProducer<String, String> producer = new KafkaProducer<>(
-                        Map.of(
-                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                broker.bootstrapServers(),
-                                ProducerConfig.LINGER_MS_CONFIG,
-                                5),
-                        new StringSerializer(),
-                        new StringSerializer())) {
-            long time = BaseTime.recentPast();
-            for (int i = 0; i < UPDATES; i++) {
-                String user = "user-" + random.nextInt(USERS);
-                String region = random.nextInt(10) == 0 ? null : "region-" + random.nextInt(REGIONS);
-                // Sent synchronously per segment end only; a failed send fails the test, so the table is known.
-                producer.send(new ProducerRecord<>(in, null, time + i, user, region));
-                if (region == null) {
-                    table.remove(user);
-                } else {
-                    table.put(user, region);
-                }
-                if (i % segment == segment - 1 && i < UPDATES - 1) {
-                    producer.flush();
-                    long previous = offsets.committed(app);
-                    await().atMost(Duration.ofMinutes(2)).until(() -> offsets.committed(app) > previous);
-                    int victim = random.nextInt(2);
-                    log.info("Kill: instance {} at ~{} committed updates of {}", victim, offsets.committed(app), i + 1);
-                    instances[victim].kill();
-                    instances[victim] = ChildInstance.launch(
-                            TableCrashTestApp.class,
-                            dirs[victim],
-                            broker.bootstrapServers(),
-                            app,
-                            in,
-                            out,
-                            dirs[victim].toString());
-                }
-            }
-            producer.flush();
+        long time = BaseTime.recentPast();
+        KilledInstances instances = KilledInstances.run(
+                broker,
+                TableCrashTestApp.class,
+                app,
+                new String[] {broker.bootstrapServers(), app, in, out},
+                new Path[] {dirA, dirB},
+                UPDATES,
+                KILLS,
+                (producer, i) -> {
+                    String user = "user-" + random.nextInt(USERS);
+                    String region = random.nextInt(10) == 0 ? null : "region-" + random.nextInt(REGIONS);
+                    // Not waited for: the flush at each kill and at the end waits for every send.
+                    producer.send(new ProducerRecord<>(in, null, time + i, user, region));
+                    if (region == null) {
+                        table.remove(user);
+                    } else {
+                        table.put(user, region);
+                    }
+                });
+        try (instances) {
             Map<String, Long> expected = new TreeMap<>();
             table.values().forEach(region -> expected.merge(region, 1L, Long::sum));
             assertEquals(REGIONS, expected.size(), "every region has users");
@@ -104,10 +73,6 @@ class TableCrashTest {
                     .pollInterval(Duration.ofSeconds(1))
                     .untilAsserted(() -> assertEquals(
                             expected, committedOutput(broker, out), "the committed output, " + "applied as upserts"));
-        } finally {
-            for (ChildInstance instance : instances) {
-                instance.kill();
-            }
         }
     }
 
