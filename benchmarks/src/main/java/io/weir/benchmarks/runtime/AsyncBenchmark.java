@@ -209,7 +209,7 @@ public final class AsyncBenchmark implements AutoCloseable {
                 ScoredOutput answers = new ScoredOutput(broker.bootstrapServers(), output, partitions, records, keys);
                 StreamingApp app = variant.open(setup(appId, input, output), service, capacity)) {
             app.start();
-            awaitRunning(app);
+            app.awaitRunning(TIMEOUT);
             long[] sent = send(input, records, rate);
             // Input offsets alone do not say the answers are out: a commit covers records whose calls are open.
             answers.awaitAll(app, TIMEOUT);
@@ -259,16 +259,6 @@ public final class AsyncBenchmark implements AutoCloseable {
             sender.flush();
         }
         return sent;
-    }
-
-    private static void awaitRunning(StreamingApp app) throws TimeoutException, InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!app.isRunning()) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("The app did not get its partitions within " + TIMEOUT);
-            }
-            Thread.sleep(20);
-        }
     }
 
     private AppSetup setup(String appId, String input, String output) {

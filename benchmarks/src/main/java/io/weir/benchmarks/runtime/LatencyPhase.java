@@ -78,7 +78,7 @@ final class LatencyPhase {
         List<OutputWatcher.Seen> seen;
         try (StreamingApp app = kind.open(context.setup(appId, input, output, new RestoreProgress()))) {
             app.start();
-            awaitRunning(app);
+            app.awaitRunning(TIMEOUT);
             try (OutputWatcher watcher = new OutputWatcher(context.bootstrap(), output, options.partitions())) {
                 int records = options.rate() * options.durationSeconds();
                 Workload workload = Workload.generate(
@@ -103,16 +103,6 @@ final class LatencyPhase {
         log.info(
                 "Latency: {} p50 {} ms, p99 {} ms over {} outputs", kind.id(), row.p50Ms(), row.p99Ms(), row.outputs());
         return row;
-    }
-
-    private static void awaitRunning(StreamingApp app) throws TimeoutException, InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!app.isRunning()) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("The app did not get its partitions within " + TIMEOUT);
-            }
-            Thread.sleep(20);
-        }
     }
 
     /**
