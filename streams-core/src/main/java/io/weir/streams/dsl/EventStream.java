@@ -140,6 +140,32 @@ public interface EventStream<K, V> {
             BiFunction<? super K, ? super V, ? extends CompletionStage<? extends V2>> call, Async<K, V> async);
 
     /**
+     * Replaces each value with zero or more values from an asynchronous call: a lookup that finds several
+     * rows, or none. Everything {@link #mapValuesAsync(Function, Async)} says holds (capacity, order per key
+     * or per partition, timeouts, retries, the error handler, event time, exactly-once); a record's values
+     * leave together, in the answer's order, in the record's place. An empty or null answer drops the record.
+     *
+     * @param <V2> the new value type
+     * @param call starts the call for a record's value; must not block
+     * @param async the capacity, timeout, retries, order, name and serdes
+     * @return a stream of the values, each with its record's key, event time and headers
+     */
+    <V2> EventStream<K, V2> flatMapValuesAsync(
+            Function<? super V, ? extends CompletionStage<? extends Iterable<? extends V2>>> call, Async<K, V> async);
+
+    /**
+     * {@link #flatMapValuesAsync(Function, Async)} with a call that also sees the record's key.
+     *
+     * @param <V2> the new value type
+     * @param call starts the call for a record's key and value; must not block
+     * @param async the capacity, timeout, retries, order, name and serdes
+     * @return a stream of the values, each with its record's key, event time and headers
+     */
+    <V2> EventStream<K, V2> flatMapValuesAsync(
+            BiFunction<? super K, ? super V, ? extends CompletionStage<? extends Iterable<? extends V2>>> call,
+            Async<K, V> async);
+
+    /**
      * Replaces each record with zero or more records. Changes the key.
      *
      * @param <K2> the new key type

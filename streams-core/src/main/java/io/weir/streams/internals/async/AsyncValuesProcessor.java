@@ -18,8 +18,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The operator of {@code mapValuesAsync}: calls out for each record ({@link AsyncCalls}) and forwards each
- * result, in order, with the record's key, event time and headers.
+ * The operator of {@code mapValuesAsync} and {@code flatMapValuesAsync}: calls out for each record ({@link
+ * AsyncCalls}) and forwards each result (or each value of it), in order, with the record's key, event time
+ * and headers.
  *
  * <p>Exactly-once: the task commits its input offsets past records whose calls are still in flight, so at
  * each commit this operator writes the records it holds to its store ({@code [sequence: 8]} to {@code [event
@@ -36,13 +37,18 @@ import java.util.Set;
  */
 public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
 
-    /** What the operator needs: its store, its settings, the call, and the serdes of the records it keeps. */
+    /**
+     * What the operator needs: its store, its settings, the call, the serdes of the records it keeps, and
+     * whether a call's answer is one value ({@code mapValuesAsync}) or an iterable of values, each forwarded
+     * ({@code flatMapValuesAsync}; an empty or null one forwards nothing).
+     */
     public record Settings<K, V, V2>(
             String store,
             AsyncSettings async,
             AsyncCalls.Call<K, V, V2> call,
             Serde<K> keySerde,
-            Serde<V> valueSerde) {}
+            Serde<V> valueSerde,
+            boolean manyValues) {}
 
     private static final int TIME_BYTES = 8;
 
@@ -160,7 +166,13 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
         calls.poll(context.processingTime(), new AsyncCalls.Results<>() {
             @Override
             public void result(Record<K, V> record, @Nullable V2 result) {
-                context.forward(record.withValue(result));
+                if (!settings.manyValues()) {
+                    context.forward(record.withValue(result));
+                } else if (result != null) {
+                    for (Object value : (Iterable<?>) result) {
+                        context.forward(record.withValue(value));
+                    }
+                }
             }
 
             @Override

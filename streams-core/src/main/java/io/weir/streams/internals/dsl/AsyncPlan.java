@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A stream's asynchronous {@code mapValuesAsync} as the graph holds it ({@link AsyncValuesProcessor}): the
+ * A stream's {@code mapValuesAsync} or {@code flatMapValuesAsync} as the graph holds it ({@link AsyncValuesProcessor}): the
  * store of the records held at a commit ({@code <name>}, changelogged) and the node. No repartition: the
  * order it keeps is per key within a task.
  */
@@ -20,14 +20,21 @@ final class AsyncPlan {
 
     private AsyncPlan() {}
 
-    static <K, V, V2> EventStreamImpl<K, V2> wire(
-            EventStreamImpl<K, V> stream, AsyncCalls.Call<K, V, V2> call, Async<K, V> async) {
+    /**
+     * @param manyValues whether each answer is an iterable of values, each forwarded ({@code
+     *     flatMapValuesAsync}), rather than one value
+     * @param <R> what a call answers
+     * @param <V2> the values forwarded: {@code R}, or the elements of {@code R}
+     */
+    static <K, V, R, V2> EventStreamImpl<K, V2> wire(
+            EventStreamImpl<K, V> stream, AsyncCalls.Call<K, V, R> call, Async<K, V> async, boolean manyValues) {
         GraphBuilder graph = stream.graph;
         String name = async.name().orElseGet(() -> graph.newName("async"));
         Serde<K> keySerde = async.keySerde().orElse(stream.keySerde);
         Serde<V> valueSerde = async.valueSerde().orElse(stream.valueSerde);
         if (keySerde == null || valueSerde == null) {
-            throw new IllegalStateException("mapValuesAsync '" + name + "': the stream's "
+            throw new IllegalStateException((manyValues ? "flatMapValuesAsync '" : "mapValuesAsync '") + name
+                    + "': the stream's "
                     + (keySerde == null ? "key" : "value") + " serde is unknown (after map, selectKey or mapValues), "
                     + "and the records whose calls are in flight at a commit are kept with it; give both with "
                     + "Async.withSerdes(keySerde, valueSerde)");
@@ -43,8 +50,8 @@ final class AsyncPlan {
                 TimeMath.millis(async.firstBackoff()),
                 TimeMath.millis(async.maxBackoff()),
                 async.partitionOrder() ? AsyncSettings.Order.PARTITION : AsyncSettings.Order.PER_KEY);
-        AsyncValuesProcessor.Settings<K, V, V2> processor =
-                new AsyncValuesProcessor.Settings<>(name, settings, call, keySerde, valueSerde);
+        AsyncValuesProcessor.Settings<K, V, R> processor =
+                new AsyncValuesProcessor.Settings<>(name, settings, call, keySerde, valueSerde, manyValues);
         String node =
                 graph.addNode(name, stream.nodes, () -> new AsyncValuesProcessor<>(processor), Set.of(name), Set.of());
         return new EventStreamImpl<>(graph, List.of(node), stream.keySerde, null, stream.keyChanged);

@@ -163,14 +163,29 @@ public final class EventStreamImpl<K, V> implements EventStream<K, V> {
     public <V2> EventStream<K, V2> mapValuesAsync(
             Function<? super V, ? extends CompletionStage<? extends V2>> call, Async<K, V> async) {
         Objects.requireNonNull(call, "call");
-        return AsyncPlan.wire(this, (key, value) -> call.apply(value), Objects.requireNonNull(async, "async"));
+        return AsyncPlan.wire(this, (key, value) -> call.apply(value), Objects.requireNonNull(async, "async"), false);
     }
 
     @Override
     public <V2> EventStream<K, V2> mapValuesAsync(
             BiFunction<? super K, ? super V, ? extends CompletionStage<? extends V2>> call, Async<K, V> async) {
         Objects.requireNonNull(call, "call");
-        return AsyncPlan.wire(this, call::apply, Objects.requireNonNull(async, "async"));
+        return AsyncPlan.wire(this, call::apply, Objects.requireNonNull(async, "async"), false);
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> flatMapValuesAsync(
+            Function<? super V, ? extends CompletionStage<? extends Iterable<? extends V2>>> call, Async<K, V> async) {
+        Objects.requireNonNull(call, "call");
+        return AsyncPlan.wire(this, (key, value) -> call.apply(value), Objects.requireNonNull(async, "async"), true);
+    }
+
+    @Override
+    public <V2> EventStream<K, V2> flatMapValuesAsync(
+            BiFunction<? super K, ? super V, ? extends CompletionStage<? extends Iterable<? extends V2>>> call,
+            Async<K, V> async) {
+        Objects.requireNonNull(call, "call");
+        return AsyncPlan.wire(this, call::apply, Objects.requireNonNull(async, "async"), true);
     }
 
     @Override

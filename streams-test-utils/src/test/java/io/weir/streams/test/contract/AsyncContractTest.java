@@ -17,8 +17,8 @@ import io.weir.streams.test.TestRecord;
 import io.weir.streams.time.WatermarkStrategy;
 import io.weir.streams.time.Windowed;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code mapValuesAsync}, one test per rule, against a service the test completes by hand (in any order,
+ * {@code mapValuesAsync} and {@code flatMapValuesAsync}, one test per rule, against a service the test completes by hand (in any order,
  * with failures), on the TestDriver's virtual clock.
  */
 class AsyncContractTest {
@@ -66,6 +66,9 @@ class AsyncContractTest {
 
     private final Service service = new Service();
 
+    @TempDir
+    Path stateDir;
+
     private TestDriver driver(UnaryOperator<Async<String, String>> async, StreamsBuilder builder, Path dir) {
         builder.stream(
                         "in",
@@ -79,7 +82,7 @@ class AsyncContractTest {
     }
 
     private TestDriver driver(UnaryOperator<Async<String, String>> async) throws Exception {
-        return driver(async, new StreamsBuilder(), Files.createTempDirectory("async-contract-"));
+        return driver(async, new StreamsBuilder(), stateDir);
     }
 
     private static void pipe(TestInputTopic<String, String> in, String key, String value, long time) {
@@ -106,6 +109,39 @@ class AsyncContractTest {
             service.answer(0);
             tick(driver);
             assertEquals(List.of("A1", "A2"), out.readValues());
+        }
+    }
+
+    @Test
+    void flatMapValuesAsyncForwardsEachValueOfAnAnswerInItsRecordsPlaceAndNoneForAnEmptyOrNullOne() throws Exception {
+        List<CompletableFuture<List<String>>> answers = new ArrayList<>();
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .flatMapValuesAsync(
+                        value -> {
+                            CompletableFuture<List<String>> answer = new CompletableFuture<>();
+                            answers.add(answer);
+                            return answer;
+                        },
+                        Async.<String, String>as("rows"))
+                .to("out", Produced.with(Serdes.String(), Serdes.String()));
+        try (TestDriver driver = new TestDriver(
+                builder.build(),
+                TestDriverConfig.defaults().withApplicationId("async-flat").withStateDir(stateDir))) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, String> out = driver.output("out", Serdes.String(), Serdes.String());
+            pipe(in, "a", "a1", 1_000);
+            pipe(in, "a", "a2", 1_001);
+            pipe(in, "a", "a3", 1_002);
+            pipe(in, "a", "a4", 1_003);
+            answers.get(3).complete(List.of("a4-x"));
+            answers.get(2).complete(null);
+            answers.get(1).complete(List.of());
+            tick(driver);
+            assertEquals(List.of(), out.readValues(), "all wait for a1");
+            answers.get(0).complete(List.of("a1-x", "a1-y", "a1-z"));
+            tick(driver);
+            assertEquals(List.of("a1-x", "a1-y", "a1-z", "a4-x"), out.readValues());
         }
     }
 
@@ -152,7 +188,7 @@ class AsyncContractTest {
     void aCallThatFailsItsLastAttemptGoesToTheProcessingErrorHandler() throws Exception {
         StreamsBuilder builder =
                 new StreamsBuilder().setProcessingErrorHandler(ProcessingErrorHandler.logAndContinue());
-        try (TestDriver driver = driver(a -> a, builder, Files.createTempDirectory("async-contract-"))) {
+        try (TestDriver driver = driver(a -> a, builder, stateDir)) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
             TestOutputTopic<String, String> out = driver.output("out", Serdes.String(), Serdes.String());
             pipe(in, "a", "a1", 1_000);
@@ -180,9 +216,7 @@ class AsyncContractTest {
                 .to("counts");
         try (TestDriver driver = new TestDriver(
                 builder.build(),
-                TestDriverConfig.defaults()
-                        .withApplicationId("async-window")
-                        .withStateDir(Files.createTempDirectory("async-contract-")))) {
+                TestDriverConfig.defaults().withApplicationId("async-window").withStateDir(stateDir))) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
             TestOutputTopic<Windowed<String>, Long> counts =
                     driver.output("counts", WindowedSerdes.string(), Serdes.Long());
