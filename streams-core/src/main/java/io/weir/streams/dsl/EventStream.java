@@ -144,6 +144,8 @@ public interface EventStream<K, V> {
      * rows, or none. Everything {@link #mapValuesAsync(Function, Async)} says holds (capacity, order per key
      * or per partition, timeouts, retries, the error handler, event time, exactly-once); a record's values
      * leave together, in the answer's order, in the record's place. An empty or null answer drops the record.
+     * An answer whose iteration throws is the record's failure for the processing-error handler, after the
+     * values it gave before the throw, as with {@link #flatMapValues(Function)}.
      *
      * @param <V2> the new value type
      * @param call starts the call for a record's value; must not block

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -169,9 +170,7 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
                 if (!settings.manyValues()) {
                     context.forward(record.withValue(result));
                 } else if (result != null) {
-                    for (Object value : (Iterable<?>) result) {
-                        context.forward(record.withValue(value));
-                    }
+                    forwardEach(record, (Iterable<?>) result);
                 }
             }
 
@@ -180,6 +179,35 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
                 context.failed(new AsyncCallFailedException(context.nodeName(), attempts, error), record);
             }
         });
+    }
+
+    /**
+     * Forwards each value of a {@code flatMapValuesAsync} answer. An answer whose iteration throws goes to the
+     * processing-error handler as the record's failure, as a synchronous {@code flatMapValues} whose iterable
+     * throws does: the values before the throw have left. Only the iteration is caught here; what a
+     * downstream operator throws is its own to decide.
+     */
+    private void forwardEach(Record<K, V> record, Iterable<?> answer) {
+        Iterator<?> values;
+        try {
+            values = answer.iterator();
+        } catch (RuntimeException e) {
+            context.failed(e, record);
+            return;
+        }
+        while (true) {
+            Object value;
+            try {
+                if (!values.hasNext()) {
+                    return;
+                }
+                value = values.next();
+            } catch (RuntimeException e) {
+                context.failed(e, record);
+                return;
+            }
+            context.forward(record.withValue(value));
+        }
     }
 
     private byte[] encode(Record<K, V> record) {

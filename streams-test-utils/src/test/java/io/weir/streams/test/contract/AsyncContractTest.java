@@ -146,6 +146,50 @@ class AsyncContractTest {
     }
 
     @Test
+    void aFlatMapAnswerWhoseIterationThrowsGoesToTheProcessingErrorHandlerAfterTheValuesBeforeIt() throws Exception {
+        List<CompletableFuture<Iterable<String>>> answers = new ArrayList<>();
+        StreamsBuilder builder =
+                new StreamsBuilder().setProcessingErrorHandler(ProcessingErrorHandler.logAndContinue());
+        builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .flatMapValuesAsync(
+                        value -> {
+                            CompletableFuture<Iterable<String>> answer = new CompletableFuture<>();
+                            answers.add(answer);
+                            return answer;
+                        },
+                        Async.<String, String>as("rows"))
+                .to("out", Produced.with(Serdes.String(), Serdes.String()));
+        try (TestDriver driver = new TestDriver(
+                builder.build(),
+                TestDriverConfig.defaults()
+                        .withApplicationId("async-flat-throws")
+                        .withStateDir(stateDir))) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, String> out = driver.output("out", Serdes.String(), Serdes.String());
+            pipe(in, "a", "a1", 1_000);
+            pipe(in, "a", "a2", 1_001);
+            pipe(in, "b", "b1", 1_002);
+            answers.get(1).complete(List.of("a2-x"));
+            answers.get(2).complete(List.of("b1-x"));
+            answers.get(0)
+                    .complete(() -> List.of("a1-x", "a1-y").stream()
+                            .map(v -> {
+                                if (v.endsWith("y")) {
+                                    throw new IllegalStateException("row 2 unreadable");
+                                }
+                                return v;
+                            })
+                            .iterator());
+            tick(driver);
+            assertEquals(
+                    List.of("a1-x", "a2-x", "b1-x"),
+                    out.readValues(),
+                    "a1's first value left; its failure is skipped and counted; a2 and b1 follow");
+            assertEquals(1, driver.metrics().total(WeirMetrics.RECORDS_PROCESSING_SKIPPED));
+        }
+    }
+
+    @Test
     void partitionOrderHoldsEveryResultBehindTheEarliest() throws Exception {
         try (TestDriver driver = driver(Async::inPartitionOrder)) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
