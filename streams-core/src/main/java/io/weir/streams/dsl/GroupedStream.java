@@ -93,4 +93,39 @@ public interface GroupedStream<K, V> {
      */
     <KOut, VOut> EventStream<KOut, VOut> process(
             Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, Named named, Materialized<?, ?>... stores);
+
+    /**
+     * Runs an {@link AsyncKeyedProcessor} over the stream, one instance per task: it calls out for each record
+     * ({@link AsyncKeyedProcessor#call}) and acts on each answer with the key's stores and timers ({@link
+     * AsyncKeyedProcessor#process}), without the task's thread waiting for the calls.
+     *
+     * <p>Order and time: a key's answers are processed in the order its records arrived, and each watermark
+     * advance (event-time timers, {@code watermark()}) reaches the processor after the answers of the
+     * records that arrived before it and before those that arrived after it: per key, the processor sees what
+     * a synchronous {@link KeyedProcessor} would, so its state and output are the same. Calls of different
+     * keys, and of one key up to {@link Async#withCapacityPerKey}, run at once, up to {@link
+     * Async#withCapacity}. The watermark below it stays under every record still waiting and under its own.
+     * {@link Async#inPartitionOrder()} processes every answer in arrival order.
+     *
+     * <p>Exactly-once: the records whose answers are not processed at a commit are kept in its store ({@code
+     * <name>}), with the advances queued behind them, in the same transaction; after a crash or a move, the
+     * new owner calls for them again. Calls are made <em>at least once</em>; what {@code process} does with
+     * the answers happens exactly once. A call that finally fails (retries and timeout as {@code async}
+     * says) goes to {@link AsyncKeyedProcessor#onFailure}, by default the processing-error handler.
+     *
+     * @param <R> what a call answers
+     * @param <KOut> the output key type
+     * @param <VOut> the output value type
+     * @param processor makes the processor of each task
+     * @param async the capacity, timeout, retries, order, name (of the operator, its store of held records
+     *     and its timer store {@code <name>-timers}) and the serdes of held records
+     * @param stores the stores the processor uses, as for {@link #process(Supplier, Materialized[])}
+     * @return the stream of what the processors forward; its serdes are unknown
+     * @throws IllegalStateException at build time if a store has no name or serdes, a name is taken, or the
+     *     stream's serdes are unknown and {@code async} gives none
+     */
+    <R, KOut, VOut> EventStream<KOut, VOut> processAsync(
+            Supplier<? extends AsyncKeyedProcessor<K, V, R, KOut, VOut>> processor,
+            Async<K, V> async,
+            Materialized<?, ?>... stores);
 }

@@ -2,16 +2,20 @@ package io.weir.streams.internals.async;
 
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.processor.Record;
+import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -31,6 +35,10 @@ import java.util.function.Function;
  * in flight; the others of that key wait, held, without a call. The capacity bounds what the caller adds
  * while there is room: a record that fans out into several before the next check may take a few more.
  *
+ * <p>Watermark barriers ({@link #addBarrier}, for an operator that acts on the watermark, such as {@code
+ * processAsync}'s timers): a queued advance leaves after every record held before it and before any record
+ * added after it, so a result may overtake another key's only between the same two advances.
+ *
  * <p>Failures: a call that fails, times out ({@link AsyncSettings#timeoutMs()}, processing time) or throws
  * is tried again after a backoff, up to {@link AsyncSettings#retries()} times; then its record leaves, in its
  * place in the order, as a failure for the error handler. A late completion of an attempt that timed out is
@@ -44,12 +52,24 @@ import java.util.function.Function;
  */
 public final class AsyncCalls<K, V, R> {
 
-    /** What leaves, in order: a result, or a record whose call finally failed. */
+    /**
+     * What leaves, in order: a result, a record whose call finally failed, or a watermark advance queued
+     * with {@link #addBarrier}.
+     */
     public interface Results<K, V, R> {
         void result(Record<K, V> record, @Nullable R result);
 
         void failed(Record<K, V> record, Throwable error, int attempts);
+
+        /** Every record held when {@code watermark} was queued has left; none held since has. */
+        default void watermark(long watermark) {}
     }
+
+    /**
+     * A watermark advance still waiting for records, as a commit keeps it: {@code heldBefore} of the held
+     * records (in arrival order) arrived before it.
+     */
+    public record PendingWatermark(int heldBefore, long watermark) {}
 
     /** The user's call for one record. */
     @FunctionalInterface
@@ -96,6 +116,9 @@ public final class AsyncCalls<K, V, R> {
     /** A timeout or the end of a backoff, for one attempt. */
     private record Due(long at, Held<?, ?, ?> held, int attempt) {}
 
+    /** A watermark advance queued behind the records of sequence below {@code before}. */
+    private record Barrier(long before, long watermark) {}
+
     private static final Object NULL_KEY = new Object();
 
     private final AsyncSettings settings;
@@ -111,6 +134,11 @@ public final class AsyncCalls<K, V, R> {
 
     private final PriorityQueue<Due> dues = new PriorityQueue<>((a, b) -> Long.compare(a.at(), b.at()));
     private final ConcurrentLinkedQueue<Completion> inbox = new ConcurrentLinkedQueue<>();
+    /** The watermark advances queued, oldest first. */
+    private final ArrayDeque<Barrier> barriers = new ArrayDeque<>();
+    /** Keys (per-key order) whose next result is ready but arrived after the oldest queued barrier. */
+    private final Set<Object> blocked = new LinkedHashSet<>();
+
     private long nextSequence;
     private volatile boolean abandoned;
 
@@ -125,6 +153,15 @@ public final class AsyncCalls<K, V, R> {
         this.call = call;
         this.grouping = grouping;
         this.onCompletion = onCompletion;
+    }
+
+    /**
+     * The grouping by a key's serialized bytes: keys equal as Kafka partitions them are one key.
+     *
+     * @param topic what the serializer is told it writes for
+     */
+    public static <K> Function<K, Object> keyBytes(Serializer<K> keys, String topic) {
+        return key -> ByteBuffer.wrap(keys.serialize(topic, key));
     }
 
     /** Whether another record may be added: fewer than the capacity are held. */
@@ -155,6 +192,37 @@ public final class AsyncCalls<K, V, R> {
         groups.computeIfAbsent(group, g -> new ArrayDeque<>()).add(h);
         times.merge(record.timestamp(), 1, Integer::sum);
         issueWaiting(group, now);
+    }
+
+    /**
+     * Queues a watermark advance behind every record held now: it leaves ({@link Results#watermark}) once they
+     * all have, and no record added after it leaves before it does. With barriers, what leaves is the
+     * synchronous order for each key: a key's results and the advances, as a synchronous operator would have
+     * seen them, while calls of every key still run at once. The caller polls to let it leave.
+     */
+    public void addBarrier(long watermark) {
+        barriers.add(new Barrier(nextSequence, watermark));
+    }
+
+    /** Whether a watermark advance is queued that has not left. */
+    public boolean hasBarriers() {
+        return !barriers.isEmpty();
+    }
+
+    /** The watermark advances still waiting, each with how many held records arrived before it. */
+    public List<PendingWatermark> pendingWatermarks() {
+        List<PendingWatermark> pending = new ArrayList<>(barriers.size());
+        Iterator<Long> sequences = held.keySet().iterator();
+        int before = 0;
+        long next = sequences.hasNext() ? sequences.next() : Long.MAX_VALUE;
+        for (Barrier b : barriers) {
+            while (next < b.before()) {
+                before++;
+                next = sequences.hasNext() ? sequences.next() : Long.MAX_VALUE;
+            }
+            pending.add(new PendingWatermark(before, b.watermark()));
+        }
+        return pending;
     }
 
     /**
@@ -232,6 +300,8 @@ public final class AsyncCalls<K, V, R> {
         times.clear();
         dues.clear();
         inbox.clear();
+        barriers.clear();
+        blocked.clear();
     }
 
     private void attemptFailed(Held<K, V, R> h, Throwable error, long now) {
@@ -294,13 +364,17 @@ public final class AsyncCalls<K, V, R> {
         onCompletion.run();
     }
 
-    /** Hands over every result that may leave, in order, and starts the calls that then may start. */
+    /**
+     * Hands over every result that may leave, in order, and the watermark advances whose records have all
+     * left, and starts the calls that then may start.
+     */
     private void emit(List<Object> touched, long now, Results<K, V, R> out) {
         if (settings.order() == AsyncSettings.Order.PARTITION) {
             Iterator<Held<K, V, R>> it = held.values().iterator();
-            while (it.hasNext()) {
-                Held<K, V, R> h = it.next();
-                if (!done(h)) {
+            while (true) {
+                Held<K, V, R> h = it.hasNext() ? it.next() : null;
+                passBarriers(h == null ? Long.MAX_VALUE : h.sequence, out);
+                if (h == null || !done(h)) {
                     break;
                 }
                 it.remove();
@@ -310,16 +384,41 @@ public final class AsyncCalls<K, V, R> {
             touched.forEach(group -> issueWaiting(group, now));
             return;
         }
-        for (Object group : touched) {
-            for (ArrayDeque<Held<K, V, R>> queue = groups.get(group);
-                    queue != null && done(queue.peekFirst());
-                    queue = groups.get(group)) {
-                Held<K, V, R> h = queue.peekFirst();
-                held.remove(h.sequence);
-                leave(h, out);
-            }
-            issueWaiting(group, now);
+        touched.forEach(group -> leaveInKeyOrder(group, now, out));
+        while (!barriers.isEmpty() && oldestHeld() >= barriers.peek().before()) {
+            out.watermark(barriers.poll().watermark());
+            List<Object> ready = new ArrayList<>(blocked);
+            blocked.clear();
+            ready.forEach(group -> leaveInKeyOrder(group, now, out));
         }
+    }
+
+    /** The results of {@code group} that are ready and next in its order, up to the oldest queued barrier. */
+    private void leaveInKeyOrder(Object group, long now, Results<K, V, R> out) {
+        long limit = barriers.isEmpty() ? Long.MAX_VALUE : barriers.peek().before();
+        for (ArrayDeque<Held<K, V, R>> queue = groups.get(group);
+                queue != null && done(queue.peekFirst());
+                queue = groups.get(group)) {
+            Held<K, V, R> h = queue.peekFirst();
+            if (h.sequence >= limit) {
+                blocked.add(group);
+                break;
+            }
+            held.remove(h.sequence);
+            leave(h, out);
+        }
+        issueWaiting(group, now);
+    }
+
+    /** In partition order: the barriers queued before the record of sequence {@code next} leave. */
+    private void passBarriers(long next, Results<K, V, R> out) {
+        while (!barriers.isEmpty() && barriers.peek().before() <= next) {
+            out.watermark(barriers.poll().watermark());
+        }
+    }
+
+    private long oldestHeld() {
+        return held.isEmpty() ? Long.MAX_VALUE : held.keySet().iterator().next();
     }
 
     private static boolean done(@Nullable Held<?, ?, ?> h) {

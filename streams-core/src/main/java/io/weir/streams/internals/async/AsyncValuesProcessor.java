@@ -1,34 +1,24 @@
 package io.weir.streams.internals.async;
 
+import io.weir.streams.errors.AsyncCallFailedException;
 import io.weir.streams.internals.operator.BufferedRecordCodec;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
-import io.weir.streams.internals.state.ByteEntry;
-import io.weir.streams.internals.state.KeyValueIterator;
-import io.weir.streams.internals.state.WriteBackCache;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
-import java.util.List;
-import java.util.Set;
 
 /**
  * The operator of {@code mapValuesAsync} and {@code flatMapValuesAsync}: calls out for each record ({@link
  * AsyncCalls}) and forwards each result (or each value of it), in order, with the record's key, event time
  * and headers.
  *
- * <p>Exactly-once: the task commits its input offsets past records whose calls are still in flight, so at
- * each commit this operator writes the records it holds to its store ({@code [sequence: 8]} to {@code [event
- * time: 8][the record as BufferedRecordCodec writes it]}), in the same transaction, and deletes those whose
- * results left since. A later owner of the task (after a crash, a rebalance or a restart) reads them back
- * when it starts and calls for them again, before any new record: calls are made at least once, results are
- * forwarded exactly once. Records that arrive and leave between two commits never touch the store.
+ * <p>Exactly-once: the task commits its input offsets past records whose calls are still in flight, so each
+ * commit keeps the records it holds in its store ({@link HeldRecordStore}), in the same transaction. A later
+ * owner of the task (after a crash, a rebalance or a restart) calls for them again when it starts, before
+ * any new record: calls are made at least once, results are forwarded exactly once.
  *
  * <p>Event time: the records it holds keep the watermark of the nodes below it under their event times
  * ({@link #watermarkHold()}), so a result forwarded late is never late because of the wait.
@@ -51,15 +41,10 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
             Serde<V> valueSerde,
             boolean manyValues) {}
 
-    private static final int TIME_BYTES = 8;
-
     private final Settings<K, V, V2> settings;
     private ProcessorContext context;
-    private WriteBackCache store;
-    private BufferedRecordCodec<K, V> codec;
+    private HeldRecordStore<K, V> store;
     private AsyncCalls<K, V, V2> calls;
-    /** The sequences of the held records the store holds as of the last commit. */
-    private Set<Long> stored = new HashSet<>();
 
     public AsyncValuesProcessor(Settings<K, V, V2> settings) {
         this.settings = settings;
@@ -68,42 +53,15 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
     @Override
     public void init(ProcessorContext context) {
         this.context = context;
-        this.store = context.stores().cache(settings.store());
-        this.codec = new BufferedRecordCodec<>(settings.store(), settings.keySerde(), settings.valueSerde());
-        Serializer<K> keys = settings.keySerde().serializer();
+        this.store = new HeldRecordStore<>(
+                context.stores().cache(settings.store()),
+                new BufferedRecordCodec<>(settings.store(), settings.keySerde(), settings.valueSerde()));
         this.calls = new AsyncCalls<>(
                 settings.async(),
                 settings.call(),
-                key -> ByteBuffer.wrap(keys.serialize(settings.store(), key)),
+                AsyncCalls.keyBytes(settings.keySerde().serializer(), settings.store()),
                 () -> {});
-        callAgainForTheStored();
-    }
-
-    /**
-     * The records an earlier owner held at its last commit: called for again, in their order, before any
-     * new record; their store entries are rewritten at the next commit under this owner's sequences.
-     */
-    // A stored record's key and value are of the stream's types, which may hold null (a serde that wrote null);
-    // NullAway's checks cannot say that a type argument is nullable, so they are off here.
-    @SuppressWarnings("NullAway")
-    private void callAgainForTheStored() {
-        List<ByteEntry> entries = new ArrayList<>();
-        try (KeyValueIterator it = store.range(null, null)) {
-            while (it.hasNext()) {
-                entries.add(it.next());
-            }
-        }
-        for (ByteEntry entry : entries) {
-            byte[] value = entry.value();
-            long time = ByteBuffer.wrap(value, 0, TIME_BYTES).getLong();
-            byte[] held = new byte[value.length - TIME_BYTES];
-            System.arraycopy(value, TIME_BYTES, held, 0, held.length);
-            BufferedRecordCodec.Decoded<K, V> decoded = codec.decode(held);
-            store.delete(entry.key());
-            calls.add(
-                    new Record<>(decoded.key(), decoded.value(), time, decoded.headers(), null),
-                    context.processingTime());
-        }
+        store.restoreInto(calls, context.processingTime());
     }
 
     @Override
@@ -125,19 +83,7 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
     @Override
     public void beforeCommit() {
         poll();
-        Set<Long> held = new HashSet<>();
-        calls.forEachHeld((sequence, record) -> {
-            held.add(sequence);
-            if (!stored.contains(sequence)) {
-                store.put(key(sequence), encode(record));
-            }
-        });
-        for (long sequence : stored) {
-            if (!held.contains(sequence)) {
-                store.delete(key(sequence));
-            }
-        }
-        stored = held;
+        store.commit(calls);
     }
 
     @Override
@@ -176,7 +122,7 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
 
             @Override
             public void failed(Record<K, V> record, Throwable error, int attempts) {
-                context.failed(new AsyncCallFailedException(context.nodeName(), attempts, error), record);
+                context.failed(new AsyncCallFailedException(context.nodeName(), attempts, error), record.source());
             }
         });
     }
@@ -192,7 +138,7 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
         try {
             values = answer.iterator();
         } catch (RuntimeException e) {
-            context.failed(e, record);
+            context.failed(e, record.source());
             return;
         }
         while (true) {
@@ -203,22 +149,10 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
                 }
                 value = values.next();
             } catch (RuntimeException e) {
-                context.failed(e, record);
+                context.failed(e, record.source());
                 return;
             }
             context.forward(record.withValue(value));
         }
-    }
-
-    private byte[] encode(Record<K, V> record) {
-        byte[] held = codec.encode(record.key(), record.value(), record.headers());
-        return ByteBuffer.allocate(TIME_BYTES + held.length)
-                .putLong(record.timestamp())
-                .put(held)
-                .array();
-    }
-
-    private static byte[] key(long sequence) {
-        return ByteBuffer.allocate(8).putLong(sequence).array();
     }
 }

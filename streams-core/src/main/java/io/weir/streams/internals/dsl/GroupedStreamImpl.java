@@ -1,6 +1,8 @@
 package io.weir.streams.internals.dsl;
 
 import io.weir.streams.dsl.Aggregator;
+import io.weir.streams.dsl.Async;
+import io.weir.streams.dsl.AsyncKeyedProcessor;
 import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.GroupedStream;
@@ -10,22 +12,14 @@ import io.weir.streams.dsl.Named;
 import io.weir.streams.dsl.Table;
 import io.weir.streams.dsl.WindowedStream;
 import io.weir.streams.dsl.Windows;
-import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.keyed.AsyncKeyedProcessorNode;
 import io.weir.streams.internals.keyed.KeyedProcessorNode;
 import io.weir.streams.internals.operator.Aggregation;
 import io.weir.streams.internals.table.TableAggregation;
-import io.weir.streams.internals.topology.KeyValueView;
-import io.weir.streams.internals.topology.StoreSpec;
-import io.weir.streams.internals.topology.WindowView;
 import io.weir.streams.serde.Serdes;
-import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BinaryOperator;
@@ -135,70 +129,41 @@ final class GroupedStreamImpl<K, V> implements GroupedStream<K, V> {
     private <KOut, VOut> EventStream<KOut, VOut> addProcessor(
             Supplier<? extends KeyedProcessor<K, V, KOut, VOut>> processor, String node, Materialized<?, ?>... stores) {
         Objects.requireNonNull(processor, "processor");
-        GraphBuilder graph = stream.graph;
         Serde<K> keySerde = stream.keySerde;
         if (keySerde == null) {
             throw new IllegalStateException("process '" + node + "': the key serde is unknown, and timers are kept by "
                     + "key; give it with groupByKey(Grouped.with(keySerde, valueSerde))");
         }
-        graph.useSerde(keySerde, true);
-        List<KeyedProcessorNode.StoreSerdes> declared = new ArrayList<>();
-        Set<String> storeNames = new HashSet<>();
-        for (int i = 0; i < stores.length; i++) {
-            Materialized<?, ?> store = Objects.requireNonNull(stores[i], "store #" + (i + 1));
-            if (store.storeName().isEmpty()
-                    || store.keySerde().isEmpty()
-                    || store.valueSerde().isEmpty()) {
-                throw new IllegalStateException(
-                        "process '" + node + "': store #" + (i + 1) + " needs a name, a key serde "
-                                + "and a value serde: Materialized.as(name).withKeySerde(...).withValueSerde(...)");
-            }
-            if (store.timeToLive().isPresent() || store.historyRetention().isPresent()) {
-                throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " sets "
-                        + "withTimeToLive or versioned, which are for tables; give a keyed processor's store withRetention, or "
-                        + "delete entries from a timer");
-            }
-            if (store.emitsEveryChange()) {
-                throw new IllegalStateException("process '" + node + "': store #" + (i + 1) + " sets "
-                        + "withEmitEveryChange, which is for tables; a keyed processor emits what it forwards");
-            }
-            String name = store.storeName().get();
-            long retention = store.retention().map(TimeMath::millis).orElse(-1L);
-            // A window store's purges are range deletes, which leave no tombstone in the changelog: its
-            // changelog deletes by time too, a day after the retention, as for window aggregations.
-            long changelogRetention = retention < 0
-                    ? -1
-                    : TimeMath.plus(retention, Duration.ofDays(1).toMillis());
-            StoreSpec spec = new StoreSpec(name, store.storeType(), store.loggingEnabled(), changelogRetention);
-            graph.addStore(spec.queryableAs(
-                    retention < 0
-                            ? KeyValueView.plain(
-                                    name,
-                                    store.keySerde().get(),
-                                    store.valueSerde().get())
-                            : WindowView.times(
-                                    name,
-                                    store.keySerde().get(),
-                                    store.valueSerde().get())));
-            storeNames.add(name);
-            graph.useSerde(store.keySerde().get(), true);
-            graph.useSerde(store.valueSerde().get(), false);
-            declared.add(new KeyedProcessorNode.StoreSerdes(
-                    name, store.keySerde().get(), store.valueSerde().get(), retention));
-        }
-        // Timers live where the processor's state does: in-memory stores get in-memory timers. They always
-        // have a changelog, even beside unlogged stores: a timer lost when its task moves never fires.
-        String timerStore = node + "-timers";
-        StoreType timerStoreType = stores.length > 0 ? stores[0].storeType() : StoreType.ROCKSDB;
-        graph.addStore(new StoreSpec(timerStore, timerStoreType, true, -1));
-        storeNames.add(timerStore);
-        List<KeyedProcessorNode.StoreSerdes> storeSerdes = List.copyOf(declared);
-        graph.addNode(
+        KeyedProcessorPlan.Declared declared =
+                KeyedProcessorPlan.declare(stream.graph, "process", node, keySerde, stores);
+        return KeyedProcessorPlan.wire(
+                stream,
                 node,
-                stream.nodes,
-                () -> new KeyedProcessorNode<>(processor.get(), keySerde, storeSerdes, timerStore),
-                storeNames,
-                Set.of());
-        return new EventStreamImpl<>(graph, List.of(node), null, null, true);
+                declared,
+                Set.of(),
+                () -> new KeyedProcessorNode<>(processor.get(), keySerde, declared.stores(), declared.timerStore()));
+    }
+
+    @Override
+    public <R, KOut, VOut> EventStream<KOut, VOut> processAsync(
+            Supplier<? extends AsyncKeyedProcessor<K, V, R, KOut, VOut>> processor,
+            Async<K, V> async,
+            Materialized<?, ?>... stores) {
+        Objects.requireNonNull(processor, "processor");
+        Objects.requireNonNull(async, "async");
+        String node = async.name().orElseGet(() -> stream.graph.newName("process-async"));
+        AsyncPlan.HeldSerdes<K, V> serdes = AsyncPlan.heldSerdes(stream, async, "processAsync", node);
+        KeyedProcessorPlan.Declared declared =
+                KeyedProcessorPlan.declare(stream.graph, "processAsync", node, serdes.keySerde(), stores);
+        AsyncKeyedProcessorNode.Settings<K, V> settings = new AsyncKeyedProcessorNode.Settings<>(
+                node,
+                AsyncPlan.settings(async),
+                serdes.keySerde(),
+                serdes.valueSerde(),
+                declared.stores(),
+                declared.timerStore());
+        stream.graph.addStore(AsyncPlan.heldStore(node, async));
+        return KeyedProcessorPlan.wire(
+                stream, node, declared, Set.of(node), () -> new AsyncKeyedProcessorNode<>(settings, processor.get()));
     }
 }

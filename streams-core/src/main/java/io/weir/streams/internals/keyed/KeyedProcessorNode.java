@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Runs a user's {@link KeyedProcessor} in a task and is its context. Records with a null key are
@@ -50,6 +51,9 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     private final Serde<K> keySerde;
     private final List<StoreSerdes> storeSerdes;
     private final String timerStore;
+    /** The watermark the processor sees, when not the one the task tells the node. */
+    private final @Nullable LongSupplier ownWatermark;
+
     private final Map<String, KeyValueStore<?, ?>> stores = new LinkedHashMap<>();
     private final Map<String, SerdeWindowStore<?, ?>> windowStores = new LinkedHashMap<>();
 
@@ -68,10 +72,25 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
             Serde<K> keySerde,
             List<StoreSerdes> storeSerdes,
             String timerStore) {
+        this(processor, keySerde, storeSerdes, timerStore, null);
+    }
+
+    /**
+     * A node whose processor sees the watermark {@code ownWatermark} gives instead of the one the task tells
+     * the node: {@code processAsync}'s, which runs behind the answers it waits for. Its {@link
+     * #onWatermark} is then called with each advance of that watermark.
+     */
+    public KeyedProcessorNode(
+            KeyedProcessor<K, V, KOut, VOut> processor,
+            Serde<K> keySerde,
+            List<StoreSerdes> storeSerdes,
+            String timerStore,
+            @Nullable LongSupplier ownWatermark) {
         this.processor = processor;
         this.keySerde = keySerde;
         this.storeSerdes = storeSerdes;
         this.timerStore = timerStore;
+        this.ownWatermark = ownWatermark;
     }
 
     @Override
@@ -85,7 +104,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
             }
         }
         // Restored state may hold entries an earlier owner had purged (a range delete leaves no tombstone).
-        purgeWindowStores(context.watermark());
+        purgeWindowStores(watermark());
         timers = new KeyedTimers(context.stores().cache(timerStore));
         TaskMetrics metrics = context.metrics();
         // A keyed processor has no late-data topic: future-skewed records are counted and dropped.
@@ -126,7 +145,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
         } finally {
             leave();
         }
-        fireDue(TimeDomain.EVENT_TIME, context.watermark());
+        fireDue(TimeDomain.EVENT_TIME, watermark());
     }
 
     @Override
@@ -141,7 +160,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
     public void onProcessingTime(long now) {
         fireDue(TimeDomain.PROCESSING_TIME, now);
         // A processing-time callback may have registered an event-time timer the watermark has passed.
-        fireDue(TimeDomain.EVENT_TIME, context.watermark());
+        fireDue(TimeDomain.EVENT_TIME, watermark());
     }
 
     /**
@@ -208,7 +227,7 @@ public final class KeyedProcessorNode<K, V, KOut, VOut>
 
     @Override
     public long watermark() {
-        return context.watermark();
+        return ownWatermark == null ? context.watermark() : ownWatermark.getAsLong();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.weir.streams.internals.processor;
 
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.state.Stores;
+import org.jspecify.annotations.Nullable;
 
 /** What a processor may use of its task. One context per processor node; single-threaded. */
 public interface ProcessorContext {
@@ -54,13 +55,16 @@ public interface ProcessorContext {
     ErrorOutcome errorOutcome(String skippedMetric);
 
     /**
-     * Hands {@code error}, which this processor's user code caused for {@code record} after the record's
-     * own processing had ended (an asynchronous call that finally failed), to the topology's processing-error
-     * handler, as if processing {@code record} had thrown it: fail, skip and count, or dead-letter.
+     * Hands {@code error}, which this processor's user code caused after the processing of the input record
+     * it derives from had ended (an asynchronous call that finally failed, or what the user's code did with
+     * its answer), to the topology's processing-error handler, as if processing that record had thrown it:
+     * fail, skip and count, or dead-letter. Errors of the runtime and errors forwarded from downstream pass
+     * through, rethrown.
      *
-     * @throws RuntimeException the error when the handler decides to fail
+     * @param source the input record the failure derives from, or null for a timer
+     * @throws RuntimeException the error when the handler decides to fail, or when it is not user code's
      */
-    void failed(RuntimeException error, Record<?, ?> record);
+    void failed(RuntimeException error, @Nullable SourceInfo source);
 
     /**
      * Asks for the task's results to be committed soon: a processor that has just emitted results

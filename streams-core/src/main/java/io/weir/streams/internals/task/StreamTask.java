@@ -9,6 +9,7 @@ import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.topology.NodeSpec;
 import io.weir.streams.internals.topology.SourceSpec;
@@ -17,6 +18,7 @@ import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TaskId;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -615,8 +617,8 @@ public final class StreamTask implements AutoCloseable {
         }
 
         @Override
-        public void failed(RuntimeException error, Record<?, ?> record) {
-            laterFailures.failed(error, record.source(), processingTime);
+        public void failed(RuntimeException error, @Nullable SourceInfo source) {
+            laterFailures.failed(error, source, processingTime);
         }
 
         @Override

@@ -5,11 +5,13 @@ import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
+import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.state.CacheBudget;
 import io.weir.streams.internals.task.TaskStores;
 import io.weir.streams.internals.topology.StoreSpec;
 import io.weir.streams.state.StoreType;
 import org.apache.kafka.common.header.Headers;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -147,7 +149,7 @@ public final class RecordingContext implements ProcessorContext, AutoCloseable {
 
     /** Fails: an operator tested with this context reports no failures later than its record's processing. */
     @Override
-    public void failed(RuntimeException error, Record<?, ?> record) {
+    public void failed(RuntimeException error, @Nullable SourceInfo source) {
         throw error;
     }
 
