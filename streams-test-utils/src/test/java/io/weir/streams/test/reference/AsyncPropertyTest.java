@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -31,8 +30,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,61 +57,6 @@ class AsyncPropertyTest {
 
     /** What a run wrote: results in output order, late values, each window's last count; and if it crashed. */
     private record Out(List<String> results, Set<String> late, Map<String, Long> counts, boolean crashed) {}
-
-    /**
-     * A service whose calls the test answers, in any order, and which knows how many records the operator
-     * holds: a call is held while it, or an earlier call of its key, is unanswered (per-key order).
-     */
-    private static final class Service {
-        private record Call(String key, String value, CompletableFuture<String> answer) {}
-
-        private final List<Call> calls = new ArrayList<>();
-
-        CompletionStage<String> call(String key, String value) {
-            CompletableFuture<String> answer = new CompletableFuture<>();
-            calls.add(new Call(key, value, answer));
-            return answer;
-        }
-
-        /** Records the operator holds, once it has taken in the answers given so far. */
-        int held() {
-            Set<String> waiting = new HashSet<>();
-            int held = 0;
-            for (Call c : calls) {
-                if (!c.answer().isDone() || waiting.contains(c.key())) {
-                    waiting.add(c.key());
-                    held++;
-                }
-            }
-            return held;
-        }
-
-        private List<Call> open() {
-            return calls.stream().filter(c -> !c.answer().isDone()).toList();
-        }
-
-        /** Answers each open call with probability {@code p}, in a random order. */
-        void answerSome(Random random, double p) {
-            List<Call> open = new ArrayList<>(open());
-            Collections.shuffle(open, random);
-            open.stream().filter(c -> random.nextDouble() < p).forEach(Service::answer);
-        }
-
-        /** Answers one open call at random. */
-        void answerOne(Random random) {
-            List<Call> open = open();
-            answer(open.get(random.nextInt(open.size())));
-        }
-
-        private static void answer(Call c) {
-            c.answer().complete(c.value().toUpperCase(Locale.ROOT));
-        }
-
-        /** A crash: the calls made so far are abandoned by the operator, which calls again. */
-        void abandonAll() {
-            calls.clear();
-        }
-    }
 
     @Test
     void asyncResultsEqualTheSynchronousOnesAndNoneIsMadeLate() throws IOException {
@@ -158,7 +100,7 @@ class AsyncPropertyTest {
      */
     private static Out run(List<In> input, @Nullable Random answers) throws IOException {
         boolean crashed = false;
-        Service service = new Service();
+        ScriptedService service = new ScriptedService(false, false);
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, String> source = builder.stream(
                 "in",
@@ -166,7 +108,7 @@ class AsyncPropertyTest {
                         .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(DELAY)));
         int capacity = answers == null ? 0 : 1 + answers.nextInt(8);
         EventStream<String, String> mapped = answers == null
-                ? source.mapValues(v -> v.toUpperCase(Locale.ROOT))
+                ? source.mapValues(ScriptedService::answerFor)
                 : source.mapValuesAsync(
                         service::call, Async.<String, String>as("call").withCapacity(capacity));
         mapped.to("out", Produced.with(Serdes.String(), Serdes.String()));
