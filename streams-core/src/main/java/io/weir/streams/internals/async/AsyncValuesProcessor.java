@@ -60,7 +60,7 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
                 settings.async(),
                 settings.call(),
                 AsyncCalls.keyBytes(settings.keySerde().serializer(), settings.store()),
-                () -> {});
+                context.wakeup());
         store.restoreInto(calls, context.processingTime());
     }
 

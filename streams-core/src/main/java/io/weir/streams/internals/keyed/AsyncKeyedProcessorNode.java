@@ -89,7 +89,7 @@ public final class AsyncKeyedProcessorNode<K, V, R, KOut, VOut> implements Proce
                 settings.async(),
                 this::call,
                 AsyncCalls.keyBytes(settings.keySerde().serializer(), settings.store()),
-                () -> {});
+                context.wakeup());
         delivered = store.restoreInto(calls, context.processingTime()).orElse(context.watermark());
         List<AsyncCalls.PendingWatermark> pending = calls.pendingWatermarks();
         queued = pending.isEmpty() ? delivered : pending.get(pending.size() - 1).watermark();

@@ -76,4 +76,13 @@ public interface ProcessorContext {
      * and ignores the request.
      */
     void requestCommit();
+
+    /**
+     * What wakes the task's thread when work this processor started on other threads has finished (an
+     * asynchronous call's answer came in), so that the thread takes it in without waiting for its next round.
+     * Thread-safe: run it from the completing thread. Does nothing where nothing waits (the TestDriver).
+     */
+    default Runnable wakeup() {
+        return () -> {};
+    }
 }

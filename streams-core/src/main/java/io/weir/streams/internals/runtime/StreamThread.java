@@ -278,7 +278,7 @@ final class StreamThread extends Thread {
                 try {
                     // While stores restore, the group consumer is only polled to stay a member (and to
                     // feed tasks already running); the restore consumer does the waiting.
-                    records = consumer.poll(pollTimeout());
+                    records = consumer.poll(awaitAnswers() ? Duration.ZERO : pollTimeout());
                     threadMetrics.poll().record(System.nanoTime() - pollStart);
                 } catch (WakeupException e) {
                     if (running) {
@@ -347,6 +347,35 @@ final class StreamThread extends Thread {
             log.error("Stream thread {} failed", getName(), Redaction.forLog(failure));
             onFailure.accept(failure);
         }
+    }
+
+    /**
+     * While every assigned partition's input waits in the thread for tasks at capacity, what a poll would
+     * return could not be processed: the thread waits for an answer of an asynchronous call instead, woken by
+     * its completion, up to {@code poll.ms} and never past the commit interval (timeouts, timers and commits
+     * are about the clock), and then polls without waiting.
+     *
+     * @return whether it waited
+     */
+    private boolean awaitAnswers() {
+        if (tasks.restoring() || waiting.isEmpty()) {
+            return false;
+        }
+        for (Waiting w : waiting.values()) {
+            if (w.task().acceptsInput()) {
+                return false;
+            }
+        }
+        Set<TopicPartition> assigned = consumer.assignment();
+        if (assigned.isEmpty() || !consumer.paused().containsAll(assigned)) {
+            return false;
+        }
+        long untilCommit = lastCommit + config.commitIntervalMs() - System.currentTimeMillis();
+        if (untilCommit <= 0) {
+            return false;
+        }
+        tasks.awaitAnswers(Math.min(config.pollMs(), untilCommit));
+        return true;
     }
 
     /**

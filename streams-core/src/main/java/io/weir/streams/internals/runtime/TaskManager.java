@@ -88,6 +88,8 @@ final class TaskManager implements AutoCloseable {
 
     /** An assigned task waiting for its stores, with the committed offsets its partitions had then. */
     private record Restoring(TaskStores stores, Map<TopicPartition, OffsetAndMetadata> committed) {}
+    /** Woken by the answers of the tasks' asynchronous calls (see {@link #awaitAnswers}). */
+    private final AnswerSignal answers = new AnswerSignal();
 
     /**
      * @param storeOpener opens the tasks' RocksDB stores
@@ -367,7 +369,7 @@ final class TaskManager implements AutoCloseable {
             }
         }
         TaskMetrics taskMetrics = metricsOf(id);
-        return new StreamTask(
+        StreamTask task = new StreamTask(
                 id,
                 applicationId,
                 sub,
@@ -378,6 +380,16 @@ final class TaskManager implements AutoCloseable {
                 upstream,
                 committedTime,
                 config.maxFutureSkewMs());
+        task.wakeUpWith(answers);
+        return task;
+    }
+
+    /**
+     * Waits up to {@code maxMs} for an answer to an asynchronous call of a task of this thread, given since
+     * the last wait (then it returns at once).
+     */
+    void awaitAnswers(long maxMs) {
+        answers.await(maxMs);
     }
 
     /** Closes every running and restoring task (standby copies stay). */

@@ -67,6 +67,8 @@ public final class StreamTask implements AutoCloseable {
     // processingTime and watermark are volatile: the watermark-lag gauge reads them from other threads.
     private volatile long processingTime;
     private boolean commitRequested;
+    /** Wakes the thread that runs this task: see {@link ProcessorContext#wakeup()}. */
+    private volatile Runnable wakeup = () -> {};
     /** Whether an error handler skipped or dead-lettered something derived from the record in process. */
     private boolean inputRefused;
 
@@ -336,6 +338,11 @@ public final class StreamTask implements AutoCloseable {
     /** Whether the write-back caches are full, so the task should commit before its interval ends. */
     public boolean needsCommit() {
         return stores.overBudget();
+    }
+
+    /** Gives what wakes the thread that runs this task when an asynchronous operator's answer comes in. */
+    public void wakeUpWith(Runnable wakeup) {
+        this.wakeup = wakeup;
     }
 
     /** Whether a processor asked for a commit since the last one ({@link ProcessorContext#requestCommit}). */
@@ -624,6 +631,12 @@ public final class StreamTask implements AutoCloseable {
         @Override
         public void requestCommit() {
             commitRequested = true;
+        }
+
+        @Override
+        public Runnable wakeup() {
+            // Read when run: the thread's signal is given after the processors started.
+            return () -> wakeup.run();
         }
     }
 }
