@@ -4,12 +4,10 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.metrics.TaskMetrics;
 import io.weir.streams.internals.metrics.Timer;
-import io.weir.streams.internals.processor.ErrorOutcome;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.processor.RecordCollector;
-import io.weir.streams.internals.processor.SourceInfo;
 import io.weir.streams.internals.processor.WatermarkRecords;
 import io.weir.streams.internals.topology.NodeSpec;
 import io.weir.streams.internals.topology.SourceSpec;
@@ -18,7 +16,6 @@ import io.weir.streams.internals.topology.SubtopologySpec;
 import io.weir.streams.internals.topology.TaskId;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,11 +32,10 @@ import java.util.Map;
  * run it through the graph judged against the current watermark, then advance the watermark from
  * the record's event time and let every processor, in topological order, react to the new watermark.
  *
- * <p>Why one class: each processor's context (the inner {@code Node}) reads the task's clock, watermark
- * and commit request as they change, and the record path, the clock and the commit all walk the same
- * nodes in topological order; split, that state would be shared by every part. What stands alone is
- * apart already: reading ({@link SourceReader}), the watermark ({@link WatermarkTracker}), failures
- * ({@link ProcessingFailures}) and the stores ({@link TaskStores}).
+ * <p>Each processor runs in a {@link TaskNode}, its context, which reads the task's clock, watermark and
+ * commit request as they change; the task walks the nodes in topological order for records, the clock and
+ * the commit. What stands alone is apart: reading ({@link SourceReader}), the watermark ({@link
+ * WatermarkTracker}), failures ({@link ProcessingFailures}) and the stores ({@link TaskStores}).
  *
  * <p>Single-threaded. Owns its stores and processors: {@link #close()} closes both.
  */
@@ -59,11 +55,11 @@ public final class StreamTask implements AutoCloseable {
     /** This task's partition of each source, by the source's node name. */
     private final Map<String, TopicPartition> sourcePartitions = new HashMap<>();
 
-    private final Map<String, Node> nodesByName = new HashMap<>();
-    private final Map<String, List<Node>> sourceChildren = new HashMap<>();
-    private final List<Node> topological = new ArrayList<>();
+    private final Map<String, TaskNode> nodesByName = new HashMap<>();
+    private final Map<String, List<TaskNode>> sourceChildren = new HashMap<>();
+    private final List<TaskNode> topological = new ArrayList<>();
     /** The nodes whose processors may hold records back ({@link Processor#holdsWatermark()}); usually none. */
-    private final List<Node> holders = new ArrayList<>();
+    private final List<TaskNode> holders = new ArrayList<>();
     // processingTime and watermark are volatile: the watermark-lag gauge reads them from other threads.
     private volatile long processingTime;
     private boolean commitRequested;
@@ -118,7 +114,8 @@ public final class StreamTask implements AutoCloseable {
             }
         }
         for (NodeSpec n : spec.nodes()) {
-            Node node = new Node(
+            TaskNode node = new TaskNode(
+                    this,
                     n.name(),
                     n.processor().get(),
                     new ProcessingFailures(n.name(), spec.processingErrors(), collector, metrics, this::refuseInput),
@@ -126,7 +123,7 @@ public final class StreamTask implements AutoCloseable {
             nodesByName.put(n.name(), node);
             topological.add(node);
             for (String parent : n.parents()) {
-                Node p = nodesByName.get(parent);
+                TaskNode p = nodesByName.get(parent);
                 if (p != null) {
                     p.children.add(node);
                     node.parents.add(p);
@@ -147,7 +144,7 @@ public final class StreamTask implements AutoCloseable {
         });
         processTimer = metrics.taskTimer(WeirMetrics.PROCESS);
         stores.names().forEach(n -> stores.cache(n).reportTo(n, metrics));
-        for (Node node : topological) {
+        for (TaskNode node : topological) {
             node.holds = node.processor.holdsWatermark();
             if (node.holds) {
                 holders.add(node);
@@ -155,13 +152,13 @@ public final class StreamTask implements AutoCloseable {
             // Below a node that holds records, a node starts from -infinity: the first delivery gives it the
             // task's watermark kept under the holds, which are known only once the holders have started.
             node.delivered = watermark;
-            for (Node p : node.parents) {
+            for (TaskNode p : node.parents) {
                 if (p.holds || p.delivered == Long.MIN_VALUE) {
                     node.delivered = Long.MIN_VALUE;
                 }
             }
         }
-        for (Node node : topological) {
+        for (TaskNode node : topological) {
             node.processor.init(node);
         }
     }
@@ -208,7 +205,7 @@ public final class StreamTask implements AutoCloseable {
                 continue;
             }
             inputRefused = false;
-            for (Node child : sourceChildren.getOrDefault(reader.nodeName(), List.of())) {
+            for (TaskNode child : sourceChildren.getOrDefault(reader.nodeName(), List.of())) {
                 child.process(record);
             }
             // A record an error handler skipped or dead-lettered anywhere in the graph, or one beyond the
@@ -221,7 +218,7 @@ public final class StreamTask implements AutoCloseable {
         propagate(tracker.advance());
     }
 
-    private void refuseInput() {
+    void refuseInput() {
         inputRefused = true;
     }
 
@@ -257,7 +254,7 @@ public final class StreamTask implements AutoCloseable {
         processingTime = now;
         tracker.onProcessingTime(now);
         propagate(tracker.advance());
-        for (Node node : topological) {
+        for (TaskNode node : topological) {
             node.onProcessingTime(now);
         }
     }
@@ -282,7 +279,7 @@ public final class StreamTask implements AutoCloseable {
             return;
         }
         watermark = newWatermark;
-        for (Node node : topological) {
+        for (TaskNode node : topological) {
             node.onWatermark(newWatermark);
         }
     }
@@ -294,10 +291,10 @@ public final class StreamTask implements AutoCloseable {
      * records leave, not only when the task's watermark does.
      */
     private void deliverHeld() {
-        for (Node node : topological) {
+        for (TaskNode node : topological) {
             long in = node.readsSource || node.parents.isEmpty() ? watermark : Long.MAX_VALUE;
             boolean heldAbove = false;
-            for (Node p : node.parents) {
+            for (TaskNode p : node.parents) {
                 in = Math.min(in, p.outWatermark);
                 heldAbove |= p.holding;
             }
@@ -317,7 +314,7 @@ public final class StreamTask implements AutoCloseable {
      * time advances and batches end.
      */
     public boolean acceptsInput() {
-        for (Node node : holders) {
+        for (TaskNode node : holders) {
             if (!node.processor.acceptsInput()) {
                 return false;
             }
@@ -327,7 +324,7 @@ public final class StreamTask implements AutoCloseable {
 
     /** Whether a processor holds records back that it has yet to emit. */
     public boolean holdsRecords() {
-        for (Node node : holders) {
+        for (TaskNode node : holders) {
             if (node.processor.watermarkHold() != Long.MAX_VALUE) {
                 return true;
             }
@@ -360,7 +357,7 @@ public final class StreamTask implements AutoCloseable {
     }
 
     private void endBatchOfNodes() {
-        for (Node node : topological) {
+        for (TaskNode node : topological) {
             node.onBatchEnd();
         }
         if (!holders.isEmpty()) {
@@ -378,7 +375,7 @@ public final class StreamTask implements AutoCloseable {
         commitRequested = false;
         endBatch();
         try {
-            for (Node node : topological) {
+            for (TaskNode node : topological) {
                 node.beforeCommit();
             }
         } catch (ForwardedFailure f) {
@@ -446,197 +443,50 @@ public final class StreamTask implements AutoCloseable {
         return processTimer;
     }
 
+    /** Whether a processor of this task holds records back: then each node has its own watermark. */
+    boolean holdsAny() {
+        return !holders.isEmpty();
+    }
+
+    /** Whether every input partition of this task is idle. */
+    boolean inputsIdle() {
+        return tracker.allIdle();
+    }
+
+    TopicPartition sourcePartition(String sourceNode) {
+        TopicPartition tp = sourcePartitions.get(sourceNode);
+        if (tp == null) {
+            throw new IllegalArgumentException("Task " + id + " has no source '" + sourceNode + "'");
+        }
+        return tp;
+    }
+
+    String applicationId() {
+        return applicationId;
+    }
+
+    RecordCollector collector() {
+        return collector;
+    }
+
+    void requestCommit() {
+        commitRequested = true;
+    }
+
+    /** Wakes the thread that runs this task; any thread. Read when run: the thread's signal comes after the start. */
+    void wakeUp() {
+        wakeup.run();
+    }
+
     @Override
     public void close() {
         try {
-            for (Node node : topological) {
+            for (TaskNode node : topological) {
                 node.processor.close();
             }
         } finally {
             metrics.unpublish();
             stores.close();
-        }
-    }
-
-    /**
-     * A processor in this task's graph, and its context. Each call into the processor hands what it
-     * throws to the node's {@link ProcessingFailures}; what a child threw is passed up as a {@link
-     * ForwardedFailure}, decided already.
-     */
-    private final class Node implements ProcessorContext {
-        final String name;
-
-        @SuppressWarnings("rawtypes")
-        final Processor processor;
-
-        final ProcessingFailures failures;
-        /** For failures a processor reports after the record's processing ended: they refuse no input. */
-        final ProcessingFailures laterFailures;
-
-        final List<Node> children = new ArrayList<>();
-        final List<Node> parents = new ArrayList<>();
-        /** Whether its processor holds records back: asked once, as {@link Processor#holdsWatermark()} promises. */
-        boolean holds;
-        /** Whether a source of the task is among its parents. */
-        boolean readsSource;
-        /** With holders: the watermark this node was last told, and what it passes on (below its hold). */
-        long delivered = Long.MIN_VALUE;
-
-        long outWatermark = Long.MIN_VALUE;
-        /** With holders: whether this node or one upstream of it holds a record back. */
-        boolean holding;
-
-        Node(String name, Processor<?, ?> processor, ProcessingFailures failures, ProcessingFailures laterFailures) {
-            this.name = name;
-            this.processor = processor;
-            this.failures = failures;
-            this.laterFailures = laterFailures;
-        }
-
-        @SuppressWarnings("unchecked")
-        void process(Record<?, ?> record) {
-            try {
-                processor.process(record);
-            } catch (RuntimeException e) {
-                failures.failed(e, record.source(), record.timestamp());
-            }
-        }
-
-        void onWatermark(long newWatermark) {
-            try {
-                processor.onWatermark(newWatermark);
-            } catch (RuntimeException e) {
-                failures.failed(e, null, processingTime);
-            }
-        }
-
-        void onBatchEnd() {
-            try {
-                processor.onBatchEnd();
-            } catch (RuntimeException e) {
-                failures.failed(e, null, processingTime);
-            }
-        }
-
-        void beforeCommit() {
-            try {
-                processor.beforeCommit();
-            } catch (RuntimeException e) {
-                failures.failed(e, null, processingTime);
-            }
-        }
-
-        void onProcessingTime(long now) {
-            try {
-                processor.onProcessingTime(now);
-            } catch (RuntimeException e) {
-                failures.failed(e, null, now);
-            }
-        }
-
-        @Override
-        public <K, V> void forward(Record<K, V> record) {
-            for (Node child : children) {
-                try {
-                    child.process(record);
-                } catch (RuntimeException e) {
-                    throw ForwardedFailure.of(e);
-                }
-            }
-        }
-
-        @Override
-        public long watermark() {
-            return holders.isEmpty() ? watermark : delivered;
-        }
-
-        @Override
-        public long processingTime() {
-            return processingTime;
-        }
-
-        @Override
-        public boolean inputIdle() {
-            // Records held upstream will still come, whatever the inputs do.
-            return tracker.allIdle() && !heldUpstream();
-        }
-
-        private boolean heldUpstream() {
-            for (Node p : parents) {
-                if (p.holding) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        @Override
-        public long sourceWatermark(String sourceNode) {
-            return tracker.partitionWatermark(sourcePartition(sourceNode));
-        }
-
-        @Override
-        public boolean sourceIdle(String sourceNode) {
-            return tracker.isIdle(sourcePartition(sourceNode));
-        }
-
-        private TopicPartition sourcePartition(String sourceNode) {
-            TopicPartition tp = sourcePartitions.get(sourceNode);
-            if (tp == null) {
-                throw new IllegalArgumentException("Task " + id + " has no source '" + sourceNode + "'");
-            }
-            return tp;
-        }
-
-        @Override
-        public String applicationId() {
-            return applicationId;
-        }
-
-        @Override
-        public int partition() {
-            return id.partition();
-        }
-
-        @Override
-        public String nodeName() {
-            return name;
-        }
-
-        @Override
-        public TaskMetrics metrics() {
-            return metrics;
-        }
-
-        @Override
-        public TaskStores stores() {
-            return stores;
-        }
-
-        @Override
-        public RecordCollector collector() {
-            return collector;
-        }
-
-        @Override
-        public ErrorOutcome errorOutcome(String skippedMetric) {
-            return new ErrorOutcome(name, collector, metrics, skippedMetric, StreamTask.this::refuseInput);
-        }
-
-        @Override
-        public void failed(RuntimeException error, @Nullable SourceInfo source) {
-            laterFailures.failed(error, source, processingTime);
-        }
-
-        @Override
-        public void requestCommit() {
-            commitRequested = true;
-        }
-
-        @Override
-        public Runnable wakeup() {
-            // Read when run: the thread's signal is given after the processors started.
-            return () -> wakeup.run();
         }
     }
 }

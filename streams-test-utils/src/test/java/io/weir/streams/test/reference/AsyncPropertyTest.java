@@ -100,7 +100,7 @@ class AsyncPropertyTest {
      */
     private static Out run(List<In> input, @Nullable Random answers) throws IOException {
         boolean crashed = false;
-        ScriptedService service = new ScriptedService(false, false);
+        ScriptedService service = new ScriptedService(false);
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, String> source = builder.stream(
                 "in",
@@ -124,15 +124,17 @@ class AsyncPropertyTest {
                 TestDriverConfig.defaults().withApplicationId("async-property").withStateDir(dir))) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
             boolean mayCrash = answers != null && answers.nextInt(3) == 0;
+            List<String> piped = new ArrayList<>();
             int heldAtCommit = 0;
             int sinceCommit = 0;
             for (int i = 0; i < input.size(); i++) {
                 In record = input.get(i);
-                while (answers != null && service.held() >= capacity) {
+                while (answers != null && service.held(piped) >= capacity) {
                     service.answerOne(answers);
                     driver.advanceTime(Duration.ofMillis(1));
                 }
                 in.pipe(TestRecord.of(record.key(), record.value()).at(record.time()));
+                piped.add(record.value());
                 sinceCommit++;
                 if (answers == null) {
                     continue;
@@ -141,7 +143,7 @@ class AsyncPropertyTest {
                 driver.advanceTime(Duration.ofMillis(1));
                 if (answers.nextInt(4) == 0) {
                     driver.commit();
-                    heldAtCommit = service.held();
+                    heldAtCommit = service.held(piped);
                     sinceCommit = 0;
                 }
                 // A crash replays the input since the commit into the operator, which must not fill up
@@ -152,7 +154,7 @@ class AsyncPropertyTest {
                     crashed = true;
                 }
             }
-            while (answers != null && service.held() > 0) {
+            while (answers != null && service.held(piped) > 0) {
                 service.answerSome(answers, 0.5);
                 driver.advanceTime(Duration.ofMillis(1));
             }

@@ -46,7 +46,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * {@code processAsync} against {@code process} doing the same work with the answer computed in place, on
  * random out-of-order streams: the calls are answered in a random order and at random later steps, some
- * fail, and some runs crash between commits. The processor's work depends on order and time: it appends
+ * fail, and some runs crash between commits; capacities 1 to 8, per-key limits below them, per-key or
+ * partition order. The processor's work depends on order and time: it appends
  * each answer to its key's state with the watermark it sees, and an event-time timer a little later emits
  * the state and clears it, so a record processed on the wrong side of a timer, or with another watermark,
  * changes the output. Against the synchronous run, the asynchronous one must
@@ -176,7 +177,7 @@ class ProcessAsyncPropertyTest {
      */
     private static Out run(List<In> input, @Nullable Random answers) throws IOException {
         boolean crashed = false;
-        ScriptedService service = new ScriptedService(true, true);
+        ScriptedService service = new ScriptedService(true);
         StreamsBuilder builder = new StreamsBuilder();
         GroupedStream<String, String> grouped = builder.stream(
                         "in",
@@ -187,12 +188,16 @@ class ProcessAsyncPropertyTest {
                 .withKeySerde(Serdes.String())
                 .withValueSerde(Serdes.String());
         int capacity = answers == null ? 0 : 1 + answers.nextInt(8);
-        EventStream<String, String> processed = answers == null
-                ? grouped.process(Synchronous::new, state)
-                : grouped.<String, String, String>processAsync(
-                        () -> new Asynchronous(service),
-                        Async.<String, String>as("work").withCapacity(capacity),
-                        state);
+        EventStream<String, String> processed;
+        if (answers == null) {
+            processed = grouped.process(Synchronous::new, state);
+        } else {
+            Async<String, String> async = Async.<String, String>as("work")
+                    .withCapacity(capacity)
+                    .withCapacityPerKey(1 + answers.nextInt(capacity));
+            processed = grouped.<String, String, String>processAsync(
+                    () -> new Asynchronous(service), answers.nextBoolean() ? async : async.inPartitionOrder(), state);
+        }
         processed.to("out", Produced.with(Serdes.String(), Serdes.String()));
         processed
                 .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))
@@ -209,14 +214,16 @@ class ProcessAsyncPropertyTest {
                         .withStateDir(dir))) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
             boolean mayCrash = answers != null && answers.nextInt(3) == 0;
+            List<String> piped = new ArrayList<>();
             int heldAtCommit = 0;
             int sinceCommit = 0;
             for (In record : input) {
-                while (answers != null && service.held() >= capacity) {
+                while (answers != null && service.held(piped) >= capacity) {
                     service.answerOne(answers);
                     driver.advanceTime(Duration.ofMillis(1));
                 }
                 in.pipe(TestRecord.of(record.key(), record.value()).at(record.time()));
+                piped.add(record.value());
                 sinceCommit++;
                 if (answers == null) {
                     continue;
@@ -225,7 +232,7 @@ class ProcessAsyncPropertyTest {
                 driver.advanceTime(Duration.ofMillis(1));
                 if (answers.nextInt(4) == 0) {
                     driver.commit();
-                    heldAtCommit = service.held();
+                    heldAtCommit = service.held(piped);
                     sinceCommit = 0;
                 }
                 // A crash replays the input since the commit into the operator, which must not fill up
@@ -236,7 +243,7 @@ class ProcessAsyncPropertyTest {
                     crashed = true;
                 }
             }
-            while (answers != null && service.held() > 0) {
+            while (answers != null && service.held(piped) > 0) {
                 service.answerSome(answers, 0.5);
                 driver.advanceTime(Duration.ofMillis(1));
             }

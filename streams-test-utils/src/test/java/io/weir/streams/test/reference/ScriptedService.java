@@ -2,19 +2,19 @@ package io.weir.streams.test.reference;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * A remote service for the asynchronous operators' property tests: it records each call and answers it
  * only when the test says, in a random order. The answer is the value in upper case, or, when it fails some
- * and the value is one that {@link #fails}, a failure. It also bounds how many records the operator holds, so that a test can keep it below
- * its capacity. Single-threaded: the test answers on its own thread.
+ * and the value is one that {@link #fails}, a failure. It also bounds how many records the operator holds,
+ * so that a test can keep it below its capacity. Single-threaded: the test answers on its own thread.
  */
 final class ScriptedService {
 
@@ -22,18 +22,13 @@ final class ScriptedService {
 
     private final List<Call> calls = new ArrayList<>();
 
-    /** Whether the operator keeps watermark advances in their place, so a result waits for every earlier one. */
-    private final boolean barriers;
+    /** The last call made for each value (values are unique in these tests' inputs). */
+    private final Map<String, Call> latest = new HashMap<>();
 
     private final boolean failSome;
 
-    /**
-     * @param barriers whether the operator's results also wait behind the watermark advances queued between
-     *     records ({@code processAsync}): then a record is counted as held while any earlier call is open
-     * @param failSome whether the calls for values that {@link #fails} fail
-     */
-    ScriptedService(boolean barriers, boolean failSome) {
-        this.barriers = barriers;
+    /** @param failSome whether the calls for values that {@link #fails} fail */
+    ScriptedService(boolean failSome) {
         this.failSome = failSome;
     }
 
@@ -49,27 +44,26 @@ final class ScriptedService {
 
     CompletionStage<String> call(String key, String value) {
         CompletableFuture<String> answer = new CompletableFuture<>();
-        calls.add(new Call(key, value, answer));
+        Call call = new Call(key, value, answer);
+        calls.add(call);
+        latest.put(value, call);
         return answer;
     }
 
     /**
-     * At least as many records as the operator holds once it has taken in the answers given so far: a call
-     * is held while it, or an earlier call of its key (or, with barriers, any earlier call), is open.
+     * At least as many records as the operator holds once it has taken in the answers given so far: every
+     * record piped ({@code piped}, values in order) from the first one whose last call is unanswered, or that
+     * has no call yet (it waits for its key), on. A record before that one has been answered, and so have all
+     * records before it, so it has left, whatever the order rules.
      */
-    int held() {
-        Set<String> waiting = new HashSet<>();
-        boolean anyOpen = false;
-        int held = 0;
-        for (Call c : calls) {
-            boolean open = !c.answer().isDone();
-            if (open || waiting.contains(c.key()) || (barriers && anyOpen)) {
-                waiting.add(c.key());
-                held++;
+    int held(List<String> piped) {
+        for (int i = 0; i < piped.size(); i++) {
+            Call call = latest.get(piped.get(i));
+            if (call == null || !call.answer().isDone()) {
+                return piped.size() - i;
             }
-            anyOpen |= open;
         }
-        return held;
+        return 0;
     }
 
     private List<Call> open() {
