@@ -57,14 +57,7 @@ class AsyncOperatorBrokerTest {
         broker.createTopic(p + "in", 2);
         broker.createTopic(p + "out", 2);
         int records = 600;
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(p + "in", "k" + (i % 7), Integer.toString(i)));
-            }
-        }
+        produce(broker, p + "in", records);
         ScheduledExecutorService service = Executors.newScheduledThreadPool(2);
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(p + "in", Consumed.with(Serdes.String(), Serdes.String()))
@@ -110,14 +103,7 @@ class AsyncOperatorBrokerTest {
         broker.createTopic(p + "in", 2);
         broker.createTopic(p + "out", 2);
         int records = 600;
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(p + "in", "k" + (i % 7), Integer.toString(i)));
-            }
-        }
+        produce(broker, p + "in", records);
         ScheduledExecutorService service = Executors.newScheduledThreadPool(2);
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(p + "in", Consumed.with(Serdes.String(), Serdes.String()))
@@ -179,6 +165,18 @@ class AsyncOperatorBrokerTest {
             }
         } finally {
             service.shutdownNow();
+        }
+    }
+
+    /** Writes values 0 to {@code records - 1} to {@code topic}, under keys k0 to k6 in turn. */
+    private static void produce(KafkaBroker broker, String topic, int records) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < records; i++) {
+                producer.send(new ProducerRecord<>(topic, "k" + (i % 7), Integer.toString(i)));
+            }
         }
     }
 }

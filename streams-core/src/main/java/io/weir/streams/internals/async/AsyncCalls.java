@@ -1,7 +1,9 @@
 package io.weir.streams.internals.async;
 
 import io.weir.streams.internals.TimeMath;
+import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
@@ -156,12 +158,16 @@ public final class AsyncCalls<K, V, R> {
     }
 
     /**
-     * The grouping by a key's serialized bytes: keys equal as Kafka partitions them are one key.
+     * The calls of an operator of the task {@code context} runs in: its keys are grouped by their bytes as
+     * {@code keySerde} writes them (keys equal as Kafka partitions them are one key), and each completion
+     * wakes the task's thread.
      *
-     * @param topic what the serializer is told it writes for
+     * @param store what the key serializer is told it writes for: the operator's store
      */
-    public static <K> Function<K, Object> keyBytes(Serializer<K> keys, String topic) {
-        return key -> ByteBuffer.wrap(keys.serialize(topic, key));
+    public static <K, V, R> AsyncCalls<K, V, R> inTask(
+            ProcessorContext context, AsyncSettings settings, Call<K, V, R> call, Serde<K> keySerde, String store) {
+        Serializer<K> keys = keySerde.serializer();
+        return new AsyncCalls<>(settings, call, key -> ByteBuffer.wrap(keys.serialize(store, key)), context.wakeup());
     }
 
     /** Whether another record may be added: fewer than the capacity are held. */

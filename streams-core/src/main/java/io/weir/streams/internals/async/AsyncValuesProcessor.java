@@ -1,7 +1,6 @@
 package io.weir.streams.internals.async;
 
 import io.weir.streams.errors.AsyncCallFailedException;
-import io.weir.streams.internals.operator.BufferedRecordCodec;
 import io.weir.streams.internals.processor.Processor;
 import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
@@ -53,14 +52,9 @@ public final class AsyncValuesProcessor<K, V, V2> implements Processor<K, V> {
     @Override
     public void init(ProcessorContext context) {
         this.context = context;
-        this.store = new HeldRecordStore<>(
-                context.stores().cache(settings.store()),
-                new BufferedRecordCodec<>(settings.store(), settings.keySerde(), settings.valueSerde()));
-        this.calls = new AsyncCalls<>(
-                settings.async(),
-                settings.call(),
-                AsyncCalls.keyBytes(settings.keySerde().serializer(), settings.store()),
-                context.wakeup());
+        this.store = HeldRecordStore.open(context, settings.store(), settings.keySerde(), settings.valueSerde());
+        this.calls =
+                AsyncCalls.inTask(context, settings.async(), settings.call(), settings.keySerde(), settings.store());
         store.restoreInto(calls, context.processingTime());
     }
 

@@ -1,10 +1,12 @@
 package io.weir.streams.internals.async;
 
 import io.weir.streams.internals.operator.BufferedRecordCodec;
+import io.weir.streams.internals.processor.ProcessorContext;
 import io.weir.streams.internals.processor.Record;
 import io.weir.streams.internals.state.ByteEntry;
 import io.weir.streams.internals.state.KeyValueIterator;
 import io.weir.streams.internals.state.WriteBackCache;
+import org.apache.kafka.common.serialization.Serde;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.ByteBuffer;
@@ -42,6 +44,13 @@ public final class HeldRecordStore<K, V> {
     public HeldRecordStore(WriteBackCache store, BufferedRecordCodec<K, V> codec) {
         this.store = store;
         this.codec = codec;
+    }
+
+    /** The store {@code name} of the task {@code context} runs in, keeping records with these serdes. */
+    public static <K, V> HeldRecordStore<K, V> open(
+            ProcessorContext context, String name, Serde<K> keySerde, Serde<V> valueSerde) {
+        return new HeldRecordStore<>(
+                context.stores().cache(name), new BufferedRecordCodec<>(name, keySerde, valueSerde));
     }
 
     /**

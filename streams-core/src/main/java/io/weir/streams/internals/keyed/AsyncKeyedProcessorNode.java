@@ -8,7 +8,6 @@ import io.weir.streams.internals.TimeMath;
 import io.weir.streams.internals.async.AsyncCalls;
 import io.weir.streams.internals.async.AsyncSettings;
 import io.weir.streams.internals.async.HeldRecordStore;
-import io.weir.streams.internals.operator.BufferedRecordCodec;
 import io.weir.streams.internals.operator.EventTimeGate;
 import io.weir.streams.internals.operator.LateDataOutput;
 import io.weir.streams.internals.processor.Processor;
@@ -82,14 +81,8 @@ public final class AsyncKeyedProcessorNode<K, V, R, KOut, VOut> implements Proce
     public void init(ProcessorContext context) {
         this.context = context;
         this.gate = new EventTimeGate(context, new LateDataOutput(null, context));
-        this.store = new HeldRecordStore<>(
-                context.stores().cache(settings.store()),
-                new BufferedRecordCodec<>(settings.store(), settings.keySerde(), settings.valueSerde()));
-        this.calls = new AsyncCalls<>(
-                settings.async(),
-                this::call,
-                AsyncCalls.keyBytes(settings.keySerde().serializer(), settings.store()),
-                context.wakeup());
+        this.store = HeldRecordStore.open(context, settings.store(), settings.keySerde(), settings.valueSerde());
+        this.calls = AsyncCalls.inTask(context, settings.async(), this::call, settings.keySerde(), settings.store());
         delivered = store.restoreInto(calls, context.processingTime()).orElse(context.watermark());
         List<AsyncCalls.PendingWatermark> pending = calls.pendingWatermarks();
         queued = pending.isEmpty() ? delivered : pending.get(pending.size() - 1).watermark();

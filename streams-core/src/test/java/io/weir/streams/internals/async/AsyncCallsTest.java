@@ -56,6 +56,11 @@ class AsyncCallsTest {
             left.add("failed " + record.key() + ":" + record.value() + " after " + attempts + " ("
                     + error.getClass().getSimpleName() + ")");
         }
+
+        @Override
+        public void watermark(long watermark) {
+            left.add("wm " + watermark);
+        }
     }
 
     private final Service service = new Service();
@@ -99,6 +104,49 @@ class AsyncCallsTest {
         service.succeed(0);
         calls.poll(0, out);
         assertEquals(List.of("A:1", "B:2"), out.left);
+    }
+
+    @Test
+    void aBarrierLeavesAfterTheRecordsBeforeItAndBeforeThoseAfterIt() {
+        AsyncCalls<String, String, String> calls = calls(PER_KEY);
+        calls.add(record("a", "1", 10), 0);
+        calls.addBarrier(100);
+        calls.add(record("b", "2", 11), 0);
+        calls.add(record("a", "3", 12), 0);
+        assertEquals(List.of(new AsyncCalls.PendingWatermark(1, 100)), calls.pendingWatermarks());
+        service.succeed(1);
+        calls.poll(0, out);
+        assertEquals(List.of(), out.left, "b:2 came after the barrier, which waits for a:1");
+        service.succeed(0);
+        calls.poll(0, out);
+        assertEquals(List.of("A:1", "wm 100", "B:2"), out.left);
+        assertFalse(calls.hasBarriers());
+        service.succeed(2);
+        calls.poll(0, out);
+        assertEquals(List.of("A:1", "wm 100", "B:2", "A:3"), out.left);
+    }
+
+    @Test
+    void inPartitionOrderABarrierLeavesInItsPlace() {
+        AsyncCalls<String, String, String> calls =
+                calls(new AsyncSettings(4, 1, 1_000, 0, 0, 0, AsyncSettings.Order.PARTITION));
+        calls.addBarrier(5);
+        calls.add(record("a", "1", 10), 0);
+        calls.addBarrier(100);
+        calls.addBarrier(200);
+        calls.add(record("b", "2", 11), 0);
+        assertEquals(
+                List.of(
+                        new AsyncCalls.PendingWatermark(0, 5),
+                        new AsyncCalls.PendingWatermark(1, 100),
+                        new AsyncCalls.PendingWatermark(1, 200)),
+                calls.pendingWatermarks());
+        service.succeed(1);
+        calls.poll(0, out);
+        assertEquals(List.of("wm 5"), out.left, "nothing before the first barrier");
+        service.succeed(0);
+        calls.poll(0, out);
+        assertEquals(List.of("wm 5", "A:1", "wm 100", "wm 200", "B:2"), out.left);
     }
 
     @Test

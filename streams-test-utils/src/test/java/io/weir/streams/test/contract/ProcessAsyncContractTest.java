@@ -5,6 +5,7 @@ import io.weir.streams.WeirMetrics;
 import io.weir.streams.dsl.Async;
 import io.weir.streams.dsl.AsyncKeyedProcessor;
 import io.weir.streams.dsl.Consumed;
+import io.weir.streams.dsl.EventStream;
 import io.weir.streams.dsl.Grouped;
 import io.weir.streams.dsl.KeyedProcessorContext;
 import io.weir.streams.dsl.Materialized;
@@ -111,19 +112,24 @@ class ProcessAsyncContractTest {
         }
     }
 
-    private TestDriver driver(StreamsBuilder builder, UnaryOperator<Async<String, String>> async, boolean handle) {
-        builder.stream(
+    /** "in" through processAsync "enrich" running {@link History}, with its store "history". */
+    private EventStream<String, String> enriched(
+            StreamsBuilder builder, UnaryOperator<Async<String, String>> async, boolean handle) {
+        return builder.stream(
                         "in",
                         Consumed.with(Serdes.String(), Serdes.String())
                                 .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(OUT_OF_ORDER)))
                 .groupByKey()
-                .<String, String, String>processAsync(
+                .processAsync(
                         () -> new History(handle),
                         async.apply(Async.as("enrich")),
                         Materialized.<String, String>as("history")
                                 .withKeySerde(Serdes.String())
-                                .withValueSerde(Serdes.String()))
-                .to("out", Produced.with(Serdes.String(), Serdes.String()));
+                                .withValueSerde(Serdes.String()));
+    }
+
+    private TestDriver driver(StreamsBuilder builder, UnaryOperator<Async<String, String>> async, boolean handle) {
+        enriched(builder, async, handle).to("out", Produced.with(Serdes.String(), Serdes.String()));
         return new TestDriver(
                 builder.build(),
                 TestDriverConfig.defaults().withApplicationId("process-async").withStateDir(stateDir));
@@ -201,17 +207,7 @@ class ProcessAsyncContractTest {
     @Test
     void whatItForwardsAfterTheWaitFromAnAnswerOrATimerIsNotLateForAWindowBelow() {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(
-                        "in",
-                        Consumed.with(Serdes.String(), Serdes.String())
-                                .withWatermarks(WatermarkStrategy.boundedOutOfOrderness(OUT_OF_ORDER)))
-                .groupByKey()
-                .<String, String, String>processAsync(
-                        () -> new History(false),
-                        Async.as("enrich"),
-                        Materialized.<String, String>as("history")
-                                .withKeySerde(Serdes.String())
-                                .withValueSerde(Serdes.String()))
+        enriched(builder, a -> a, false)
                 .groupByKey(Grouped.with(Serdes.String(), Serdes.String()))
                 .windowedBy(TumblingWindows.of(Duration.ofSeconds(1)))
                 .count()

@@ -11,8 +11,8 @@ import io.weir.streams.serde.WindowedSerdes;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
-import io.weir.streams.test.TestRecord;
 import io.weir.streams.test.kafka.TempDirs;
+import io.weir.streams.test.reference.AsyncRuns.In;
 import io.weir.streams.time.WatermarkStrategy;
 import io.weir.streams.time.Windowed;
 import org.jspecify.annotations.Nullable;
@@ -52,9 +52,6 @@ class AsyncPropertyTest {
     private static final long WINDOW = 50;
     private static final Duration DELAY = Duration.ofMillis(20);
 
-    /** A record of a generated stream. */
-    private record In(String key, String value, long time) {}
-
     /** What a run wrote: results in output order, late values, each window's last count; and if it crashed. */
     private record Out(List<String> results, Set<String> late, Map<String, Long> counts, boolean crashed) {}
 
@@ -63,13 +60,15 @@ class AsyncPropertyTest {
         int crashes = 0;
         int lateBoth = 0;
         for (long seed = 0; seed < SEEDS; seed++) {
-            List<In> input = generate(new Random(seed));
+            List<In> input = AsyncRuns.generate(new Random(seed));
             Out sync = run(input, null);
             Random answers = new Random(seed * 31 + 7);
             Out async = run(input, answers);
             String context = "seed " + seed + ", input " + input;
             assertEquals(
-                    byKey(sync.results()), byKey(async.results()), "each key's results, once, in order: " + context);
+                    AsyncRuns.byKey(sync.results()),
+                    AsyncRuns.byKey(async.results()),
+                    "each key's results, once, in order: " + context);
             Set<String> madeLate = new HashSet<>(async.late());
             madeLate.removeAll(sync.late());
             if (!madeLate.isEmpty()) {
@@ -84,22 +83,11 @@ class AsyncPropertyTest {
         assertTrue(crashes > SEEDS / 10, "few runs crashed: " + crashes);
     }
 
-    private static List<In> generate(Random random) {
-        int n = 10 + random.nextInt(50);
-        List<In> input = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            long time = 1_000 + i * 7L - (random.nextInt(4) == 0 ? random.nextInt(120) : 0);
-            input.add(new In("k" + random.nextInt(4), "v" + i, time));
-        }
-        return input;
-    }
-
     /**
      * Runs {@code input} through {@code mapValues} (no {@code answers}) or {@code mapValuesAsync}, answered
      * with {@code answers}' draws, maybe crashing once.
      */
     private static Out run(List<In> input, @Nullable Random answers) throws IOException {
-        boolean crashed = false;
         ScriptedService service = new ScriptedService(false);
         StreamsBuilder builder = new StreamsBuilder();
         EventStream<String, String> source = builder.stream(
@@ -123,41 +111,7 @@ class AsyncPropertyTest {
                 builder.build(),
                 TestDriverConfig.defaults().withApplicationId("async-property").withStateDir(dir))) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
-            boolean mayCrash = answers != null && answers.nextInt(3) == 0;
-            List<String> piped = new ArrayList<>();
-            int heldAtCommit = 0;
-            int sinceCommit = 0;
-            for (int i = 0; i < input.size(); i++) {
-                In record = input.get(i);
-                while (answers != null && service.held(piped) >= capacity) {
-                    service.answerOne(answers);
-                    driver.advanceTime(Duration.ofMillis(1));
-                }
-                in.pipe(TestRecord.of(record.key(), record.value()).at(record.time()));
-                piped.add(record.value());
-                sinceCommit++;
-                if (answers == null) {
-                    continue;
-                }
-                service.answerSome(answers, 0.3);
-                driver.advanceTime(Duration.ofMillis(1));
-                if (answers.nextInt(4) == 0) {
-                    driver.commit();
-                    heldAtCommit = service.held(piped);
-                    sinceCommit = 0;
-                }
-                // A crash replays the input since the commit into the operator, which must not fill up
-                // meanwhile: nobody answers during the replay.
-                if (mayCrash && !crashed && heldAtCommit + sinceCommit < capacity && answers.nextInt(8) == 0) {
-                    service.abandonAll();
-                    driver.crash();
-                    crashed = true;
-                }
-            }
-            while (answers != null && service.held(piped) > 0) {
-                service.answerSome(answers, 0.5);
-                driver.advanceTime(Duration.ofMillis(1));
-            }
+            boolean crashed = AsyncRuns.pipe(driver, in, input, service, answers, capacity);
             driver.endOfInput();
             List<String> results = new ArrayList<>();
             driver.output("out", Serdes.String(), Serdes.String())
@@ -179,15 +133,6 @@ class AsyncPropertyTest {
 
     private static String window(Windowed<String> w) {
         return w.key() + "@" + w.window().start();
-    }
-
-    private static Map<String, List<String>> byKey(List<String> results) {
-        Map<String, List<String>> byKey = new TreeMap<>();
-        for (String r : results) {
-            int eq = r.indexOf('=');
-            byKey.computeIfAbsent(r.substring(0, eq), k -> new ArrayList<>()).add(r.substring(eq + 1));
-        }
-        return byKey;
     }
 
     /** Each window's count of the records of {@code input} not in {@code late}. */

@@ -19,8 +19,8 @@ import io.weir.streams.state.KeyValueStore;
 import io.weir.streams.test.TestDriver;
 import io.weir.streams.test.TestDriverConfig;
 import io.weir.streams.test.TestInputTopic;
-import io.weir.streams.test.TestRecord;
 import io.weir.streams.test.kafka.TempDirs;
+import io.weir.streams.test.reference.AsyncRuns.In;
 import io.weir.streams.time.TimeDomain;
 import io.weir.streams.time.WatermarkStrategy;
 import org.jspecify.annotations.Nullable;
@@ -33,10 +33,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,9 +61,6 @@ class ProcessAsyncPropertyTest {
     private static final long GAP = 30;
     private static final long WINDOW = 50;
     private static final Duration DELAY = Duration.ofMillis(20);
-
-    /** A record of a generated stream. */
-    private record In(String key, String value, long time) {}
 
     /** What a run wrote: the processor's output in order, the values late downstream; and if it crashed. */
     private record Out(List<String> results, Set<String> late, boolean crashed) {}
@@ -142,11 +137,12 @@ class ProcessAsyncPropertyTest {
         int failures = 0;
         int lateBoth = 0;
         for (long seed = 0; seed < SEEDS; seed++) {
-            List<In> input = generate(new Random(seed));
+            List<In> input = AsyncRuns.generate(new Random(seed));
             Out sync = run(input, null);
             Out async = run(input, new Random(seed * 31 + 7));
             String context = "seed " + seed + ", input " + input;
-            assertEquals(byKey(sync.results()), byKey(async.results()), "each key's output: " + context);
+            assertEquals(
+                    AsyncRuns.byKey(sync.results()), AsyncRuns.byKey(async.results()), "each key's output: " + context);
             Set<String> madeLate = new HashSet<>(async.late());
             madeLate.removeAll(sync.late());
             if (!madeLate.isEmpty()) {
@@ -161,22 +157,11 @@ class ProcessAsyncPropertyTest {
         assertTrue(lateBoth > SEEDS / 10, "few runs had late records downstream: " + lateBoth);
     }
 
-    private static List<In> generate(Random random) {
-        int n = 10 + random.nextInt(50);
-        List<In> input = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            long time = 1_000 + i * 7L - (random.nextInt(4) == 0 ? random.nextInt(120) : 0);
-            input.add(new In("k" + random.nextInt(4), "v" + i, time));
-        }
-        return input;
-    }
-
     /**
      * Runs {@code input} through {@code process} (no {@code answers}) or {@code processAsync}, answered with
      * {@code answers}' draws, maybe crashing once.
      */
     private static Out run(List<In> input, @Nullable Random answers) throws IOException {
-        boolean crashed = false;
         ScriptedService service = new ScriptedService(true);
         StreamsBuilder builder = new StreamsBuilder();
         GroupedStream<String, String> grouped = builder.stream(
@@ -213,40 +198,7 @@ class ProcessAsyncPropertyTest {
                         .withApplicationId("process-async-property")
                         .withStateDir(dir))) {
             TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
-            boolean mayCrash = answers != null && answers.nextInt(3) == 0;
-            List<String> piped = new ArrayList<>();
-            int heldAtCommit = 0;
-            int sinceCommit = 0;
-            for (In record : input) {
-                while (answers != null && service.held(piped) >= capacity) {
-                    service.answerOne(answers);
-                    driver.advanceTime(Duration.ofMillis(1));
-                }
-                in.pipe(TestRecord.of(record.key(), record.value()).at(record.time()));
-                piped.add(record.value());
-                sinceCommit++;
-                if (answers == null) {
-                    continue;
-                }
-                service.answerSome(answers, 0.3);
-                driver.advanceTime(Duration.ofMillis(1));
-                if (answers.nextInt(4) == 0) {
-                    driver.commit();
-                    heldAtCommit = service.held(piped);
-                    sinceCommit = 0;
-                }
-                // A crash replays the input since the commit into the operator, which must not fill up
-                // meanwhile: nobody answers during the replay.
-                if (mayCrash && !crashed && heldAtCommit + sinceCommit < capacity && answers.nextInt(8) == 0) {
-                    service.abandonAll();
-                    driver.crash();
-                    crashed = true;
-                }
-            }
-            while (answers != null && service.held(piped) > 0) {
-                service.answerSome(answers, 0.5);
-                driver.advanceTime(Duration.ofMillis(1));
-            }
+            boolean crashed = AsyncRuns.pipe(driver, in, input, service, answers, capacity);
             driver.endOfInput();
             List<String> results = new ArrayList<>();
             driver.output("out", Serdes.String(), Serdes.String())
@@ -260,14 +212,5 @@ class ProcessAsyncPropertyTest {
         } finally {
             TempDirs.deleteRecursively(dir);
         }
-    }
-
-    private static Map<String, List<String>> byKey(List<String> results) {
-        Map<String, List<String>> byKey = new TreeMap<>();
-        for (String r : results) {
-            int eq = r.indexOf('=');
-            byKey.computeIfAbsent(r.substring(0, eq), k -> new ArrayList<>()).add(r.substring(eq + 1));
-        }
-        return byKey;
     }
 }
