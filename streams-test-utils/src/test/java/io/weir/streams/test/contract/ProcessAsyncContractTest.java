@@ -60,7 +60,8 @@ class ProcessAsyncContractTest {
 
     /**
      * Appends each answer to its key's history in store "history" and forwards the history; a timer 500 ms
-     * of event time after each record forwards the history as the timer saw it. A failed call, unless {@code
+     * of event time after each record forwards the history as the timer saw it. Processing the answer for
+     * value "poison" throws, and so do the timers of key "fragile". A failed call, unless {@code
      * handleFailures}, goes to the error handler; if so, it appends "failed" to the history.
      */
     private final class History implements AsyncKeyedProcessor<String, String, String, String, String> {
@@ -81,6 +82,9 @@ class ProcessAsyncContractTest {
         @Override
         public void process(
                 String key, String value, String answer, KeyedProcessorContext<String, String, String> ctx) {
+            if (value.equals("poison")) {
+                throw new IllegalStateException("cannot use this answer");
+            }
             append(key, answer, ctx);
             ctx.registerTimer(TimeDomain.EVENT_TIME, ctx.eventTime() + 500);
         }
@@ -99,6 +103,9 @@ class ProcessAsyncContractTest {
 
         @Override
         public void onTimer(long time, TimeDomain domain, KeyedProcessorContext<String, String, String> ctx) {
+            if (ctx.currentKey().equals("fragile")) {
+                throw new IllegalStateException("the timer's work failed");
+            }
             KeyValueStore<String, String> history = ctx.store("history");
             ctx.forward(ctx.currentKey(), "timer@" + time + ":" + history.get(ctx.currentKey()));
         }
@@ -273,6 +280,46 @@ class ProcessAsyncContractTest {
             tick(driver);
             assertEquals(List.of("failed", "failed,A2"), out.readValues());
             assertEquals(0, driver.metrics().total(WeirMetrics.RECORDS_PROCESSING_SKIPPED));
+        }
+    }
+
+    @Test
+    void whatProcessOrATimerThrowsGoesToTheHandlerAndTheRecordsAfterItFlow() {
+        StreamsBuilder skipping =
+                new StreamsBuilder().setProcessingErrorHandler(ProcessingErrorHandler.logAndContinue());
+        try (TestDriver driver = driver(skipping, a -> a, false)) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, String> out = driver.output("out", Serdes.String(), Serdes.String());
+            warmUp(driver, in, out);
+            pipe(in, "a", "poison", 1_000);
+            pipe(in, "a", "a2", 1_000);
+            pipe(in, "fragile", "f1", 1_000);
+            answer(1);
+            answer(2);
+            answer(3);
+            tick(driver);
+            assertEquals(List.of("A2", "F1"), out.readValues(), "the poisoned answer skipped in its place");
+            assertEquals(1, driver.metrics().total(WeirMetrics.RECORDS_PROCESSING_SKIPPED));
+            pipe(in, "b", "b1", 3_000); // the watermark passes 1 500: the timers of a, fragile and w fire
+            answer(4);
+            tick(driver);
+            assertEquals(
+                    List.of("B1", "timer@1500:A2", "timer@1500:W0"),
+                    out.readValues(),
+                    "b1, then the advance's timers: fragile's failed and was skipped, the others fired");
+            assertEquals(2, driver.metrics().total(WeirMetrics.RECORDS_PROCESSING_SKIPPED));
+        }
+    }
+
+    @Test
+    void aRecordWithoutAKeyIsCountedAndNeverCalledFor() {
+        try (TestDriver driver = driver()) {
+            TestInputTopic<String, String> in = driver.input("in", Serdes.String(), Serdes.String());
+            TestOutputTopic<String, String> out = driver.output("out", Serdes.String(), Serdes.String());
+            warmUp(driver, in, out);
+            in.pipe(TestRecord.<String, String>of(null, "n1").at(1_000));
+            assertEquals(List.of("w0"), calls, "no call for a record without a key");
+            assertEquals(1, driver.metrics().total(WeirMetrics.NULL_KEY_RECORDS_SKIPPED));
         }
     }
 
